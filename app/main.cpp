@@ -1,0 +1,72 @@
+// fuselab: the explorer window, or with a subcommand the command line.
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+
+#ifdef FUSELAB_HAVE_GUI
+#include <QApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QTimer>
+
+#include "app/main_window.h"
+#endif
+
+namespace {
+
+bool haveDisplay() {
+    auto set = [](const char* v) { const char* s = std::getenv(v); return s && *s; };
+    return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
+}
+
+#ifdef FUSELAB_HAVE_GUI
+int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Fuselab");
+    QApplication::setApplicationName("Fuselab");
+    fl::app::MainWindow w;
+    if (model.empty()) w.openExample(":/models/seed.py");
+    else if (!w.openFile(QString::fromStdString(model))) {
+        std::cerr << "fuselab: can't open file '" << model << "'\n";
+        return 2;
+    }
+    w.show();
+    if (!screenshot.empty()) {
+        // Headless picture of the window after the script ran (docs and tests).
+        QEventLoop loop;
+        QObject::connect(&w, &fl::app::MainWindow::runFinished, &loop, &QEventLoop::quit);
+        w.run();
+        loop.exec();
+        QApplication::processEvents();
+        bool ok = w.grab().save(QString::fromStdString(screenshot));
+        if (!ok) std::cerr << "fuselab: could not write " << screenshot << "\n";
+        return ok ? 0 : 1;
+    }
+    QTimer::singleShot(0, &w, [&w] { w.run(); });
+    return app.exec();
+}
+#endif
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
+    std::string model, screenshot;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--version") { std::cout << "fuselab 0.1.0\n"; return 0; }
+        if (a == "-h" || a == "--help") { std::cout << fl::app::usage(); return 0; }
+        if (a == "--screenshot" && i + 1 < args.size()) { screenshot = args[++i]; continue; }
+        if (!a.empty() && a[0] == '-') { std::cerr << "fuselab: unknown option " << a << "\n" << fl::app::usage(); return 2; }
+        model = a;
+    }
+#ifdef FUSELAB_HAVE_GUI
+    if (haveDisplay() || !screenshot.empty()) return runGui(argc, argv, model, screenshot);
+#endif
+    if (model.empty()) model = FUSELAB_DEFAULT_MODEL;
+    return fl::app::runHeadlessReport(model);
+}

@@ -1,0 +1,2571 @@
+#include "core/script/interp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+
+#include "core/script/builtins.h"
+#include "core/script/pyformat.h"
+#include "core/script/torch_api.h"
+
+namespace fl::script {
+
+// ---------------------------------------------------------------- static facts about function bodies
+struct FuncInfo {
+    std::unordered_set<std::string> locals, globals, nonlocals;
+};
+
+namespace {
+
+void collectTargets(const Expr* e, std::unordered_set<std::string>& out) {
+    if (!e) return;
+    switch (e->kind) {
+    case ExprKind::Name: out.insert(static_cast<const NameExpr*>(e)->id); break;
+    case ExprKind::Tuple:
+        for (auto& x : static_cast<const TupleExpr*>(e)->elts) collectTargets(x.get(), out);
+        break;
+    case ExprKind::List:
+        for (auto& x : static_cast<const ListExpr*>(e)->elts) collectTargets(x.get(), out);
+        break;
+    case ExprKind::Starred: collectTargets(static_cast<const StarredExpr*>(e)->value.get(), out); break;
+    default: break;
+    }
+}
+
+void collectWalrus(const Expr* e, std::unordered_set<std::string>& out);
+
+void collectBody(const Body& body, FuncInfo& fi) {
+    for (const auto& sp : body) {
+        const Stmt* s = sp.get();
+        switch (s->kind) {
+        case StmtKind::FunctionDef: fi.locals.insert(static_cast<const FunctionDefStmt*>(s)->name); break;
+        case StmtKind::ClassDef: fi.locals.insert(static_cast<const ClassDefStmt*>(s)->name); break;
+        case StmtKind::Assign: {
+            auto* a = static_cast<const AssignStmt*>(s);
+            for (auto& t : a->targets) collectTargets(t.get(), fi.locals);
+            collectWalrus(a->value.get(), fi.locals);
+            break;
+        }
+        case StmtKind::AugAssign: collectTargets(static_cast<const AugAssignStmt*>(s)->target.get(), fi.locals); break;
+        case StmtKind::AnnAssign: {
+            auto* a = static_cast<const AnnAssignStmt*>(s);
+            if (a->target->kind == ExprKind::Name) fi.locals.insert(static_cast<const NameExpr*>(a->target.get())->id);
+            break;
+        }
+        case StmtKind::For: {
+            auto* f = static_cast<const ForStmt*>(s);
+            collectTargets(f->target.get(), fi.locals);
+            collectBody(f->body, fi);
+            collectBody(f->orelse, fi);
+            break;
+        }
+        case StmtKind::While: {
+            auto* w = static_cast<const WhileStmt*>(s);
+            collectWalrus(w->test.get(), fi.locals);
+            collectBody(w->body, fi);
+            collectBody(w->orelse, fi);
+            break;
+        }
+        case StmtKind::If: {
+            auto* i = static_cast<const IfStmt*>(s);
+            collectWalrus(i->test.get(), fi.locals);
+            collectBody(i->body, fi);
+            collectBody(i->orelse, fi);
+            break;
+        }
+        case StmtKind::With: {
+            auto* w = static_cast<const WithStmt*>(s);
+            for (auto& it : w->items) collectTargets(it.optionalVars.get(), fi.locals);
+            collectBody(w->body, fi);
+            break;
+        }
+        case StmtKind::Try: {
+            auto* t = static_cast<const TryStmt*>(s);
+            collectBody(t->body, fi);
+            for (auto& h : t->handlers) {
+                if (!h.name.empty()) fi.locals.insert(h.name);
+                collectBody(h.body, fi);
+            }
+            collectBody(t->orelse, fi);
+            collectBody(t->finalbody, fi);
+            break;
+        }
+        case StmtKind::Import:
+            for (auto& a : static_cast<const ImportStmt*>(s)->names) {
+                if (!a.asname.empty()) fi.locals.insert(a.asname);
+                else fi.locals.insert(a.name.substr(0, a.name.find('.')));
+            }
+            break;
+        case StmtKind::ImportFrom:
+            for (auto& a : static_cast<const ImportFromStmt*>(s)->names)
+                fi.locals.insert(a.asname.empty() ? a.name : a.asname);
+            break;
+        case StmtKind::Delete:
+            for (auto& t : static_cast<const DeleteStmt*>(s)->targets) collectTargets(t.get(), fi.locals);
+            break;
+        case StmtKind::Global:
+            for (auto& n : static_cast<const GlobalStmt*>(s)->names) fi.globals.insert(n);
+            break;
+        case StmtKind::Nonlocal:
+            for (auto& n : static_cast<const NonlocalStmt*>(s)->names) fi.nonlocals.insert(n);
+            break;
+        case StmtKind::Expr: collectWalrus(static_cast<const ExprStmt*>(s)->value.get(), fi.locals); break;
+        case StmtKind::Return: collectWalrus(static_cast<const ReturnStmt*>(s)->value.get(), fi.locals); break;
+        default: break;
+        }
+    }
+}
+
+// Walrus targets bind in the enclosing function even from inside comprehensions.
+void collectWalrus(const Expr* e, std::unordered_set<std::string>& out) {
+    if (!e) return;
+    switch (e->kind) {
+    case ExprKind::NamedExpr: {
+        auto* n = static_cast<const NamedExprExpr*>(e);
+        out.insert(n->target);
+        collectWalrus(n->value.get(), out);
+        break;
+    }
+    case ExprKind::BinOp: {
+        auto* b = static_cast<const BinOpExpr*>(e);
+        collectWalrus(b->left.get(), out);
+        collectWalrus(b->right.get(), out);
+        break;
+    }
+    case ExprKind::Compare: {
+        auto* c = static_cast<const CompareExpr*>(e);
+        collectWalrus(c->left.get(), out);
+        for (auto& x : c->comparators) collectWalrus(x.get(), out);
+        break;
+    }
+    case ExprKind::BoolOp:
+        for (auto& x : static_cast<const BoolOpExpr*>(e)->values) collectWalrus(x.get(), out);
+        break;
+    case ExprKind::Call: {
+        auto* c = static_cast<const CallExpr*>(e);
+        for (auto& x : c->args) collectWalrus(x.get(), out);
+        break;
+    }
+    case ExprKind::ListComp:
+    case ExprKind::SetComp:
+    case ExprKind::GeneratorExp:
+    case ExprKind::DictComp: {
+        auto* c = static_cast<const CompExpr*>(e);
+        collectWalrus(c->elt.get(), out);
+        for (auto& g : c->generators)
+            for (auto& i : g.ifs) collectWalrus(i.get(), out);
+        break;
+    }
+    default: break;
+    }
+}
+
+enum class Flow { Normal, Break, Continue, Return };
+
+const char* binOpSymbol(BinOpKind op) {
+    switch (op) {
+    case BinOpKind::Add: return "+";
+    case BinOpKind::Sub: return "-";
+    case BinOpKind::Mult: return "*";
+    case BinOpKind::MatMult: return "@";
+    case BinOpKind::Div: return "/";
+    case BinOpKind::FloorDiv: return "//";
+    case BinOpKind::Mod: return "%";
+    case BinOpKind::Pow: return "** or pow()";
+    case BinOpKind::LShift: return "<<";
+    case BinOpKind::RShift: return ">>";
+    case BinOpKind::BitOr: return "|";
+    case BinOpKind::BitXor: return "^";
+    case BinOpKind::BitAnd: return "&";
+    }
+    return "?";
+}
+
+const char* binOpDunder(BinOpKind op) {
+    switch (op) {
+    case BinOpKind::Add: return "add";
+    case BinOpKind::Sub: return "sub";
+    case BinOpKind::Mult: return "mul";
+    case BinOpKind::MatMult: return "matmul";
+    case BinOpKind::Div: return "truediv";
+    case BinOpKind::FloorDiv: return "floordiv";
+    case BinOpKind::Mod: return "mod";
+    case BinOpKind::Pow: return "pow";
+    case BinOpKind::LShift: return "lshift";
+    case BinOpKind::RShift: return "rshift";
+    case BinOpKind::BitOr: return "or";
+    case BinOpKind::BitXor: return "xor";
+    case BinOpKind::BitAnd: return "and";
+    }
+    return "?";
+}
+
+const char* cmpSymbol(CmpOpKind op) {
+    switch (op) {
+    case CmpOpKind::Eq: return "==";
+    case CmpOpKind::NotEq: return "!=";
+    case CmpOpKind::Lt: return "<";
+    case CmpOpKind::LtE: return "<=";
+    case CmpOpKind::Gt: return ">";
+    case CmpOpKind::GtE: return ">=";
+    default: return "?";
+    }
+}
+
+std::string stripped(const std::string& s) {
+    size_t a = s.find_first_not_of(" \t\r\f");
+    if (a == std::string::npos) return "";
+    size_t b = s.find_last_not_of(" \t\r\f\n");
+    return s.substr(a, b - a + 1);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- the evaluator
+struct Interp::Impl {
+    std::unordered_map<std::string, Value> builtins;
+    std::unordered_map<std::string, Value> modules; // dotted name -> module
+    std::unordered_map<std::string, ClassP> classes;
+    std::unordered_map<const void*, std::unique_ptr<FuncInfo>> funcInfos;
+    std::vector<Value> handling; // exceptions being handled (for bare raise)
+    std::unordered_set<const Obj*> reprActive; // recursive containers print as [...]
+    int depth = 0;
+    Value ellipsis;
+};
+
+struct Evaluator {
+    Interp& in;
+    explicit Evaluator(Interp& i) : in(i) {}
+
+    // ---------------- scopes
+    const FuncInfo* infoFor(const void* key, const Body* body, const Arguments* args) {
+        auto& m = in.impl_->funcInfos;
+        auto it = m.find(key);
+        if (it != m.end()) return it->second.get();
+        auto fi = std::make_unique<FuncInfo>();
+        if (args) {
+            for (auto& a : args->args) fi->locals.insert(a.name);
+            if (args->vararg) fi->locals.insert(args->vararg->name);
+            for (auto& a : args->kwonly) fi->locals.insert(a.name);
+            if (args->kwarg) fi->locals.insert(args->kwarg->name);
+        }
+        if (body) collectBody(*body, *fi);
+        for (auto& g : fi->globals) fi->locals.erase(g);
+        for (auto& g : fi->nonlocals) fi->locals.erase(g);
+        auto* raw = fi.get();
+        m.emplace(key, std::move(fi));
+        return raw;
+    }
+
+    static Scope* globalsOf(Scope* s) { return s->globals ? s->globals.get() : s; }
+
+    Value lookup(Scope* s, const std::string& name) {
+        if (s->kind == Scope::FunctionScope && s->info) {
+            if (s->info->locals.count(name)) {
+                auto it = s->vars.find(name);
+                if (it != s->vars.end()) return it->second;
+                in.raise(in.unboundLocalError, "cannot access local variable '" + name + "' where it is not associated with a value");
+            }
+            if (s->info->globals.count(name)) return lookupGlobal(s, name);
+        }
+        bool first = true;
+        for (Scope* sc = s; sc; sc = sc->parent.get()) {
+            if (sc->kind == Scope::ClassScope && !first) { first = false; continue; }
+            first = false;
+            auto it = sc->vars.find(name);
+            if (it != sc->vars.end()) return it->second;
+            if (sc->kind == Scope::ModuleScope) break;
+        }
+        return lookupGlobal(s, name);
+    }
+
+    Value lookupGlobal(Scope* s, const std::string& name) {
+        Scope* g = globalsOf(s);
+        auto it = g->vars.find(name);
+        if (it != g->vars.end()) return it->second;
+        auto b = in.impl_->builtins.find(name);
+        if (b != in.impl_->builtins.end()) return b->second;
+        in.raise(in.nameError, "name '" + name + "' is not defined");
+    }
+
+    Scope* storeScope(Scope* s, const std::string& name) {
+        if (s->kind == Scope::FunctionScope && s->info) {
+            if (s->info->globals.count(name)) return globalsOf(s);
+            if (s->info->nonlocals.count(name)) {
+                for (Scope* sc = s->parent.get(); sc; sc = sc->parent.get()) {
+                    if (sc->kind == Scope::FunctionScope && sc->vars.count(name)) return sc;
+                    if (sc->kind == Scope::ModuleScope) break;
+                }
+                in.raise(in.nameError, "no binding for nonlocal '" + name + "' found");
+            }
+        }
+        return s;
+    }
+
+    void storeName(Scope* s, const std::string& name, const Value& v) { storeScope(s, name)->vars[name] = v; }
+
+    // ---------------- statements
+    Flow execBody(const Body& body, Scope* s, Value& ret) {
+        for (const auto& st : body) {
+            Flow f = exec(st.get(), s, ret);
+            if (f != Flow::Normal) return f;
+        }
+        return Flow::Normal;
+    }
+
+    void setLine(int line) {
+        if (!in.frames().empty()) in.frames().back().line = line;
+    }
+
+    Flow exec(const Stmt* st, Scope* s, Value& ret) {
+        setLine(st->span.line);
+        switch (st->kind) {
+        case StmtKind::Expr: eval(static_cast<const ExprStmt*>(st)->value.get(), s); return Flow::Normal;
+        case StmtKind::Assign: {
+            auto* a = static_cast<const AssignStmt*>(st);
+            Value v = eval(a->value.get(), s);
+            for (auto& t : a->targets) assign(t.get(), v, s);
+            return Flow::Normal;
+        }
+        case StmtKind::AugAssign: execAugAssign(static_cast<const AugAssignStmt*>(st), s); return Flow::Normal;
+        case StmtKind::AnnAssign: {
+            auto* a = static_cast<const AnnAssignStmt*>(st);
+            if (a->value) assign(a->target.get(), eval(a->value.get(), s), s);
+            return Flow::Normal;
+        }
+        case StmtKind::Return: {
+            auto* r = static_cast<const ReturnStmt*>(st);
+            ret = r->value ? eval(r->value.get(), s) : Value();
+            return Flow::Return;
+        }
+        case StmtKind::If: {
+            auto* i = static_cast<const IfStmt*>(st);
+            if (in.truthy(eval(i->test.get(), s))) return execBody(i->body, s, ret);
+            return execBody(i->orelse, s, ret);
+        }
+        case StmtKind::While: {
+            auto* w = static_cast<const WhileStmt*>(st);
+            while (true) {
+                in.poll();
+                setLine(st->span.line);
+                if (!in.truthy(eval(w->test.get(), s))) return execBody(w->orelse, s, ret);
+                Flow f = execBody(w->body, s, ret);
+                if (f == Flow::Break) return Flow::Normal;
+                if (f == Flow::Return) return f;
+            }
+        }
+        case StmtKind::For: return execFor(static_cast<const ForStmt*>(st), s, ret);
+        case StmtKind::Pass: return Flow::Normal;
+        case StmtKind::Break: return Flow::Break;
+        case StmtKind::Continue: return Flow::Continue;
+        case StmtKind::FunctionDef: {
+            auto* d = static_cast<const FunctionDefStmt*>(st);
+            Value fn = makeFunction(d, nullptr, s);
+            for (auto it = d->decorators.rbegin(); it != d->decorators.rend(); ++it) {
+                Value dec = eval(it->get(), s);
+                setLine(st->span.line);
+                fn = in.call(dec, {fn});
+            }
+            storeName(s, d->name, fn);
+            return Flow::Normal;
+        }
+        case StmtKind::ClassDef: execClass(static_cast<const ClassDefStmt*>(st), s); return Flow::Normal;
+        case StmtKind::Delete:
+            for (auto& t : static_cast<const DeleteStmt*>(st)->targets) del(t.get(), s);
+            return Flow::Normal;
+        case StmtKind::Global:
+        case StmtKind::Nonlocal: return Flow::Normal;
+        case StmtKind::Assert: {
+            auto* a = static_cast<const AssertStmt*>(st);
+            if (!in.truthy(eval(a->test.get(), s))) {
+                if (a->msg) {
+                    Value m = eval(a->msg.get(), s);
+                    CallArgs ca;
+                    ca.pos.push_back(m);
+                    throw makePy(in.assertionError->ctor(in, ca));
+                }
+                throw makePy(in.makeException(in.assertionError, ""), true);
+            }
+            return Flow::Normal;
+        }
+        case StmtKind::Raise: execRaise(static_cast<const RaiseStmt*>(st), s); return Flow::Normal;
+        case StmtKind::Try: return execTry(static_cast<const TryStmt*>(st), s, ret);
+        case StmtKind::With: return execWith(static_cast<const WithStmt*>(st), s, ret);
+        case StmtKind::Import: {
+            for (auto& a : static_cast<const ImportStmt*>(st)->names) {
+                Value m = importModule(a.name);
+                if (!a.asname.empty()) storeName(s, a.asname, m);
+                else {
+                    std::string top = a.name.substr(0, a.name.find('.'));
+                    storeName(s, top, importModule(top));
+                }
+            }
+            return Flow::Normal;
+        }
+        case StmtKind::ImportFrom: {
+            auto* im = static_cast<const ImportFromStmt*>(st);
+            if (im->level > 0)
+                in.raise(in.importError, "attempted relative import: model scripts are single files");
+            if (im->module == "__future__") return Flow::Normal;
+            Value m = importModule(im->module);
+            for (auto& a : im->names) {
+                if (a.name == "*") {
+                    for (auto& [k, v] : m.as<ModuleObj>()->ns->vars)
+                        if (!k.empty() && k[0] != '_') storeName(s, k, v);
+                    continue;
+                }
+                Value v;
+                if (!in.tryGetAttr(m, a.name, v)) {
+                    auto sub = in.impl_->modules.find(im->module + "." + a.name);
+                    if (sub == in.impl_->modules.end())
+                        in.raise(in.importError, "cannot import name '" + a.name + "' from '" + im->module + "'" +
+                                                     (im->module == "torch" || im->module.rfind("torch.", 0) == 0 ? " (not available in model scripts)" : ""));
+                    v = sub->second;
+                }
+                storeName(s, a.asname.empty() ? a.name : a.asname, v);
+            }
+            return Flow::Normal;
+        }
+        }
+        return Flow::Normal;
+    }
+
+    Value importModule(const std::string& name) {
+        auto it = in.impl_->modules.find(name);
+        if (it != in.impl_->modules.end()) return it->second;
+        static const std::set<std::string> forbidden = {"os", "sys", "subprocess", "socket", "shutil", "pathlib", "io",
+                                                        "ctypes", "pickle", "importlib", "builtins", "urllib", "http",
+                                                        "multiprocessing", "threading", "signal", "tempfile", "glob"};
+        std::string top = name.substr(0, name.find('.'));
+        if (forbidden.count(top))
+            in.raise(in.moduleNotFoundError, "No module named '" + name + "' (not available in model scripts: a model script cannot touch files, processes or the network)");
+        in.raise(in.moduleNotFoundError, "No module named '" + name + "' (model scripts can import torch, torch.nn, torch.nn.functional, torch.optim, math, typing)");
+    }
+
+    void execAugAssign(const AugAssignStmt* a, Scope* s) {
+        const Expr* t = a->target.get();
+        switch (t->kind) {
+        case ExprKind::Name: {
+            auto* n = static_cast<const NameExpr*>(t);
+            Value cur = lookup(s, n->id);
+            Value rhs = eval(a->value.get(), s);
+            storeName(s, n->id, in.binary(a->op, cur, rhs, true));
+            return;
+        }
+        case ExprKind::Attribute: {
+            auto* at = static_cast<const AttributeExpr*>(t);
+            Value obj = eval(at->value.get(), s);
+            Value cur = in.getAttr(obj, at->attr);
+            Value rhs = eval(a->value.get(), s);
+            in.setAttr(obj, at->attr, in.binary(a->op, cur, rhs, true));
+            return;
+        }
+        case ExprKind::Subscript: {
+            auto* sub = static_cast<const SubscriptExpr*>(t);
+            Value obj = eval(sub->value.get(), s);
+            Value key = eval(sub->slice.get(), s);
+            Value cur = in.getItem(obj, key);
+            Value rhs = eval(a->value.get(), s);
+            in.setItem(obj, key, in.binary(a->op, cur, rhs, true));
+            return;
+        }
+        default: in.raise(in.builtinClass("SyntaxError"), "illegal expression for augmented assignment");
+        }
+    }
+
+    Flow execFor(const ForStmt* f, Scope* s, Value& ret) {
+        Value iterable = eval(f->iter.get(), s);
+        // Fast paths keep Python semantics: ranges are immutable; lists are read by index each step.
+        if (iterable.is(OK::Range)) {
+            auto* r = iterable.as<RangeObj>();
+            for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop; i += r->step) {
+                in.poll();
+                assign(f->target.get(), Value::integer(i), s);
+                Flow fl = execBody(f->body, s, ret);
+                if (fl == Flow::Break) return Flow::Normal;
+                if (fl == Flow::Return) return fl;
+                setLine(f->span.line);
+            }
+            return execBody(f->orelse, s, ret);
+        }
+        Value it = in.iter(iterable);
+        Value item;
+        while (true) {
+            in.poll();
+            setLine(f->span.line);
+            if (!in.next(it, item)) break;
+            assign(f->target.get(), item, s);
+            Flow fl = execBody(f->body, s, ret);
+            if (fl == Flow::Break) return Flow::Normal;
+            if (fl == Flow::Return) return fl;
+        }
+        return execBody(f->orelse, s, ret);
+    }
+
+    void execClass(const ClassDefStmt* c, Scope* s) {
+        ClassP base;
+        if (c->bases.size() > 1) in.raise(in.typeError, "multiple inheritance is not supported in model scripts (class " + c->name + ")");
+        if (!c->bases.empty()) {
+            Value b = eval(c->bases[0].get(), s);
+            if (!b.is(OK::Class)) in.raiseType("class " + c->name + ": base must be a class, not '" + in.typeName(b) + "'");
+            base = std::static_pointer_cast<ClassObj>(b.objp());
+            if (base->final_ || (base->isBuiltinType && !base->isSubclassOf(in.baseExc.get()) && base != in.objectCls))
+                in.raiseType("subclassing '" + base->name + "' is not supported in model scripts");
+        } else {
+            base = in.objectCls;
+        }
+        auto cls = std::make_shared<ClassObj>();
+        cls->name = c->name;
+        cls->base = base;
+        Scope* g = globalsOf(s);
+        auto modName = g->vars.find("__name__");
+        cls->module = modName != g->vars.end() && modName->second.isStr() ? strOf(modName->second) : "__main__";
+        auto cs = std::make_shared<Scope>();
+        cs->kind = Scope::ClassScope;
+        cs->parent = s->kind == Scope::ClassScope ? s->parent : shareScope(s);
+        cs->globals = s->globals ? s->globals : shareScope(s);
+        cs->vars["__module__"] = makeStr(cls->module);
+        cs->vars["__qualname__"] = makeStr(c->name);
+        Value ret;
+        ownerStack.push_back(cls);
+        try {
+            execBody(c->body, cs.get(), ret);
+        } catch (...) {
+            ownerStack.pop_back();
+            throw;
+        }
+        ownerStack.pop_back();
+        // Keep definition order for attrOrder (vars is unordered): walk the body for names.
+        for (auto& [k, v] : cs->vars) {
+            cls->attrs[k] = v;
+            if (v.is(OK::Function)) {
+                auto* fn = v.as<FunctionObj>();
+                if (fn->owner.expired()) fn->owner = cls;
+            }
+        }
+        Value clsV(cls);
+        for (auto it = c->decorators.rbegin(); it != c->decorators.rend(); ++it) clsV = in.call(eval(it->get(), s), {clsV});
+        storeName(s, c->name, clsV);
+    }
+
+    std::vector<ClassP> ownerStack;
+
+    // Scopes are always owned by shared_ptr; raw pointers passed around come from those.
+    static ScopeP shareScope(Scope* s) { return s->shared_from_this(); }
+    static ScopeP newScope(Scope::Kind k) {
+        auto sp = std::make_shared<Scope>();
+        sp->kind = k;
+        return sp;
+    }
+
+    Value makeFunction(const FunctionDefStmt* d, const LambdaExpr* l, Scope* s) {
+        auto fn = std::make_shared<FunctionObj>();
+        fn->def = d;
+        fn->lambda = l;
+        fn->ast = currentModule;
+        ScopeP defScope = s->kind == Scope::ClassScope ? s->parent : shareScope(s);
+        fn->closure = defScope;
+        fn->globals = s->globals ? s->globals : shareScope(s);
+        fn->name = d ? d->name : "<lambda>";
+        fn->qualname = fn->name;
+        if (!ownerStack.empty() && s->kind == Scope::ClassScope) {
+            fn->owner = ownerStack.back();
+            fn->qualname = ownerStack.back()->name + "." + fn->name;
+        }
+        const Arguments& args = fn->args();
+        for (auto& e : args.defaults) fn->defaults.push_back(eval(e.get(), s));
+        for (auto& e : args.kwDefaults) fn->kwDefaults.push_back(e ? eval(e.get(), s) : Value::missing());
+        return Value(fn);
+    }
+
+    void execRaise(const RaiseStmt* r, Scope* s) {
+        if (!r->exc) {
+            if (in.impl_->handling.empty()) in.raise(in.runtimeError, "No active exception to reraise");
+            throw PyException{in.impl_->handling.back(), savedTb.count(in.impl_->handling.back().obj()) ? savedTb[in.impl_->handling.back().obj()] : snapshot()};
+        }
+        Value e = eval(r->exc.get(), s);
+        Value exc = instantiateException(e);
+        if (r->cause) {
+            Value cause = eval(r->cause.get(), s);
+            if (!cause.isNone()) cause = instantiateException(cause);
+            in.setAttr(exc, "__cause__", cause);
+        }
+        throw makePy(exc);
+    }
+
+    Value instantiateException(const Value& e) {
+        if (e.is(OK::Class) && e.as<ClassObj>()->isSubclassOf(in.baseExc.get())) { CallArgs none; return in.call(e, none); }
+        if (e.is(OK::Instance) && e.as<InstanceObj>()->cls->isSubclassOf(in.baseExc.get())) return e;
+        in.raiseType("exceptions must derive from BaseException");
+    }
+
+    std::unordered_map<const Obj*, std::vector<TraceEntry>> savedTb;
+
+    std::vector<TraceEntry> snapshot() {
+        std::vector<TraceEntry> tb;
+        for (auto& f : in.frames()) {
+            TraceEntry t;
+            t.file = f.module ? f.module->filename : "<unknown>";
+            t.line = f.line;
+            t.function = f.function;
+            if (f.module && f.line >= 1 && size_t(f.line) <= f.module->lines.size()) t.sourceLine = stripped(f.module->lines[f.line - 1]);
+            tb.push_back(std::move(t));
+        }
+        return tb;
+    }
+
+    PyException makePy(const Value& exc, bool = false) { return PyException{exc, snapshot()}; }
+
+    bool matches(const Value& exc, const Value& type) {
+        if (type.is(OK::Class)) return in.isInstance(exc, type.as<ClassObj>());
+        if (type.is(OK::Tuple)) {
+            for (auto& t : type.as<TupleObj>()->items)
+                if (matches(exc, t)) return true;
+            return false;
+        }
+        in.raiseType("catching classes that do not inherit from BaseException is not allowed");
+    }
+
+    Flow execTry(const TryStmt* t, Scope* s, Value& ret) {
+        Flow flow = Flow::Normal;
+        bool pendingFinally = !t->finalbody.empty();
+        try {
+            bool raised = false;
+            try {
+                flow = execBody(t->body, s, ret);
+            } catch (PyException& e) {
+                raised = true;
+                bool handled = false;
+                for (auto& h : t->handlers) {
+                    if (h.type) {
+                        Value ty = eval(h.type.get(), s);
+                        if (!matches(e.exc, ty)) continue;
+                    }
+                    handled = true;
+                    savedTb[e.exc.obj()] = e.traceback;
+                    in.impl_->handling.push_back(e.exc);
+                    if (!h.name.empty()) storeName(s, h.name, e.exc);
+                    try {
+                        flow = execBody(h.body, s, ret);
+                    } catch (...) {
+                        in.impl_->handling.pop_back();
+                        savedTb.erase(e.exc.obj());
+                        throw;
+                    }
+                    in.impl_->handling.pop_back();
+                    savedTb.erase(e.exc.obj());
+                    if (!h.name.empty()) storeScope(s, h.name)->vars.erase(h.name);
+                    break;
+                }
+                if (!handled) throw;
+            }
+            if (!raised && flow == Flow::Normal) flow = execBody(t->orelse, s, ret);
+        } catch (PyException&) {
+            if (pendingFinally) {
+                Value r2;
+                Flow ff = execBody(t->finalbody, s, r2);
+                if (ff != Flow::Normal) { ret = r2; return ff; } // return/break in finally swallows
+            }
+            throw;
+        }
+        if (pendingFinally) {
+            Value r2;
+            Flow ff = execBody(t->finalbody, s, r2);
+            if (ff != Flow::Normal) { ret = r2; return ff; }
+        }
+        return flow;
+    }
+
+    Flow execWith(const WithStmt* w, Scope* s, Value& ret) { return execWithItem(w, 0, s, ret); }
+
+    Flow execWithItem(const WithStmt* w, size_t idx, Scope* s, Value& ret) {
+        if (idx == w->items.size()) return execBody(w->body, s, ret);
+        const WithItem& item = w->items[idx];
+        Value mgr = eval(item.contextExpr.get(), s);
+        Value enter, exit;
+        if (!in.tryGetAttr(mgr, "__enter__", enter) || !in.tryGetAttr(mgr, "__exit__", exit))
+            in.raiseType("'" + in.typeName(mgr) + "' object does not support the context manager protocol");
+        Value v = in.call(enter, std::vector<Value>{});
+        if (item.optionalVars) assign(item.optionalVars.get(), v, s);
+        Flow f;
+        try {
+            f = execWithItem(w, idx + 1, s, ret);
+        } catch (PyException& e) {
+            Value suppress = in.call(exit, {Value(in.typeOf(e.exc)->shared_from_this()), e.exc, Value()});
+            if (in.truthy(suppress)) return Flow::Normal;
+            throw;
+        }
+        in.call(exit, {Value(), Value(), Value()});
+        return f;
+    }
+
+    // ---------------- assignment targets
+    void assign(const Expr* t, const Value& v, Scope* s) {
+        switch (t->kind) {
+        case ExprKind::Name: storeName(s, static_cast<const NameExpr*>(t)->id, v); return;
+        case ExprKind::Attribute: {
+            auto* a = static_cast<const AttributeExpr*>(t);
+            in.setAttr(eval(a->value.get(), s), a->attr, v);
+            return;
+        }
+        case ExprKind::Subscript: {
+            auto* sub = static_cast<const SubscriptExpr*>(t);
+            Value obj = eval(sub->value.get(), s);
+            in.setItem(obj, eval(sub->slice.get(), s), v);
+            return;
+        }
+        case ExprKind::Tuple: unpack(static_cast<const TupleExpr*>(t)->elts, v, s); return;
+        case ExprKind::List: unpack(static_cast<const ListExpr*>(t)->elts, v, s); return;
+        case ExprKind::Starred: in.raise(in.builtinClass("SyntaxError"), "starred assignment target must be in a list or tuple");
+        default: in.raise(in.builtinClass("SyntaxError"), "cannot assign to expression");
+        }
+    }
+
+    void unpack(const std::vector<ExprP>& targets, const Value& v, Scope* s) {
+        std::vector<Value> items = in.toVector(v);
+        int star = -1;
+        for (size_t i = 0; i < targets.size(); ++i)
+            if (targets[i]->kind == ExprKind::Starred) star = int(i);
+        if (star < 0) {
+            if (items.size() > targets.size())
+                in.raiseValue("too many values to unpack (expected " + std::to_string(targets.size()) + ")");
+            if (items.size() < targets.size())
+                in.raiseValue("not enough values to unpack (expected " + std::to_string(targets.size()) + ", got " + std::to_string(items.size()) + ")");
+            for (size_t i = 0; i < targets.size(); ++i) assign(targets[i].get(), items[i], s);
+            return;
+        }
+        size_t after = targets.size() - star - 1;
+        if (items.size() < targets.size() - 1)
+            in.raiseValue("not enough values to unpack (expected at least " + std::to_string(targets.size() - 1) + ", got " + std::to_string(items.size()) + ")");
+        for (int i = 0; i < star; ++i) assign(targets[i].get(), items[i], s);
+        std::vector<Value> mid(items.begin() + star, items.end() - after);
+        assign(static_cast<const StarredExpr*>(targets[star].get())->value.get(), makeList(std::move(mid)), s);
+        for (size_t i = 0; i < after; ++i) assign(targets[star + 1 + i].get(), items[items.size() - after + i], s);
+    }
+
+    void del(const Expr* t, Scope* s) {
+        switch (t->kind) {
+        case ExprKind::Name: {
+            auto* n = static_cast<const NameExpr*>(t);
+            Scope* sc = storeScope(s, n->id);
+            if (!sc->vars.erase(n->id)) in.raise(in.nameError, "name '" + n->id + "' is not defined");
+            return;
+        }
+        case ExprKind::Attribute: {
+            auto* a = static_cast<const AttributeExpr*>(t);
+            in.delAttr(eval(a->value.get(), s), a->attr);
+            return;
+        }
+        case ExprKind::Subscript: {
+            auto* sub = static_cast<const SubscriptExpr*>(t);
+            Value obj = eval(sub->value.get(), s);
+            in.delItem(obj, eval(sub->slice.get(), s));
+            return;
+        }
+        case ExprKind::Tuple:
+            for (auto& e : static_cast<const TupleExpr*>(t)->elts) del(e.get(), s);
+            return;
+        case ExprKind::List:
+            for (auto& e : static_cast<const ListExpr*>(t)->elts) del(e.get(), s);
+            return;
+        default: in.raise(in.builtinClass("SyntaxError"), "cannot delete expression");
+        }
+    }
+
+    // ---------------- expressions
+    Value eval(const Expr* e, Scope* s) {
+        switch (e->kind) {
+        case ExprKind::Name: return lookup(s, static_cast<const NameExpr*>(e)->id);
+        case ExprKind::Constant: return constant(static_cast<const ConstantExpr*>(e));
+        case ExprKind::BinOp: {
+            auto* b = static_cast<const BinOpExpr*>(e);
+            Value l = eval(b->left.get(), s);
+            Value r = eval(b->right.get(), s);
+            return in.binary(b->op, l, r);
+        }
+        case ExprKind::UnaryOp: return unary(static_cast<const UnaryOpExpr*>(e), s);
+        case ExprKind::BoolOp: {
+            auto* b = static_cast<const BoolOpExpr*>(e);
+            Value v;
+            for (auto& x : b->values) {
+                v = eval(x.get(), s);
+                bool t = in.truthy(v);
+                if (b->op == BoolOpKind::And ? !t : t) return v;
+            }
+            return v;
+        }
+        case ExprKind::Compare: {
+            auto* c = static_cast<const CompareExpr*>(e);
+            Value left = eval(c->left.get(), s);
+            Value result;
+            for (size_t i = 0; i < c->ops.size(); ++i) {
+                Value right = eval(c->comparators[i].get(), s);
+                result = in.compare(c->ops[i], left, right);
+                if (i + 1 < c->ops.size() && !in.truthy(result)) return result;
+                left = right;
+            }
+            return result;
+        }
+        case ExprKind::Call: return evalCall(static_cast<const CallExpr*>(e), s);
+        case ExprKind::Attribute: {
+            auto* a = static_cast<const AttributeExpr*>(e);
+            return in.getAttr(eval(a->value.get(), s), a->attr);
+        }
+        case ExprKind::Subscript: {
+            auto* sub = static_cast<const SubscriptExpr*>(e);
+            Value obj = eval(sub->value.get(), s);
+            return in.getItem(obj, eval(sub->slice.get(), s));
+        }
+        case ExprKind::Slice: {
+            auto* sl = static_cast<const SliceExpr*>(e);
+            auto so = std::make_shared<SliceObj>();
+            if (sl->lower) so->start = eval(sl->lower.get(), s);
+            if (sl->upper) so->stop = eval(sl->upper.get(), s);
+            if (sl->step) so->step = eval(sl->step.get(), s);
+            return Value(so);
+        }
+        case ExprKind::Tuple: {
+            auto* t = static_cast<const TupleExpr*>(e);
+            return makeTuple(evalElts(t->elts, s));
+        }
+        case ExprKind::List: return makeList(evalElts(static_cast<const ListExpr*>(e)->elts, s));
+        case ExprKind::Set: {
+            auto so = std::make_shared<SetObj>();
+            for (auto& v : evalElts(static_cast<const SetExpr*>(e)->elts, s)) setAdd(so.get(), v);
+            return Value(so);
+        }
+        case ExprKind::Dict: {
+            auto* d = static_cast<const DictExpr*>(e);
+            auto dobj = std::make_shared<DictObj>();
+            for (size_t i = 0; i < d->keys.size(); ++i) {
+                if (!d->keys[i]) {
+                    Value other = eval(d->values[i].get(), s);
+                    if (!other.is(OK::Dict)) in.raiseType("'" + in.typeName(other) + "' object is not a mapping");
+                    for (auto& en : other.as<DictObj>()->map.entries())
+                        if (en.live) dictSet(dobj.get(), en.key, en.val);
+                    continue;
+                }
+                Value k = eval(d->keys[i].get(), s);
+                Value v = eval(d->values[i].get(), s);
+                dictSet(dobj.get(), k, v);
+            }
+            return Value(dobj);
+        }
+        case ExprKind::IfExp: {
+            auto* i = static_cast<const IfExpExpr*>(e);
+            return in.truthy(eval(i->test.get(), s)) ? eval(i->body.get(), s) : eval(i->orelse.get(), s);
+        }
+        case ExprKind::Lambda: return makeFunction(nullptr, static_cast<const LambdaExpr*>(e), s);
+        case ExprKind::ListComp:
+        case ExprKind::SetComp:
+        case ExprKind::GeneratorExp:
+        case ExprKind::DictComp: return comprehension(static_cast<const CompExpr*>(e), s);
+        case ExprKind::FString: return makeStr(fstring(static_cast<const FStringExpr*>(e), s));
+        case ExprKind::Starred: in.raise(in.builtinClass("SyntaxError"), "can't use starred expression here");
+        case ExprKind::NamedExpr: {
+            auto* n = static_cast<const NamedExprExpr*>(e);
+            Value v = eval(n->value.get(), s);
+            Scope* target = s;
+            while (target->kind == Scope::CompScope && target->parent) target = target->parent.get();
+            storeName(target, n->target, v);
+            return v;
+        }
+        }
+        in.raise(in.runtimeError, "internal: unknown expression");
+    }
+
+    void setAdd(SetObj* so, const Value& v) {
+        try {
+            so->map.set(v, Value());
+        } catch (UnhashableError& u) {
+            in.raiseType("unhashable type: '" + u.typeName + "'");
+        }
+    }
+    void dictSet(DictObj* d, const Value& k, const Value& v) {
+        try {
+            d->map.set(k, v);
+        } catch (UnhashableError& u) {
+            in.raiseType("unhashable type: '" + u.typeName + "'");
+        }
+    }
+
+    Value constant(const ConstantExpr* c) {
+        switch (c->ck) {
+        case ConstKind::None: return Value();
+        case ConstKind::True: return Value::boolean(true);
+        case ConstKind::False: return Value::boolean(false);
+        case ConstKind::Int:
+            if (c->bigInt) in.raise(in.overflowError, "integer literal too large: model scripts use 64-bit integers");
+            return Value::integer(c->i);
+        case ConstKind::Float: return Value::real(c->f);
+        case ConstKind::Str: {
+            // Interned per node: string constants are immutable.
+            auto it = strConsts.find(c);
+            if (it != strConsts.end()) return it->second;
+            Value v = makeStr(c->s);
+            strConsts.emplace(c, v);
+            return v;
+        }
+        case ConstKind::Ellipsis: return in.impl_->ellipsis;
+        }
+        return Value();
+    }
+    std::unordered_map<const ConstantExpr*, Value> strConsts;
+
+    std::vector<Value> evalElts(const std::vector<ExprP>& elts, Scope* s) {
+        std::vector<Value> out;
+        out.reserve(elts.size());
+        for (auto& x : elts) {
+            if (x->kind == ExprKind::Starred) {
+                for (auto& v : in.toVector(eval(static_cast<const StarredExpr*>(x.get())->value.get(), s))) out.push_back(v);
+            } else {
+                out.push_back(eval(x.get(), s));
+            }
+        }
+        return out;
+    }
+
+    Value unary(const UnaryOpExpr* u, Scope* s) {
+        Value v = eval(u->operand.get(), s);
+        switch (u->op) {
+        case UnaryOpKind::Not: return Value::boolean(!in.truthy(v));
+        case UnaryOpKind::USub:
+            if (v.isFloat()) return Value::real(-v.f());
+            if (v.isIntLike()) {
+                if (v.i() == INT64_MIN) in.raise(in.overflowError, "integer overflow: model scripts use 64-bit integers");
+                return Value::integer(-v.i());
+            }
+            if (v.isTensor()) return tensorUnary(in, "neg", v);
+            return userUnary(v, "__neg__", "-");
+        case UnaryOpKind::UAdd:
+            if (v.isFloat()) return v;
+            if (v.isIntLike()) return Value::integer(v.i());
+            if (v.isTensor()) return tensorUnary(in, "positive", v);
+            return userUnary(v, "__pos__", "+");
+        case UnaryOpKind::Invert:
+            if (v.isIntLike()) return Value::integer(~v.i());
+            if (v.isTensor()) return tensorUnary(in, "bitwise_not", v);
+            return userUnary(v, "__invert__", "~");
+        }
+        return Value();
+    }
+
+    Value userUnary(const Value& v, const char* dunder, const char* sym) {
+        Value m;
+        if (v.is(OK::Instance) && in.tryGetAttr(v, dunder, m)) return in.call(m, std::vector<Value>{});
+        in.raiseType(std::string("bad operand type for unary ") + sym + ": '" + in.typeName(v) + "'");
+    }
+
+    std::string fstring(const FStringExpr* f, Scope* s) {
+        if (f->field) return formatField(*f->field, s);
+        std::string out;
+        for (auto& p : f->parts) {
+            if (p->kind == ExprKind::Constant) out += static_cast<const ConstantExpr*>(p.get())->s;
+            else out += fstring(static_cast<const FStringExpr*>(p.get()), s);
+        }
+        return out;
+    }
+
+    std::string formatField(const FormattedValue& fv, Scope* s) {
+        Value v = eval(fv.value.get(), s);
+        std::string spec;
+        for (auto& p : fv.formatSpec) {
+            if (p->kind == ExprKind::Constant) spec += static_cast<const ConstantExpr*>(p.get())->s;
+            else spec += fstring(static_cast<const FStringExpr*>(p.get()), s);
+        }
+        char conv = fv.conversion;
+        if (fv.selfDocumenting && conv == 0 && spec.empty()) conv = 'r';
+        if (conv == 'r' || conv == 'a') v = makeStr(in.repr(v));
+        else if (conv == 's') v = makeStr(in.str(v));
+        return formatValue(in, v, spec);
+    }
+
+    // ---------------- comprehensions (generator expressions are evaluated eagerly)
+    Value comprehension(const CompExpr* c, Scope* s) {
+        auto cs = newScope(Scope::CompScope);
+        cs->parent = s->kind == Scope::ClassScope ? s->parent : shareScope(s);
+        cs->globals = s->globals ? s->globals : shareScope(s);
+        Value result;
+        if (c->kind == ExprKind::DictComp) result = makeDict();
+        else if (c->kind == ExprKind::SetComp) result = Value(std::make_shared<SetObj>());
+        else result = makeList();
+        // The first iterable is evaluated in the enclosing scope, as in Python.
+        Value first = eval(c->generators[0].iter.get(), s);
+        compLoop(c, 0, first, cs.get(), result);
+        if (c->kind == ExprKind::GeneratorExp) {
+            auto items = std::make_shared<std::vector<Value>>(std::move(result.as<ListObj>()->items));
+            auto it = std::make_shared<IteratorObj>();
+            it->typeName = "generator";
+            auto pos = std::make_shared<size_t>(0);
+            it->next = [items, pos](Value& out) {
+                if (*pos >= items->size()) return false;
+                out = (*items)[(*pos)++];
+                return true;
+            };
+            return Value(it);
+        }
+        return result;
+    }
+
+    void compLoop(const CompExpr* c, size_t gi, const Value& iterable, Scope* cs, Value& result) {
+        const Comprehension& g = c->generators[gi];
+        Value it = in.iter(iterable);
+        Value item;
+        while (in.next(it, item)) {
+            in.poll();
+            assignComp(g.target.get(), item, cs);
+            bool ok = true;
+            for (auto& cond : g.ifs)
+                if (!in.truthy(eval(cond.get(), cs))) { ok = false; break; }
+            if (!ok) continue;
+            if (gi + 1 < c->generators.size()) {
+                compLoop(c, gi + 1, eval(c->generators[gi + 1].iter.get(), cs), cs, result);
+                continue;
+            }
+            if (c->kind == ExprKind::DictComp) {
+                Value k = eval(c->key.get(), cs);
+                dictSet(result.as<DictObj>(), k, eval(c->value.get(), cs));
+            } else if (c->kind == ExprKind::SetComp) {
+                setAdd(result.as<SetObj>(), eval(c->elt.get(), cs));
+            } else {
+                auto* l = result.as<ListObj>();
+                l->items.push_back(eval(c->elt.get(), cs));
+                if ((l->items.size() & 0xfffff) == 0) in.checkAlloc(int64_t(l->items.size()) * 32, "list");
+            }
+        }
+    }
+
+    // Comprehension targets are local to the comprehension scope.
+    void assignComp(const Expr* t, const Value& v, Scope* cs) {
+        if (t->kind == ExprKind::Name) { cs->vars[static_cast<const NameExpr*>(t)->id] = v; return; }
+        assign(t, v, cs);
+    }
+
+    // ---------------- calls
+    Value evalCall(const CallExpr* c, Scope* s) {
+        Value fn;
+        Value self = Value::missing();
+        // obj.method(...) without allocating a bound method for plain instance methods.
+        if (c->func->kind == ExprKind::Attribute) {
+            auto* a = static_cast<const AttributeExpr*>(c->func.get());
+            Value obj = eval(a->value.get(), s);
+            if (obj.is(OK::Instance)) {
+                auto* inst = obj.as<InstanceObj>();
+                if (!inst->attrs.count(a->attr)) {
+                    const Value* m = inst->cls->lookup(a->attr);
+                    if (m && m->is(OK::Function)) { fn = *m; self = obj; }
+                }
+            }
+            if (self.isMissing()) fn = in.getAttr(obj, a->attr);
+        } else {
+            fn = eval(c->func.get(), s);
+        }
+        CallArgs args;
+        if (!self.isMissing()) args.pos.push_back(self);
+        for (auto& a : c->args) {
+            if (a->kind == ExprKind::Starred) {
+                for (auto& v : in.toVector(eval(static_cast<const StarredExpr*>(a.get())->value.get(), s))) args.pos.push_back(v);
+            } else {
+                args.pos.push_back(eval(a.get(), s));
+            }
+        }
+        for (auto& k : c->keywords) {
+            Value v = eval(k.value.get(), s);
+            if (k.arg.empty()) {
+                if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
+                for (auto& en : v.as<DictObj>()->map.entries()) {
+                    if (!en.live) continue;
+                    if (!en.key.isStr()) in.raiseType("keywords must be strings");
+                    for (auto& existing : args.kw)
+                        if (existing.first == strOf(en.key)) in.raiseType("got multiple values for keyword argument '" + existing.first + "'");
+                    args.kw.emplace_back(strOf(en.key), en.val);
+                }
+            } else {
+                args.kw.emplace_back(k.arg, v);
+            }
+        }
+        setLine(c->span.line);
+        return in.call(fn, args);
+    }
+
+    Value callFunction(FunctionObj* fn, CallArgs& a) {
+        in.poll();
+        auto& impl = *in.impl_;
+        if (impl.depth >= in.options().recursionLimit) in.raise(in.recursionError, "maximum recursion depth exceeded");
+        const Arguments& spec = fn->args();
+        const Body* body = fn->def ? &fn->def->body : nullptr;
+        const void* key = fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda);
+        const FuncInfo* info = infoFor(key, body, &spec);
+        ScopeP sc = newScope(Scope::FunctionScope);
+        sc->info = info;
+        sc->parent = fn->closure;
+        sc->globals = fn->globals;
+        bindArgs(fn, a, sc->vars);
+        const Module* mod = fn->ast.get();
+        Frame fr{fn->name, mod, fn->def ? fn->def->span.line : fn->lambda->span.line};
+        if (auto owner = fn->owner.lock()) {
+            fr.owner = owner.get();
+            if (!spec.args.empty()) fr.firstArg = sc->vars[spec.args[0].name];
+        }
+        in.frames().push_back(std::move(fr));
+        ++impl.depth;
+        struct Pop { Interp& in; ~Pop() { in.frames().pop_back(); --in.impl_->depth; } } pop{in};
+        std::shared_ptr<Module> saved = currentModule;
+        currentModule = fn->ast;
+        struct Restore { Evaluator* ev; std::shared_ptr<Module> m; ~Restore() { ev->currentModule = m; } } restore{this, saved};
+        if (fn->lambda) return eval(fn->lambda->body.get(), sc.get());
+        Value ret;
+        Flow f = execBody(*body, sc.get(), ret);
+        return f == Flow::Return ? ret : Value();
+    }
+
+    void bindArgs(FunctionObj* fn, CallArgs& a, std::unordered_map<std::string, Value>& vars) {
+        const Arguments& spec = fn->args();
+        const std::string& fname = fn->name;
+        size_t np = spec.args.size();
+        size_t npos = a.pos.size();
+        if (npos > np && !spec.vararg) {
+            size_t required = np - fn->defaults.size();
+            std::string takes = fn->defaults.empty() ? std::to_string(np) : "from " + std::to_string(required) + " to " + std::to_string(np);
+            in.raiseType(fname + "() takes " + takes + " positional argument" + (np == 1 && fn->defaults.empty() ? "" : "s") + " but " +
+                         std::to_string(npos) + (npos == 1 ? " was" : " were") + " given");
+        }
+        for (size_t i = 0; i < std::min(np, npos); ++i) vars[spec.args[i].name] = a.pos[i];
+        if (spec.vararg) {
+            std::vector<Value> extra;
+            for (size_t i = np; i < npos; ++i) extra.push_back(a.pos[i]);
+            vars[spec.vararg->name] = makeTuple(std::move(extra));
+        }
+        std::shared_ptr<DictObj> kwargs;
+        if (spec.kwarg) kwargs = std::make_shared<DictObj>();
+        for (auto& [k, v] : a.kw) {
+            bool found = false;
+            for (size_t i = 0; i < np; ++i) {
+                if (spec.args[i].name != k) continue;
+                if (i < npos) in.raiseType(fname + "() got multiple values for argument '" + k + "'");
+                vars[k] = v;
+                found = true;
+                break;
+            }
+            if (!found)
+                for (auto& kw : spec.kwonly)
+                    if (kw.name == k) { vars[k] = v; found = true; break; }
+            if (!found) {
+                if (!kwargs) in.raiseType(fname + "() got an unexpected keyword argument '" + k + "'");
+                kwargs->map.set(makeStr(k), v);
+            }
+        }
+        std::vector<std::string> missing;
+        size_t firstDefault = np - fn->defaults.size();
+        for (size_t i = 0; i < np; ++i) {
+            const std::string& n = spec.args[i].name;
+            if (vars.count(n)) continue;
+            if (i >= firstDefault) vars[n] = fn->defaults[i - firstDefault];
+            else missing.push_back(n);
+        }
+        if (!missing.empty()) in.raiseType(fname + "() missing " + std::to_string(missing.size()) + " required positional argument" + (missing.size() > 1 ? "s" : "") + ": " + joinNames(missing));
+        for (size_t i = 0; i < spec.kwonly.size(); ++i) {
+            const std::string& n = spec.kwonly[i].name;
+            if (vars.count(n)) continue;
+            if (!fn->kwDefaults[i].isMissing()) vars[n] = fn->kwDefaults[i];
+            else missing.push_back(n);
+        }
+        if (!missing.empty()) in.raiseType(fname + "() missing " + std::to_string(missing.size()) + " required keyword-only argument" + (missing.size() > 1 ? "s" : "") + ": " + joinNames(missing));
+        if (kwargs) vars[spec.kwarg->name] = Value(kwargs);
+    }
+
+    static std::string joinNames(const std::vector<std::string>& n) {
+        std::string out;
+        for (size_t i = 0; i < n.size(); ++i) {
+            if (i) out += (i + 1 == n.size()) ? (n.size() > 2 ? ", and " : " and ") : ", ";
+            out += "'" + n[i] + "'";
+        }
+        return out;
+    }
+
+    std::shared_ptr<Module> currentModule;
+};
+
+// ---------------------------------------------------------------- Interp
+Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::move(opts)) {
+    if (!opts_.out) opts_.out = [](const std::string& s) { std::cout << s; };
+    if (!opts_.err) opts_.err = [](const std::string& s) { std::cerr << s; };
+    impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
+    evaluator_ = std::make_unique<Evaluator>(*this);
+    installBuiltins(*this);
+    installTorch(*this);
+}
+
+Interp::~Interp() = default;
+
+Evaluator& Interp::ev() { return *evaluator_; }
+
+void Interp::poll() {
+    if (opts_.cancel && opts_.cancel->cancelled()) throw Cancelled{};
+}
+
+ScopeP Interp::runModule(const std::shared_ptr<Module>& mod, const std::string& name,
+                         const std::vector<std::pair<std::string, Value>>& preset) {
+    Evaluator& e = ev();
+    ScopeP g = e.newScope(Scope::ModuleScope);
+    g->vars["__name__"] = makeStr(name);
+    for (auto& [k, v] : preset) g->vars[k] = v;
+    auto saved = e.currentModule;
+    e.currentModule = mod;
+    frames_.push_back(Frame{"<module>", mod.get(), 1});
+    struct Pop { Interp& in; Evaluator& e; std::shared_ptr<Module> m; ~Pop() { in.frames().pop_back(); e.currentModule = m; } } pop{*this, e, saved};
+    Value ret;
+    e.execBody(mod->body, g.get(), ret);
+    return g;
+}
+
+void Interp::runMain(const std::shared_ptr<Module>& mod) { runModule(mod, "__main__", {}); }
+
+Value Interp::makeBuiltin(const std::string& name, NativeFn fn) {
+    auto b = std::make_shared<BuiltinObj>();
+    b->name = name;
+    b->fn = std::move(fn);
+    b->self = Value::missing();
+    return Value(b);
+}
+
+ClassP Interp::makeClass(const std::string& name, const ClassP& base, const std::string& module) {
+    auto c = std::make_shared<ClassObj>();
+    c->name = name;
+    c->base = base;
+    c->module = module;
+    c->isBuiltinType = true;
+    impl_->classes[name] = c;
+    return c;
+}
+
+void Interp::addMethod(const ClassP& cls, const std::string& name, NativeFn fn) { cls->attrs[name] = makeBuiltin(name, std::move(fn)); }
+
+ClassP Interp::builtinClass(const std::string& name) const {
+    auto it = impl_->classes.find(name);
+    return it == impl_->classes.end() ? runtimeError : it->second;
+}
+
+void Interp::setBuiltin(const std::string& name, const Value& v) { impl_->builtins[name] = v; }
+
+void Interp::registerModule(const std::string& dottedName, const Value& module) { impl_->modules[dottedName] = module; }
+Value Interp::findModule(const std::string& dottedName) const {
+    auto it = impl_->modules.find(dottedName);
+    return it == impl_->modules.end() ? Value() : it->second;
+}
+
+Value Interp::newModule(const std::string& name) {
+    auto m = std::make_shared<ModuleObj>();
+    m->name = name;
+    m->ns = ev().newScope(Scope::ModuleScope);
+    m->ns->vars["__name__"] = makeStr(name);
+    return Value(m);
+}
+
+void Interp::setAttrHook(OK kind, AttrHook hook) { attrHooks_[int(kind)] = std::move(hook); }
+
+void Interp::checkAlloc(int64_t bytes, const char* what) {
+    if (bytes < 0 || bytes > opts_.maxAllocBytes) raise(memoryError, std::string(what) + " of " + std::to_string(bytes) + " bytes is over the model-script limit of " + std::to_string(opts_.maxAllocBytes) + " bytes");
+}
+
+Value Interp::makeException(const ClassP& type, const std::string& msg) {
+    auto inst = std::make_shared<InstanceObj>();
+    inst->cls = type;
+    inst->attrs["args"] = msg.empty() ? makeTuple() : makeTuple({makeStr(msg)});
+    return Value(inst);
+}
+
+void Interp::raise(const ClassP& type, const std::string& msg) { throw ev().makePy(makeException(type, msg)); }
+void Interp::raiseExc(const Value& exc) { throw ev().makePy(exc); }
+void Interp::raiseType(const std::string& msg) { raise(typeError, msg); }
+void Interp::raiseValue(const std::string& msg) { raise(valueError, msg); }
+
+std::string Interp::exceptionMessage(const Value& exc) {
+    Value args;
+    if (!exc.is(OK::Instance)) return str(exc);
+    auto* inst = exc.as<InstanceObj>();
+    const Value* userStr = inst->cls->lookup("__str__");
+    if (userStr && userStr->is(OK::Function)) return str(exc);
+    auto it = inst->attrs.find("args");
+    if (it == inst->attrs.end() || !it->second.is(OK::Tuple)) return "";
+    auto& items = it->second.as<TupleObj>()->items;
+    if (items.empty()) return "";
+    if (items.size() == 1) {
+        if (inst->cls->isSubclassOf(keyError.get())) return repr(items[0]);
+        return str(items[0]);
+    }
+    return repr(it->second);
+}
+
+std::string Interp::formatException(const PyException& e) {
+    std::string out;
+    if (!e.traceback.empty()) {
+        out += "Traceback (most recent call last):\n";
+        for (auto& t : e.traceback) {
+            if (t.file.rfind("<fuselab:", 0) == 0) continue; // the bundled prelude is not the user's code
+            out += "  File \"" + t.file + "\", line " + std::to_string(t.line) + ", in " + t.function + "\n";
+            if (!t.sourceLine.empty()) out += "    " + t.sourceLine + "\n";
+        }
+    }
+    ClassObj* cls = typeOf(e.exc);
+    std::string msg = exceptionMessage(e.exc);
+    out += cls->name;
+    if (!msg.empty()) out += ": " + msg;
+    out += "\n";
+    return out;
+}
+
+// ---------------------------------------------------------------- object protocol
+ClassObj* Interp::typeOf(const Value& v) {
+    switch (v.type()) {
+    case Value::T::None:
+    case Value::T::Missing: return noneCls.get();
+    case Value::T::Bool: return boolCls.get();
+    case Value::T::Int: return intCls.get();
+    case Value::T::Float: return floatCls.get();
+    case Value::T::Obj: break;
+    }
+    switch (v.obj()->kind) {
+    case OK::Str: return strCls.get();
+    case OK::List: return listCls.get();
+    case OK::Tuple: return v.as<TupleObj>()->isSize ? sizeCls.get() : tupleCls.get();
+    case OK::Dict: return dictCls.get();
+    case OK::Set: return setCls.get();
+    case OK::Function: return functionCls.get();
+    case OK::Builtin:
+    case OK::BoundMethod: return builtinFnCls.get();
+    case OK::Class: return typeCls.get();
+    case OK::Instance: return v.as<InstanceObj>()->cls.get();
+    case OK::Module: return moduleCls.get();
+    case OK::Tensor: return tensorIsParameter(v) ? parameterCls.get() : tensorCls.get();
+    case OK::Dtype: return dtypeCls.get();
+    case OK::Device: return deviceCls.get();
+    case OK::Slice: return sliceCls.get();
+    case OK::Range: return rangeCls.get();
+    case OK::Iterator: return iteratorCls.get();
+    case OK::Ellipsis: return ellipsisCls.get();
+    case OK::Opaque: return v.as<OpaqueObj>()->cls.get();
+    }
+    return objectCls.get();
+}
+
+std::string Interp::typeName(const Value& v) {
+    if (v.is(OK::Iterator)) return v.as<IteratorObj>()->typeName;
+    if (v.is(OK::Builtin)) return v.as<BuiltinObj>()->self.isMissing() ? "builtin_function_or_method" : "method";
+    if (v.is(OK::BoundMethod)) return "method";
+    return typeOf(v)->name;
+}
+
+bool Interp::isInstance(const Value& v, const ClassObj* cls) {
+    if (cls == objectCls.get()) return true;
+    if (cls == intCls.get() && v.isBool()) return true;
+    if (cls == tupleCls.get() && v.is(OK::Tuple)) return true;
+    if (cls == tensorCls.get() && v.isTensor()) return true;
+    return typeOf(v)->isSubclassOf(cls);
+}
+
+Value Interp::call(const Value& f, CallArgs& args) {
+    if (!f.isObj()) raiseType("'" + typeName(f) + "' object is not callable");
+    switch (f.obj()->kind) {
+    case OK::Function: return ev().callFunction(f.as<FunctionObj>(), args);
+    case OK::Builtin: {
+        auto* b = f.as<BuiltinObj>();
+        return b->fn(*this, b->self, args);
+    }
+    case OK::BoundMethod: {
+        auto* bm = f.as<BoundMethodObj>();
+        args.pos.insert(args.pos.begin(), bm->self);
+        return call(bm->func, args);
+    }
+    case OK::Class: {
+        auto* cls = f.as<ClassObj>();
+        if (cls->ctor) return cls->ctor(*this, args);
+        // Builtin base with a constructor (exceptions): walk to it for instance creation.
+        auto inst = std::make_shared<InstanceObj>();
+        inst->cls = std::static_pointer_cast<ClassObj>(f.objp());
+        Value self(inst);
+        if (cls->isSubclassOf(baseExc.get())) inst->attrs["args"] = makeTuple(args.pos);
+        const Value* init = cls->lookup("__init__");
+        if (init && !init->isNone()) {
+            CallArgs a2;
+            a2.pos.reserve(args.pos.size() + 1);
+            a2.pos.push_back(self);
+            for (auto& p : args.pos) a2.pos.push_back(p);
+            a2.kw = std::move(args.kw);
+            Value r = call(*init, a2);
+            if (!r.isNone()) raiseType("__init__() should return None, not '" + typeName(r) + "'");
+        } else if (!args.pos.empty() || !args.kw.empty()) {
+            if (!cls->isSubclassOf(baseExc.get())) raiseType(cls->name + "() takes no arguments");
+        }
+        return self;
+    }
+    case OK::Instance: {
+        Value m;
+        auto* inst = f.as<InstanceObj>();
+        const Value* c = inst->cls->lookup("__call__");
+        if (!c) raiseType("'" + typeName(f) + "' object is not callable");
+        CallArgs a2;
+        a2.pos.reserve(args.pos.size() + 1);
+        a2.pos.push_back(f);
+        for (auto& p : args.pos) a2.pos.push_back(p);
+        a2.kw = std::move(args.kw);
+        return call(*c, a2);
+    }
+    case OK::Opaque: {
+        auto* o = f.as<OpaqueObj>();
+        const Value* c = o->cls ? o->cls->lookup("__call__") : nullptr;
+        if (!c) break;
+        CallArgs a2;
+        a2.pos.push_back(f);
+        for (auto& p : args.pos) a2.pos.push_back(p);
+        a2.kw = std::move(args.kw);
+        return call(*c, a2);
+    }
+    default: break;
+    }
+    raiseType("'" + typeName(f) + "' object is not callable");
+}
+
+static Value bindMethod(const Value& self, const Value& fn) {
+    if (fn.is(OK::Function)) {
+        auto bm = std::make_shared<BoundMethodObj>();
+        bm->self = self;
+        bm->func = fn;
+        return Value(bm);
+    }
+    if (fn.is(OK::Builtin) && fn.as<BuiltinObj>()->self.isMissing()) {
+        auto b = std::make_shared<BuiltinObj>(*fn.as<BuiltinObj>());
+        // A native method stored on a class takes self as its first positional argument.
+        NativeFn inner = b->fn;
+        b->fn = [inner, self](Interp& in, const Value&, CallArgs& a) {
+            a.pos.insert(a.pos.begin(), self);
+            return inner(in, Value::missing(), a);
+        };
+        b->self = self;
+        return Value(b);
+    }
+    return fn;
+}
+
+bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
+    if (o.isObj()) {
+        switch (o.obj()->kind) {
+        case OK::Instance: {
+            auto* inst = o.as<InstanceObj>();
+            auto it = inst->attrs.find(name);
+            if (it != inst->attrs.end()) { out = it->second; return true; }
+            if (const Value* m = inst->cls->lookup(name)) { out = bindMethod(o, *m); return true; }
+            if (name == "__class__") { out = Value(inst->cls); return true; }
+            if (const Value* ga = inst->cls->lookup("__getattr__")) {
+                try {
+                    out = call(*ga, {o, makeStr(name)});
+                    return true;
+                } catch (PyException& e) {
+                    if (isInstance(e.exc, attributeError.get())) return false;
+                    throw;
+                }
+            }
+            return false;
+        }
+        case OK::Module: {
+            auto* m = o.as<ModuleObj>();
+            auto it = m->ns->vars.find(name);
+            if (it != m->ns->vars.end()) { out = it->second; return true; }
+            auto sub = impl_->modules.find(m->name + "." + name);
+            if (sub != impl_->modules.end()) { out = sub->second; return true; }
+            return false;
+        }
+        case OK::Class: {
+            auto* c = o.as<ClassObj>();
+            if (const Value* v = c->lookup(name)) { out = *v; return true; }
+            if (name == "__name__" || name == "__qualname__") { out = makeStr(c->name); return true; }
+            if (name == "__module__") { out = makeStr(c->module); return true; }
+            if (name == "__base__") { out = c->base ? Value(c->base) : Value(); return true; }
+            return false;
+        }
+        case OK::Function: {
+            auto* fn = o.as<FunctionObj>();
+            auto it = fn->attrs.find(name);
+            if (it != fn->attrs.end()) { out = it->second; return true; }
+            if (name == "__name__") { out = makeStr(fn->name); return true; }
+            if (name == "__qualname__") { out = makeStr(fn->qualname); return true; }
+            if (name == "__doc__") { out = Value(); return true; }
+            return false;
+        }
+        case OK::Builtin:
+            if (name == "__name__") { out = makeStr(o.as<BuiltinObj>()->name); return true; }
+            return false;
+        case OK::BoundMethod: {
+            auto* bm = o.as<BoundMethodObj>();
+            if (name == "__self__") { out = bm->self; return true; }
+            if (name == "__func__") { out = bm->func; return true; }
+            return tryGetAttr(bm->func, name, out);
+        }
+        case OK::Opaque: {
+            auto* op = o.as<OpaqueObj>();
+            if (op->getattrHook && op->getattrHook(*this, name, out)) return true;
+            auto it = op->attrs.find(name);
+            if (it != op->attrs.end()) { out = it->second; return true; }
+            if (op->cls)
+                if (const Value* m = op->cls->lookup(name)) { out = bindMethod(o, *m); return true; }
+            break;
+        }
+        default: break;
+        }
+    }
+    if (name == "__class__") { out = Value(typeOf(o)->shared_from_this()); return true; }
+    int kind = o.isObj() ? int(o.obj()->kind) : -1 - int(o.type() == Value::T::Bool ? Value::T::Int : o.type());
+    auto& table = methods_[kind];
+    auto it = table.find(name);
+    if (it != table.end()) {
+        auto b = std::make_shared<BuiltinObj>();
+        b->name = name;
+        b->fn = it->second;
+        b->self = o;
+        out = Value(b);
+        return true;
+    }
+    auto hook = attrHooks_.find(kind);
+    if (hook != attrHooks_.end() && hook->second(*this, o, name, out)) return true;
+    return false;
+}
+
+Value Interp::getAttr(const Value& o, const std::string& name) {
+    Value out;
+    if (tryGetAttr(o, name, out)) return out;
+    if (o.is(OK::Module)) raise(attributeError, "module '" + o.as<ModuleObj>()->name + "' has no attribute '" + name + "'");
+    if (o.is(OK::Class)) raise(attributeError, "type object '" + o.as<ClassObj>()->name + "' has no attribute '" + name + "'");
+    raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'");
+}
+
+void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
+    if (o.is(OK::Instance)) {
+        auto* inst = o.as<InstanceObj>();
+        const Value* sa = inst->cls->lookup("__setattr__");
+        if (sa && sa->is(OK::Function)) { call(*sa, {o, makeStr(name), v}); return; }
+        inst->attrs[name] = v;
+        return;
+    }
+    if (o.is(OK::Class)) {
+        auto* c = o.as<ClassObj>();
+        if (c->isBuiltinType) raiseType("cannot set '" + name + "' attribute of immutable type '" + c->name + "'");
+        c->attrs[name] = v;
+        return;
+    }
+    if (o.is(OK::Function)) { o.as<FunctionObj>()->attrs[name] = v; return; }
+    if (o.is(OK::Opaque)) { o.as<OpaqueObj>()->attrs[name] = v; return; }
+    if (o.isTensor() && tensorSetAttr(*this, o, name, v)) return;
+    if (o.is(OK::Module)) raise(attributeError, "cannot set attributes of module '" + o.as<ModuleObj>()->name + "' in model scripts");
+    raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'");
+}
+
+void Interp::delAttr(const Value& o, const std::string& name) {
+    if (o.is(OK::Instance)) {
+        auto* inst = o.as<InstanceObj>();
+        const Value* da = inst->cls->lookup("__delattr__");
+        if (da && da->is(OK::Function)) { call(*da, {o, makeStr(name)}); return; }
+        if (inst->attrs.erase(name)) return;
+    }
+    raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'");
+}
+
+bool Interp::truthy(const Value& v) {
+    switch (v.type()) {
+    case Value::T::None:
+    case Value::T::Missing: return false;
+    case Value::T::Bool:
+    case Value::T::Int: return v.i() != 0;
+    case Value::T::Float: return v.f() != 0.0;
+    case Value::T::Obj: break;
+    }
+    switch (v.obj()->kind) {
+    case OK::Str: return !strOf(v).empty();
+    case OK::List: return !v.as<ListObj>()->items.empty();
+    case OK::Tuple: return !v.as<TupleObj>()->items.empty();
+    case OK::Dict: return v.as<DictObj>()->map.size() != 0;
+    case OK::Set: return v.as<SetObj>()->map.size() != 0;
+    case OK::Range: return len(v) != 0;
+    case OK::Tensor: return tensorTruth(*this, v);
+    case OK::Instance: {
+        auto* inst = v.as<InstanceObj>();
+        if (const Value* b = inst->cls->lookup("__bool__")) return truthy(call(*b, {v}));
+        if (const Value* l = inst->cls->lookup("__len__")) return truthy(call(*l, {v}));
+        return true;
+    }
+    default: return true;
+    }
+}
+
+int64_t Interp::len(const Value& v) {
+    if (v.isObj()) {
+        switch (v.obj()->kind) {
+        case OK::Str: return utf8Length(strOf(v));
+        case OK::List: return int64_t(v.as<ListObj>()->items.size());
+        case OK::Tuple: return int64_t(v.as<TupleObj>()->items.size());
+        case OK::Dict: return int64_t(v.as<DictObj>()->map.size());
+        case OK::Set: return int64_t(v.as<SetObj>()->map.size());
+        case OK::Range: {
+            auto* r = v.as<RangeObj>();
+            if (r->step > 0) return r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0;
+            return r->start > r->stop ? (r->start - r->stop - r->step - 1) / (-r->step) : 0;
+        }
+        case OK::Tensor: return tensorLen(*this, v);
+        case OK::Instance: {
+            auto* inst = v.as<InstanceObj>();
+            if (const Value* l = inst->cls->lookup("__len__")) {
+                Value r = call(*l, {v});
+                if (!r.isIntLike()) raiseType("'" + typeName(r) + "' object cannot be interpreted as an integer");
+                return r.i();
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    raiseType("object of type '" + typeName(v) + "' has no len()");
+}
+
+Value Interp::iter(const Value& v) {
+    if (v.isObj()) {
+        switch (v.obj()->kind) {
+        case OK::Iterator: return v;
+        case OK::List: {
+            auto it = std::make_shared<IteratorObj>();
+            it->typeName = "list_iterator";
+            auto list = std::static_pointer_cast<ListObj>(v.objp());
+            auto pos = std::make_shared<size_t>(0);
+            it->next = [list, pos](Value& out) {
+                if (*pos >= list->items.size()) return false;
+                out = list->items[(*pos)++];
+                return true;
+            };
+            return Value(it);
+        }
+        case OK::Tuple: {
+            auto it = std::make_shared<IteratorObj>();
+            it->typeName = "tuple_iterator";
+            auto t = std::static_pointer_cast<TupleObj>(v.objp());
+            auto pos = std::make_shared<size_t>(0);
+            it->next = [t, pos](Value& out) {
+                if (*pos >= t->items.size()) return false;
+                out = t->items[(*pos)++];
+                return true;
+            };
+            return Value(it);
+        }
+        case OK::Str: {
+            auto it = std::make_shared<IteratorObj>();
+            it->typeName = "str_iterator";
+            auto chars = std::make_shared<std::vector<std::string>>(utf8Chars(strOf(v)));
+            auto pos = std::make_shared<size_t>(0);
+            it->next = [chars, pos](Value& out) {
+                if (*pos >= chars->size()) return false;
+                out = makeStr((*chars)[(*pos)++]);
+                return true;
+            };
+            return Value(it);
+        }
+        case OK::Range: {
+            auto r = *v.as<RangeObj>();
+            auto it = std::make_shared<IteratorObj>();
+            it->typeName = "range_iterator";
+            auto cur = std::make_shared<int64_t>(r.start);
+            it->next = [r, cur](Value& out) {
+                if (r.step > 0 ? *cur >= r.stop : *cur <= r.stop) return false;
+                out = Value::integer(*cur);
+                *cur += r.step;
+                return true;
+            };
+            return Value(it);
+        }
+        case OK::Dict:
+        case OK::Set: {
+            // Iterate keys; a size change during iteration is a RuntimeError, as in Python.
+            ValueMap* map = v.is(OK::Dict) ? &v.as<DictObj>()->map : &v.as<SetObj>()->map;
+            auto keep = v.objp();
+            auto pos = std::make_shared<size_t>(0);
+            size_t version = map->version();
+            bool isDict = v.is(OK::Dict);
+            auto it = std::make_shared<IteratorObj>();
+            it->typeName = isDict ? "dict_keyiterator" : "set_iterator";
+            std::vector<Value> sortedKeys;
+            bool useSorted = !isDict && setIterSorted(*map, sortedKeys);
+            if (useSorted) {
+                auto keys = std::make_shared<std::vector<Value>>(std::move(sortedKeys));
+                it->next = [keys, pos](Value& out) {
+                    if (*pos >= keys->size()) return false;
+                    out = (*keys)[(*pos)++];
+                    return true;
+                };
+                return Value(it);
+            }
+            Interp* self = this;
+            it->next = [keep, map, pos, version, self, isDict](Value& out) {
+                if (map->version() != version)
+                    self->raise(self->runtimeError, std::string(isDict ? "dictionary" : "Set") + " changed size during iteration");
+                auto& es = map->entries();
+                while (*pos < es.size() && !es[*pos].live) ++*pos;
+                if (*pos >= es.size()) return false;
+                out = es[(*pos)++].key;
+                return true;
+            };
+            return Value(it);
+        }
+        case OK::Tensor: return tensorIter(*this, v);
+        case OK::Instance: {
+            auto* inst = v.as<InstanceObj>();
+            if (const Value* m = inst->cls->lookup("__iter__")) {
+                Value r = call(*m, {v});
+                if (r.is(OK::Instance)) {
+                    // A user iterator object with __next__.
+                    Value nx = getAttr(r, "__next__");
+                    auto it = std::make_shared<IteratorObj>();
+                    Interp* self = this;
+                    it->next = [self, nx](Value& out) {
+                        try {
+                            out = self->call(nx, std::vector<Value>{});
+                            return true;
+                        } catch (PyException& e) {
+                            if (self->isInstance(e.exc, self->stopIteration.get())) return false;
+                            throw;
+                        }
+                    };
+                    return Value(it);
+                }
+                return iter(r);
+            }
+            if (const Value* gi = inst->cls->lookup("__getitem__")) {
+                // The old sequence protocol: __getitem__ with 0, 1, ... until IndexError.
+                auto it = std::make_shared<IteratorObj>();
+                Interp* self = this;
+                Value getitem = *gi;
+                auto idx = std::make_shared<int64_t>(0);
+                it->next = [self, getitem, v, idx](Value& out) {
+                    try {
+                        out = self->call(getitem, {v, Value::integer((*idx)++)});
+                        return true;
+                    } catch (PyException& e) {
+                        if (self->isInstance(e.exc, self->indexError.get()) || self->isInstance(e.exc, self->stopIteration.get())) return false;
+                        throw;
+                    }
+                };
+                return Value(it);
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    raiseType("'" + typeName(v) + "' object is not iterable");
+}
+
+bool Interp::next(const Value& it, Value& out) { return it.as<IteratorObj>()->next(out); }
+
+std::vector<Value> Interp::toVector(const Value& v) {
+    if (v.is(OK::List)) return v.as<ListObj>()->items;
+    if (v.is(OK::Tuple)) return v.as<TupleObj>()->items;
+    std::vector<Value> out;
+    Value it = iter(v);
+    Value x;
+    while (next(it, x)) {
+        out.push_back(x);
+        if ((out.size() & 0xffff) == 0) {
+            poll();
+            checkAlloc(int64_t(out.size()) * int64_t(sizeof(Value)), "sequence");
+        }
+    }
+    return out;
+}
+
+bool Interp::contains(const Value& c, const Value& item) {
+    if (c.isObj()) {
+        switch (c.obj()->kind) {
+        case OK::Str: {
+            if (!item.isStr()) raiseType("'in <string>' requires string as left operand, not " + typeName(item));
+            return strOf(c).find(strOf(item)) != std::string::npos;
+        }
+        case OK::Dict:
+            try { return c.as<DictObj>()->map.find(item) != nullptr; }
+            catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+        case OK::Set:
+            try { return c.as<SetObj>()->map.find(item) != nullptr; }
+            catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+        case OK::Range: {
+            if (!item.isIntLike()) break;
+            auto* r = c.as<RangeObj>();
+            int64_t x = item.i();
+            if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop)) return false;
+            return (x - r->start) % r->step == 0;
+        }
+        case OK::Tensor: return tensorContains(*this, c, item);
+        case OK::Instance: {
+            if (const Value* m = c.as<InstanceObj>()->cls->lookup("__contains__")) return truthy(call(*m, {c, item}));
+            break;
+        }
+        default: break;
+        }
+    }
+    if (c.is(OK::List) || c.is(OK::Tuple) || c.is(OK::Iterator) || c.is(OK::Range) || c.is(OK::Instance)) {
+        if (c.is(OK::List) || c.is(OK::Tuple)) {
+            const auto& items = c.is(OK::List) ? c.as<ListObj>()->items : c.as<TupleObj>()->items;
+            for (size_t i = 0; i < items.size(); ++i)
+                if (items[i].obj() == item.obj() && item.isObj()) return true;
+                else if (equals(items[i], item)) return true;
+            return false;
+        }
+        Value it = iter(c);
+        Value x;
+        while (next(it, x))
+            if (equals(x, item)) return true;
+        return false;
+    }
+    raiseType("argument of type '" + typeName(c) + "' is not iterable");
+}
+
+bool Interp::equals(const Value& a, const Value& b) { return truthy(compare(CmpOpKind::Eq, a, b)); }
+
+std::string Interp::str(const Value& v) {
+    if (v.isStr()) return strOf(v);
+    if (v.is(OK::Device)) {
+        auto* d = v.as<DeviceObj>();
+        return d->type + (d->index >= 0 ? ":" + std::to_string(d->index) : "");
+    }
+    if (v.is(OK::Instance)) {
+        auto* inst = v.as<InstanceObj>();
+        const Value* s = inst->cls->lookup("__str__");
+        if (s && s->is(OK::Function)) {
+            Value r = call(*s, {v});
+            if (!r.isStr()) raiseType("__str__ returned non-string (type " + typeName(r) + ")");
+            return strOf(r);
+        }
+        if (inst->cls->isSubclassOf(baseExc.get())) return exceptionMessage(v);
+    }
+    return repr(v);
+}
+
+std::string Interp::repr(const Value& v) {
+    switch (v.type()) {
+    case Value::T::None:
+    case Value::T::Missing: return "None";
+    case Value::T::Bool: return v.b() ? "True" : "False";
+    case Value::T::Int: return std::to_string(v.i());
+    case Value::T::Float: return reprFloat(v.f());
+    case Value::T::Obj: break;
+    }
+    Obj* o = v.obj();
+    auto guard = [&](const char* open, const char* close, auto body) -> std::string {
+        if (impl_->reprActive.count(o)) return std::string(open) + "..." + close;
+        if (impl_->reprActive.size() > 200) raise(recursionError, "maximum recursion depth exceeded while getting the repr of an object");
+        impl_->reprActive.insert(o);
+        std::string r;
+        try {
+            r = body();
+        } catch (...) {
+            impl_->reprActive.erase(o);
+            throw;
+        }
+        impl_->reprActive.erase(o);
+        return r;
+    };
+    switch (o->kind) {
+    case OK::Str: return reprStr(strOf(v));
+    case OK::List:
+        return guard("[", "]", [&] {
+            auto* lo = v.as<ListObj>();
+            std::string r = lo->viewName ? std::string(lo->viewName) + "([" : "[";
+            auto& items = lo->items;
+            for (size_t i = 0; i < items.size(); ++i) {
+                if (i) r += ", ";
+                r += repr(items[i]);
+                if ((i & 0x3ff) == 0) checkAlloc(int64_t(r.size()), "string");
+            }
+            return r + (lo->viewName ? "])" : "]");
+        });
+    case OK::Tuple: {
+        auto* t = v.as<TupleObj>();
+        std::string r;
+        for (size_t i = 0; i < t->items.size(); ++i) {
+            if (i) r += ", ";
+            r += repr(t->items[i]);
+        }
+        if (t->isSize) return "torch.Size([" + r + "])";
+        if (!t->structName.empty()) {
+            std::string n = t->structName + "(\n";
+            for (size_t i = 0; i < t->items.size(); ++i)
+                n += (i ? ",\n" : "") + (i < t->fieldNames.size() ? t->fieldNames[i] : "") + "=" + repr(t->items[i]);
+            return n + ")";
+        }
+        if (t->items.size() == 1) r += ",";
+        return "(" + r + ")";
+    }
+    case OK::Dict:
+        return guard("{", "}", [&] {
+            auto* d = v.as<DictObj>();
+            std::string r;
+            bool first = true;
+            for (auto& e : d->map.entries()) {
+                if (!e.live) continue;
+                if (!first) r += ", ";
+                first = false;
+                if (d->orderedRepr) r += "(" + repr(e.key) + ", " + repr(e.val) + ")";
+                else r += repr(e.key) + ": " + repr(e.val);
+            }
+            if (d->orderedRepr) return d->map.size() ? "OrderedDict([" + r + "])" : std::string("OrderedDict()");
+            return "{" + r + "}";
+        });
+    case OK::Set: {
+        auto* s = v.as<SetObj>();
+        if (s->map.size() == 0) return "set()";
+        std::vector<Value> keys = toVector(v);
+        std::string r = "{";
+        for (size_t i = 0; i < keys.size(); ++i) {
+            if (i) r += ", ";
+            r += repr(keys[i]);
+        }
+        return r + "}";
+    }
+    case OK::Function: {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%p", static_cast<void*>(o));
+        return "<function " + v.as<FunctionObj>()->qualname + " at " + buf + ">";
+    }
+    case OK::Builtin: {
+        auto* b = v.as<BuiltinObj>();
+        if (!b->self.isMissing()) return "<built-in method " + b->name + " of " + typeName(b->self) + " object>";
+        return "<built-in function " + b->name + ">";
+    }
+    case OK::BoundMethod: {
+        auto* bm = v.as<BoundMethodObj>();
+        std::string q = bm->func.is(OK::Function) ? bm->func.as<FunctionObj>()->qualname : "?";
+        return "<bound method " + q + " of " + repr(bm->self) + ">";
+    }
+    case OK::Class: {
+        auto* c = v.as<ClassObj>();
+        if (c->module == "builtins") return "<class '" + c->name + "'>";
+        return "<class '" + c->module + "." + c->name + "'>";
+    }
+    case OK::Instance: {
+        auto* inst = v.as<InstanceObj>();
+        const Value* r = inst->cls->lookup("__repr__");
+        if (r && r->is(OK::Function)) {
+            return guard("", "", [&] {
+                Value s = call(*r, {v});
+                if (!s.isStr()) raiseType("__repr__ returned non-string (type " + typeName(s) + ")");
+                return strOf(s);
+            });
+        }
+        if (inst->cls->isSubclassOf(baseExc.get())) {
+            auto it = inst->attrs.find("args");
+            std::string a = it != inst->attrs.end() && it->second.is(OK::Tuple) ? repr(it->second) : "()";
+            if (it != inst->attrs.end() && it->second.is(OK::Tuple) && it->second.as<TupleObj>()->items.size() == 1) a = "(" + repr(it->second.as<TupleObj>()->items[0]) + ")";
+            return inst->cls->name + a;
+        }
+        char buf[32];
+        snprintf(buf, sizeof buf, "%p", static_cast<void*>(o));
+        return "<" + inst->cls->module + "." + inst->cls->name + " object at " + buf + ">";
+    }
+    case OK::Module: {
+        auto* m = v.as<ModuleObj>();
+        return "<module '" + m->name + "' (built-in)>";
+    }
+    case OK::Tensor: return tensorRepr(*this, v);
+    case OK::Dtype: return "torch." + v.as<DtypeObj>()->name;
+    case OK::Device: {
+        auto* d = v.as<DeviceObj>();
+        return "device(type='" + d->type + "'" + (d->index >= 0 ? ", index=" + std::to_string(d->index) : "") + ")";
+    }
+    case OK::Slice: {
+        auto* s = v.as<SliceObj>();
+        return "slice(" + repr(s->start) + ", " + repr(s->stop) + ", " + repr(s->step) + ")";
+    }
+    case OK::Range: {
+        auto* r = v.as<RangeObj>();
+        return "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop) + (r->step != 1 ? ", " + std::to_string(r->step) : "") + ")";
+    }
+    case OK::Iterator: return "<" + v.as<IteratorObj>()->typeName + " object>";
+    case OK::Ellipsis: return "Ellipsis";
+    case OK::Opaque: {
+        auto* op = v.as<OpaqueObj>();
+        if (op->cls)
+            if (const Value* r = op->cls->lookup("__repr__")) {
+                Value s = call(*r, {v});
+                if (s.isStr()) return strOf(s);
+            }
+        return "<" + (op->cls ? op->cls->name : std::string("object")) + " object>";
+    }
+    }
+    return "<object>";
+}
+
+// ---------------------------------------------------------------- getitem / setitem
+namespace {
+// Python's slice.indices(length)
+void sliceIndices(Interp& in, const SliceObj* s, int64_t len, int64_t& start, int64_t& stop, int64_t& step) {
+    step = s->step.isNone() ? 1 : toInt(in, s->step, "slice indices");
+    if (step == 0) in.raiseValue("slice step cannot be zero");
+    int64_t lower = step < 0 ? -1 : 0, upper = step < 0 ? len - 1 : len;
+    auto norm = [&](const Value& v, int64_t dflt) {
+        if (v.isNone()) return dflt;
+        int64_t x = toInt(in, v, "slice indices");
+        if (x < 0) { x += len; if (x < lower) x = lower; }
+        else if (x > upper) x = upper;
+        return x;
+    };
+    start = norm(s->start, step < 0 ? upper : lower);
+    stop = norm(s->stop, step < 0 ? lower : upper);
+}
+
+int64_t normIndex(Interp& in, const Value& key, int64_t len, const char* what) {
+    if (!key.isIntLike()) {
+        if (key.isTensor()) return normIndex(in, tensorToIndex(in, key), len, what);
+        if (key.is(OK::Instance)) {
+            Value m;
+            if (in.tryGetAttr(key, "__index__", m)) return normIndex(in, in.call(m, std::vector<Value>{}), len, what);
+        }
+        in.raiseType(std::string(what) + " indices must be integers or slices, not " + in.typeName(key));
+    }
+    int64_t i = key.i();
+    if (i < 0) i += len;
+    if (i < 0 || i >= len) in.raise(in.indexError, std::string(what) + " index out of range");
+    return i;
+}
+
+template <class Seq>
+std::vector<Value> sliceSeq(Interp& in, const Seq& items, const SliceObj* s) {
+    int64_t start, stop, step;
+    sliceIndices(in, s, int64_t(items.size()), start, stop, step);
+    std::vector<Value> out;
+    if (step > 0)
+        for (int64_t i = start; i < stop; i += step) out.push_back(items[i]);
+    else
+        for (int64_t i = start; i > stop; i += step) out.push_back(items[i]);
+    return out;
+}
+} // namespace
+
+Value Interp::getItem(const Value& o, const Value& key) {
+    if (o.isObj()) {
+        switch (o.obj()->kind) {
+        case OK::List: {
+            auto& items = o.as<ListObj>()->items;
+            if (key.is(OK::Slice)) return makeList(sliceSeq(*this, items, key.as<SliceObj>()));
+            return items[normIndex(*this, key, int64_t(items.size()), "list")];
+        }
+        case OK::Tuple: {
+            auto* t = o.as<TupleObj>();
+            if (key.is(OK::Slice)) {
+                Value r = makeTuple(sliceSeq(*this, t->items, key.as<SliceObj>()));
+                r.as<TupleObj>()->isSize = t->isSize;
+                return r;
+            }
+            return t->items[normIndex(*this, key, int64_t(t->items.size()), "tuple")];
+        }
+        case OK::Str: {
+            auto chars = utf8Chars(strOf(o));
+            if (key.is(OK::Slice)) {
+                std::string r;
+                for (auto& c : sliceSeq(*this, std::vector<Value>(), key.as<SliceObj>())) r += strOf(c);
+                int64_t start, stop, step;
+                sliceIndices(*this, key.as<SliceObj>(), int64_t(chars.size()), start, stop, step);
+                if (step > 0)
+                    for (int64_t i = start; i < stop; i += step) r += chars[i];
+                else
+                    for (int64_t i = start; i > stop; i += step) r += chars[i];
+                return makeStr(r);
+            }
+            return makeStr(chars[normIndex(*this, key, int64_t(chars.size()), "string")]);
+        }
+        case OK::Dict: {
+            Value* v = nullptr;
+            try { v = o.as<DictObj>()->map.find(key); }
+            catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+            if (!v) {
+                auto kv = makeException(keyError, "");
+                kv.as<InstanceObj>()->attrs["args"] = makeTuple({key});
+                throw ev().makePy(kv);
+            }
+            return *v;
+        }
+        case OK::Range: {
+            auto* r = o.as<RangeObj>();
+            int64_t n = len(o);
+            if (key.is(OK::Slice)) {
+                int64_t start, stop, step;
+                sliceIndices(*this, key.as<SliceObj>(), n, start, stop, step);
+                auto nr = std::make_shared<RangeObj>();
+                nr->start = r->start + start * r->step;
+                nr->stop = r->start + stop * r->step;
+                nr->step = r->step * step;
+                return Value(nr);
+            }
+            return Value::integer(r->start + normIndex(*this, key, n, "range object") * r->step);
+        }
+        case OK::Tensor: return tensorGetItem(*this, o, key);
+        case OK::Instance: {
+            if (const Value* m = o.as<InstanceObj>()->cls->lookup("__getitem__")) return call(*m, {o, key});
+            break;
+        }
+        case OK::Class: {
+            // typing-style subscription of builtin types (list[int]) in annotations
+            if (o.as<ClassObj>()->isBuiltinType) return o;
+            break;
+        }
+        case OK::Opaque: {
+            auto* op = o.as<OpaqueObj>();
+            if (op->cls)
+                if (const Value* m = op->cls->lookup("__getitem__")) return call(*m, {o, key});
+            break;
+        }
+        default: break;
+        }
+    }
+    raiseType("'" + typeName(o) + "' object is not subscriptable");
+}
+
+void Interp::setItem(const Value& o, const Value& key, const Value& v) {
+    if (o.isObj()) {
+        switch (o.obj()->kind) {
+        case OK::List: {
+            auto& items = o.as<ListObj>()->items;
+            if (key.is(OK::Slice)) {
+                int64_t start, stop, step;
+                sliceIndices(*this, key.as<SliceObj>(), int64_t(items.size()), start, stop, step);
+                std::vector<Value> src = toVector(v);
+                if (step == 1) {
+                    if (stop < start) stop = start;
+                    items.erase(items.begin() + start, items.begin() + stop);
+                    items.insert(items.begin() + start, src.begin(), src.end());
+                    return;
+                }
+                std::vector<int64_t> idx;
+                for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) idx.push_back(i);
+                if (idx.size() != src.size())
+                    raiseValue("attempt to assign sequence of size " + std::to_string(src.size()) + " to extended slice of size " + std::to_string(idx.size()));
+                for (size_t i = 0; i < idx.size(); ++i) items[idx[i]] = src[i];
+                return;
+            }
+            items[normIndex(*this, key, int64_t(items.size()), "list assignment")] = v;
+            return;
+        }
+        case OK::Dict:
+            try { o.as<DictObj>()->map.set(key, v); }
+            catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+            return;
+        case OK::Tensor: tensorSetItem(*this, o, key, v); return;
+        case OK::Instance: {
+            if (const Value* m = o.as<InstanceObj>()->cls->lookup("__setitem__")) { call(*m, {o, key, v}); return; }
+            break;
+        }
+        default: break;
+        }
+    }
+    raiseType("'" + typeName(o) + "' object does not support item assignment");
+}
+
+void Interp::delItem(const Value& o, const Value& key) {
+    if (o.is(OK::List)) {
+        auto& items = o.as<ListObj>()->items;
+        if (key.is(OK::Slice)) {
+            int64_t start, stop, step;
+            sliceIndices(*this, key.as<SliceObj>(), int64_t(items.size()), start, stop, step);
+            std::vector<bool> drop(items.size(), false);
+            for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) drop[i] = true;
+            std::vector<Value> kept;
+            for (size_t i = 0; i < items.size(); ++i)
+                if (!drop[i]) kept.push_back(items[i]);
+            items = std::move(kept);
+            return;
+        }
+        items.erase(items.begin() + normIndex(*this, key, int64_t(items.size()), "list assignment"));
+        return;
+    }
+    if (o.is(OK::Dict)) {
+        bool erased = false;
+        try { erased = o.as<DictObj>()->map.erase(key); }
+        catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+        if (!erased) {
+            auto kv = makeException(keyError, "");
+            kv.as<InstanceObj>()->attrs["args"] = makeTuple({key});
+            throw ev().makePy(kv);
+        }
+        return;
+    }
+    if (o.is(OK::Instance)) {
+        if (const Value* m = o.as<InstanceObj>()->cls->lookup("__delitem__")) { call(*m, {o, key}); return; }
+    }
+    raiseType("'" + typeName(o) + "' object does not support item deletion");
+}
+
+// ---------------------------------------------------------------- arithmetic
+namespace {
+double pyFmod(double a, double b) {
+    double m = std::fmod(a, b);
+    if (m != 0 && ((b < 0) != (m < 0))) m += b;
+    if (m == 0) m = std::copysign(0.0, b);
+    return m;
+}
+} // namespace
+
+Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace) {
+    if (a.isTensor() || b.isTensor()) return tensorBinary(*this, op, a, b, inplace);
+    if (a.isIntLike() && b.isIntLike()) {
+        int64_t x = a.i(), y = b.i(), r = 0;
+        auto overflow = [&]() -> Value { raise(overflowError, "integer overflow: model scripts use 64-bit integers"); };
+        switch (op) {
+        case BinOpKind::Add: if (__builtin_add_overflow(x, y, &r)) overflow(); return Value::integer(r);
+        case BinOpKind::Sub: if (__builtin_sub_overflow(x, y, &r)) overflow(); return Value::integer(r);
+        case BinOpKind::Mult: if (__builtin_mul_overflow(x, y, &r)) overflow(); return Value::integer(r);
+        case BinOpKind::Div:
+            if (y == 0) raise(zeroDivisionError, "division by zero");
+            return Value::real(double(x) / double(y));
+        case BinOpKind::FloorDiv: {
+            if (y == 0) raise(zeroDivisionError, "integer division or modulo by zero");
+            if (x == INT64_MIN && y == -1) overflow();
+            int64_t q = x / y;
+            if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+            return Value::integer(q);
+        }
+        case BinOpKind::Mod: {
+            if (y == 0) raise(zeroDivisionError, "integer division or modulo by zero");
+            if (y == -1) return Value::integer(0);
+            int64_t m = x % y;
+            if (m != 0 && ((m < 0) != (y < 0))) m += y;
+            return Value::integer(m);
+        }
+        case BinOpKind::Pow: {
+            if (y < 0) {
+                if (x == 0) raise(zeroDivisionError, "0.0 cannot be raised to a negative power");
+                return Value::real(std::pow(double(x), double(y)));
+            }
+            int64_t result = 1, base = x;
+            int64_t e = y;
+            while (e > 0) {
+                if (e & 1)
+                    if (__builtin_mul_overflow(result, base, &result)) overflow();
+                e >>= 1;
+                if (e && __builtin_mul_overflow(base, base, &base)) overflow();
+            }
+            return Value::integer(result);
+        }
+        case BinOpKind::LShift:
+            if (y < 0) raiseValue("negative shift count");
+            if (y >= 63 || (x != 0 && (y >= 64 || (x > 0 ? x > (INT64_MAX >> y) : x < (INT64_MIN >> y))))) {
+                if (x == 0) return Value::integer(0);
+                overflow();
+            }
+            return Value::integer(x << y);
+        case BinOpKind::RShift:
+            if (y < 0) raiseValue("negative shift count");
+            return Value::integer(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
+        case BinOpKind::BitAnd: return (a.isBool() && b.isBool()) ? Value::boolean(x & y) : Value::integer(x & y);
+        case BinOpKind::BitOr: return (a.isBool() && b.isBool()) ? Value::boolean(x | y) : Value::integer(x | y);
+        case BinOpKind::BitXor: return (a.isBool() && b.isBool()) ? Value::boolean(x ^ y) : Value::integer(x ^ y);
+        case BinOpKind::MatMult: break;
+        }
+    } else if (a.isNumber() && b.isNumber()) {
+        double x = a.num(), y = b.num();
+        switch (op) {
+        case BinOpKind::Add: return Value::real(x + y);
+        case BinOpKind::Sub: return Value::real(x - y);
+        case BinOpKind::Mult: return Value::real(x * y);
+        case BinOpKind::Div:
+            if (y == 0) raise(zeroDivisionError, "float division by zero");
+            return Value::real(x / y);
+        case BinOpKind::FloorDiv: {
+            if (y == 0) raise(zeroDivisionError, "float floor division by zero");
+            // CPython's float_divmod
+            double mod = std::fmod(x, y);
+            double div = (x - mod) / y;
+            if (mod != 0) {
+                if ((y < 0) != (mod < 0)) div -= 1.0;
+            }
+            double fd;
+            if (div != 0) {
+                fd = std::floor(div);
+                if (div - fd > 0.5) fd += 1.0;
+            } else {
+                fd = std::copysign(0.0, x / y);
+            }
+            return Value::real(fd);
+        }
+        case BinOpKind::Mod:
+            if (y == 0) raise(zeroDivisionError, "float modulo");
+            return Value::real(pyFmod(x, y));
+        case BinOpKind::Pow:
+            if (x == 0 && y < 0) raise(zeroDivisionError, "0.0 cannot be raised to a negative power");
+            if (x < 0 && y != std::floor(y)) raiseValue("math domain error: a negative number raised to a fractional power is complex (not supported in model scripts)");
+            return Value::real(std::pow(x, y));
+        default: break;
+        }
+    } else if (a.isStr() && b.isStr() && op == BinOpKind::Add) {
+        checkAlloc(int64_t(strOf(a).size() + strOf(b).size()), "string");
+        return makeStr(strOf(a) + strOf(b));
+    } else if (op == BinOpKind::Mult && ((a.isObj() && b.isIntLike()) || (a.isIntLike() && b.isObj()))) {
+        const Value& seq = a.isObj() ? a : b;
+        int64_t n = std::max<int64_t>(0, a.isObj() ? b.i() : a.i());
+        if (seq.isStr()) {
+            const std::string& s = strOf(seq);
+            if (n && s.size() && (n > INT64_MAX / int64_t(s.size()))) raise(memoryError, "string too large");
+            checkAlloc(int64_t(s.size()) * n, "string");
+            std::string r;
+            r.reserve(s.size() * n);
+            for (int64_t i = 0; i < n; ++i) r += s;
+            return makeStr(r);
+        }
+        if (seq.is(OK::List) || seq.is(OK::Tuple)) {
+            const auto& items = seq.is(OK::List) ? seq.as<ListObj>()->items : seq.as<TupleObj>()->items;
+            if (n && items.size() && n > INT64_MAX / int64_t(items.size() * sizeof(Value))) raise(memoryError, "list too large");
+            checkAlloc(int64_t(items.size() * sizeof(Value)) * n, seq.is(OK::List) ? "list" : "tuple");
+            std::vector<Value> r;
+            r.reserve(items.size() * n);
+            for (int64_t i = 0; i < n; ++i) r.insert(r.end(), items.begin(), items.end());
+            return seq.is(OK::List) ? makeList(std::move(r)) : makeTuple(std::move(r));
+        }
+    } else if (op == BinOpKind::Add && a.is(OK::List) && b.is(OK::List)) {
+        if (inplace) {
+            auto& items = a.as<ListObj>()->items;
+            auto src = b.as<ListObj>()->items;
+            items.insert(items.end(), src.begin(), src.end());
+            return a;
+        }
+        std::vector<Value> r = a.as<ListObj>()->items;
+        auto& src = b.as<ListObj>()->items;
+        r.insert(r.end(), src.begin(), src.end());
+        return makeList(std::move(r));
+    } else if (op == BinOpKind::Add && inplace && a.is(OK::List)) {
+        auto src = toVector(b);
+        auto& items = a.as<ListObj>()->items;
+        items.insert(items.end(), src.begin(), src.end());
+        return a;
+    } else if (op == BinOpKind::Add && a.is(OK::Tuple) && b.is(OK::Tuple)) {
+        std::vector<Value> r = a.as<TupleObj>()->items;
+        auto& src = b.as<TupleObj>()->items;
+        r.insert(r.end(), src.begin(), src.end());
+        Value t = makeTuple(std::move(r));
+        t.as<TupleObj>()->isSize = a.as<TupleObj>()->isSize;
+        return t;
+    } else if (op == BinOpKind::Mod && a.isStr()) {
+        return makeStr(percentFormat(*this, strOf(a), b));
+    } else if ((a.is(OK::Set) && b.is(OK::Set)) && (op == BinOpKind::BitOr || op == BinOpKind::BitAnd || op == BinOpKind::Sub || op == BinOpKind::BitXor)) {
+        return setOperation(*this, op, a, b);
+    } else if (op == BinOpKind::BitOr && a.is(OK::Dict) && b.is(OK::Dict)) {
+        auto d = std::make_shared<DictObj>();
+        for (auto* src : {a.as<DictObj>(), b.as<DictObj>()})
+            for (auto& e : src->map.entries())
+                if (e.live) d->map.set(e.key, e.val);
+        return Value(d);
+    }
+    // User-defined operators.
+    std::string dn = binOpDunder(op);
+    Value m;
+    if (a.is(OK::Instance)) {
+        if (inplace && tryGetAttr(a, "__i" + dn + "__", m)) {
+            Value r = call(m, {b});
+            if (!r.isMissing()) return r;
+        }
+        if (tryGetAttr(a, "__" + dn + "__", m)) return call(m, {b});
+    }
+    if (b.is(OK::Instance) && tryGetAttr(b, "__r" + dn + "__", m)) return call(m, {a});
+    raiseType(std::string("unsupported operand type(s) for ") + binOpSymbol(op) + (inplace ? "=" : "") + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+}
+
+namespace {
+// Lexicographic three-way compare for sequences; returns false in `ok` if elements can't be ordered.
+int seqCompare(Interp& in, const std::vector<Value>& x, const std::vector<Value>& y, CmpOpKind op, Value& out) {
+    size_t n = std::min(x.size(), y.size());
+    for (size_t i = 0; i < n; ++i) {
+        if (in.equals(x[i], y[i])) continue;
+        out = in.compare(op, x[i], y[i]);
+        return 1;
+    }
+    int64_t a = int64_t(x.size()), b = int64_t(y.size());
+    out = in.compare(op, Value::integer(a), Value::integer(b));
+    return 1;
+}
+} // namespace
+
+Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
+    switch (op) {
+    case CmpOpKind::Is:
+    case CmpOpKind::IsNot: {
+        bool same;
+        if (a.isObj() && b.isObj()) same = a.obj() == b.obj();
+        else if (a.isObj() || b.isObj()) same = false;
+        else same = a.type() == b.type() && (a.isNone() || a.isMissing() || (a.isFloat() ? a.f() == b.f() : a.i() == b.i()));
+        return Value::boolean(op == CmpOpKind::Is ? same : !same);
+    }
+    case CmpOpKind::In: return Value::boolean(contains(b, a));
+    case CmpOpKind::NotIn: return Value::boolean(!contains(b, a));
+    default: break;
+    }
+    if (a.isTensor() || b.isTensor()) return tensorCompare(*this, op, a, b);
+    if (a.isNumber() && b.isNumber()) {
+        bool r;
+        if (a.isFloat() || b.isFloat()) {
+            double x = a.num(), y = b.num();
+            switch (op) {
+            case CmpOpKind::Eq: r = x == y; break;
+            case CmpOpKind::NotEq: r = x != y; break;
+            case CmpOpKind::Lt: r = x < y; break;
+            case CmpOpKind::LtE: r = x <= y; break;
+            case CmpOpKind::Gt: r = x > y; break;
+            default: r = x >= y; break;
+            }
+        } else {
+            int64_t x = a.i(), y = b.i();
+            switch (op) {
+            case CmpOpKind::Eq: r = x == y; break;
+            case CmpOpKind::NotEq: r = x != y; break;
+            case CmpOpKind::Lt: r = x < y; break;
+            case CmpOpKind::LtE: r = x <= y; break;
+            case CmpOpKind::Gt: r = x > y; break;
+            default: r = x >= y; break;
+            }
+        }
+        return Value::boolean(r);
+    }
+    if (a.isStr() && b.isStr()) {
+        int c = strOf(a).compare(strOf(b));
+        bool r;
+        switch (op) {
+        case CmpOpKind::Eq: r = c == 0; break;
+        case CmpOpKind::NotEq: r = c != 0; break;
+        case CmpOpKind::Lt: r = c < 0; break;
+        case CmpOpKind::LtE: r = c <= 0; break;
+        case CmpOpKind::Gt: r = c > 0; break;
+        default: r = c >= 0; break;
+        }
+        return Value::boolean(r);
+    }
+    bool seqs = (a.is(OK::List) && b.is(OK::List)) || (a.is(OK::Tuple) && b.is(OK::Tuple));
+    if (seqs) {
+        const auto& x = a.is(OK::List) ? a.as<ListObj>()->items : a.as<TupleObj>()->items;
+        const auto& y = b.is(OK::List) ? b.as<ListObj>()->items : b.as<TupleObj>()->items;
+        if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
+            bool eq = x.size() == y.size();
+            for (size_t i = 0; eq && i < x.size(); ++i) {
+                if (x[i].isObj() && y[i].isObj() && x[i].obj() == y[i].obj()) continue;
+                eq = equals(x[i], y[i]);
+            }
+            return Value::boolean(op == CmpOpKind::Eq ? eq : !eq);
+        }
+        Value out;
+        seqCompare(*this, x, y, op, out);
+        return out;
+    }
+    if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
+        Value m;
+        if (a.is(OK::Instance)) {
+            const Value* eq = a.as<InstanceObj>()->cls->lookup(op == CmpOpKind::Eq ? "__eq__" : "__ne__");
+            if (eq && eq->is(OK::Function)) return call(*eq, {a, b});
+        }
+        bool eq;
+        if (a.is(OK::Dict) && b.is(OK::Dict)) {
+            auto& x = a.as<DictObj>()->map;
+            auto& y = b.as<DictObj>()->map;
+            eq = x.size() == y.size();
+            for (auto& e : x.entries()) {
+                if (!eq) break;
+                if (!e.live) continue;
+                const Value* other = y.find(e.key);
+                eq = other && equals(e.val, *other);
+            }
+        } else if (a.is(OK::Set) && b.is(OK::Set)) {
+            auto& x = a.as<SetObj>()->map;
+            auto& y = b.as<SetObj>()->map;
+            eq = x.size() == y.size();
+            for (auto& e : x.entries())
+                if (eq && e.live) eq = y.find(e.key) != nullptr;
+        } else {
+            try { eq = keyEquals(a, b); }
+            catch (UnhashableError&) { eq = false; }
+        }
+        return Value::boolean(op == CmpOpKind::Eq ? eq : !eq);
+    }
+    if (a.is(OK::Instance)) {
+        static const char* names[] = {"", "", "__lt__", "__le__", "__gt__", "__ge__"};
+        const Value* m = a.as<InstanceObj>()->cls->lookup(names[int(op)]);
+        if (m && m->is(OK::Function)) return call(*m, {a, b});
+    }
+    if (a.is(OK::Set) && b.is(OK::Set)) return setCompare(*this, op, a, b);
+    raiseType(std::string("'") + cmpSymbol(op) + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");
+}
+
+// ---------------------------------------------------------------- native argument binding
+Sig::Sig(std::string fname, const std::string& spec) : fname_(std::move(fname)) {
+    bool kwOnly = false;
+    size_t i = 0;
+    while (i < spec.size()) {
+        size_t j = spec.find(',', i);
+        if (j == std::string::npos) j = spec.size();
+        std::string tok = spec.substr(i, j - i);
+        i = j + 1;
+        size_t a = tok.find_first_not_of(' '), b = tok.find_last_not_of(' ');
+        if (a == std::string::npos) continue;
+        tok = tok.substr(a, b - a + 1);
+        if (tok == "*") { kwOnly = true; continue; }
+        P p;
+        if (tok.rfind("*", 0) == 0) { p.varargs = true; tok = tok.substr(1); kwOnly = true; }
+        if (!tok.empty() && tok.back() == '=') { p.optional = true; tok.pop_back(); }
+        p.name = tok;
+        p.kwOnly = kwOnly && !p.varargs;
+        params_.push_back(p);
+    }
+}
+
+std::vector<Value> Sig::bind(Interp& in, CallArgs& a) const {
+    std::vector<Value> out(params_.size(), Value::missing());
+    size_t pi = 0;
+    for (size_t k = 0; k < a.pos.size(); ++k) {
+        while (pi < params_.size() && params_[pi].kwOnly) ++pi;
+        if (pi >= params_.size()) {
+            size_t maxPos = 0;
+            for (auto& p : params_) if (!p.kwOnly && !p.varargs) ++maxPos;
+            in.raiseType(fname_ + "() takes " + std::to_string(maxPos) + " positional argument" + (maxPos == 1 ? "" : "s") + " but " + std::to_string(a.pos.size()) + (a.pos.size() == 1 ? " was" : " were") + " given");
+        }
+        if (params_[pi].varargs) {
+            std::vector<Value> rest(a.pos.begin() + k, a.pos.end());
+            out[pi] = makeTuple(std::move(rest));
+            ++pi;
+            break;
+        }
+        out[pi++] = a.pos[k];
+    }
+    for (auto& [k, v] : a.kw) {
+        size_t idx = params_.size();
+        for (size_t p = 0; p < params_.size(); ++p)
+            if (params_[p].name == k && !params_[p].varargs) { idx = p; break; }
+        if (idx == params_.size()) in.raiseType(fname_ + "() got an unexpected keyword argument '" + k + "'");
+        if (!out[idx].isMissing()) in.raiseType(fname_ + "() got multiple values for argument '" + k + "'");
+        out[idx] = v;
+    }
+    for (size_t p = 0; p < params_.size(); ++p) {
+        if (!out[p].isMissing() || params_[p].optional) continue;
+        if (params_[p].varargs) { out[p] = makeTuple(); continue; }
+        in.raiseType(fname_ + "() missing required argument '" + params_[p].name + "' (pos " + std::to_string(p + 1) + ")");
+    }
+    return out;
+}
+
+int64_t toInt(Interp& in, const Value& v, const char* what) {
+    if (v.isIntLike()) return v.i();
+    if (v.isTensor()) return tensorToIndex(in, v).i();
+    in.raiseType(std::string(what) + " must be an integer, not '" + in.typeName(v) + "'");
+}
+
+double toFloat(Interp& in, const Value& v, const char* what) {
+    if (v.isNumber()) return v.num();
+    if (v.isTensor()) return tensorToFloat(in, v);
+    in.raiseType(std::string(what) + " must be a real number, not '" + in.typeName(v) + "'");
+}
+
+const std::string& toStr(Interp& in, const Value& v, const char* what) {
+    if (v.isStr()) return strOf(v);
+    in.raiseType(std::string(what) + " must be str, not " + in.typeName(v));
+}
+
+} // namespace fl::script

@@ -1,0 +1,169 @@
+// The model-script interpreter: a tree-walking evaluator of the AST with Python's semantics.
+// Eager tensor work is delegated to the torch bindings (torch_api.h).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/script/ast.h"
+#include "core/script/value.h"
+#include "core/support/cancel.h"
+
+namespace fl::script {
+
+struct TraceEntry {
+    std::string file;
+    int line = 0;
+    std::string function;
+    std::string sourceLine; // stripped
+};
+
+// A Python exception travelling through C++. `exc` is an instance of a BaseException subclass.
+struct PyException {
+    Value exc;
+    std::vector<TraceEntry> traceback; // outermost first
+};
+
+// Not catchable by scripts: the run was cancelled (timeout, Cancel button).
+struct Cancelled {};
+
+// Raised by sys-exit-like calls (exit(), quit(), raise SystemExit) once they reach the top.
+struct ExitRequest { int code = 0; };
+
+struct Frame {
+    std::string function;
+    const Module* module = nullptr;
+    int line = 0;
+    ClassObj* owner = nullptr; // class that defined the running method (zero-argument super)
+    Value firstArg;            // its first argument (self)
+};
+
+struct Evaluator;
+
+struct RunOptions {
+    std::function<void(const std::string&)> out; // script stdout; default: std::cout
+    std::function<void(const std::string&)> err; // warnings; default: std::cerr
+    const CancelToken* cancel = nullptr;
+    int recursionLimit = 1000;
+    int64_t maxAllocBytes = int64_t(8) << 30;   // one tensor / list / string
+};
+
+class Interp {
+public:
+    explicit Interp(RunOptions opts = {});
+    ~Interp();
+    Interp(const Interp&) = delete;
+    Interp& operator=(const Interp&) = delete;
+
+    // Runs a parsed module as __main__. Throws PyException, Cancelled, ExitRequest.
+    void runMain(const std::shared_ptr<Module>& mod);
+    // Executes a module body in a fresh namespace with `preset` names; returns the namespace.
+    ScopeP runModule(const std::shared_ptr<Module>& mod, const std::string& name,
+                     const std::vector<std::pair<std::string, Value>>& preset);
+
+    // ---- the object protocol, usable from native code
+    Value call(const Value& f, CallArgs& args);
+    Value call(const Value& f, std::vector<Value> pos) { CallArgs a; a.pos = std::move(pos); return call(f, a); }
+    Value getAttr(const Value& o, const std::string& name);
+    bool tryGetAttr(const Value& o, const std::string& name, Value& out); // false: AttributeError
+    void setAttr(const Value& o, const std::string& name, const Value& v);
+    void delAttr(const Value& o, const std::string& name);
+    Value getItem(const Value& o, const Value& key);
+    void setItem(const Value& o, const Value& key, const Value& v);
+    void delItem(const Value& o, const Value& key);
+    bool truthy(const Value& v);
+    bool contains(const Value& container, const Value& item);
+    Value iter(const Value& v);
+    bool next(const Value& it, Value& out);
+    std::vector<Value> toVector(const Value& iterable); // materialise any iterable
+    int64_t len(const Value& v);
+    std::string repr(const Value& v);
+    std::string str(const Value& v);
+    Value binary(BinOpKind op, const Value& a, const Value& b, bool inplace = false);
+    Value compare(CmpOpKind op, const Value& a, const Value& b);
+    bool equals(const Value& a, const Value& b);
+    ClassObj* typeOf(const Value& v);
+    bool isInstance(const Value& v, const ClassObj* cls);
+    std::string typeName(const Value& v);
+
+    // ---- errors
+    [[noreturn]] void raise(const ClassP& type, const std::string& msg);
+    [[noreturn]] void raiseExc(const Value& exc); // throws with the current traceback
+    [[noreturn]] void raiseType(const std::string& msg);
+    [[noreturn]] void raiseValue(const std::string& msg);
+    Value makeException(const ClassP& type, const std::string& msg);
+    std::string formatException(const PyException& e); // traceback + "Type: message"
+    std::string exceptionMessage(const Value& exc);     // str(exc)
+
+    // ---- registration used by builtins and the torch bindings
+    Value makeBuiltin(const std::string& name, NativeFn fn);
+    ClassP makeClass(const std::string& name, const ClassP& base, const std::string& module = "builtins");
+    void addMethod(const ClassP& cls, const std::string& name, NativeFn fn);
+    ClassP builtinClass(const std::string& name) const; // "int", "ValueError", ...
+    void setBuiltin(const std::string& name, const Value& v);
+    void registerModule(const std::string& dottedName, const Value& module);
+    Value findModule(const std::string& dottedName) const; // None if absent
+    std::unordered_map<std::string, Value> registry;         // well-known objects (torch.nn.Module, ...)
+    Value newModule(const std::string& name);
+    void checkAlloc(int64_t bytes, const char* what); // MemoryError past maxAllocBytes
+    void poll();                                    // cancellation point
+
+    // Native method tables of builtin kinds (str, list, dict, tensor, ...), looked up by getAttr.
+    std::unordered_map<std::string, NativeFn>& methodsOf(OK kind) { return methods_[int(kind)]; }
+    std::unordered_map<std::string, NativeFn>& methodsOfPrim(Value::T t) { return methods_[-1 - int(t)]; }
+    // Attribute hook for native kinds (tensor.shape, dtype.is_floating_point, ...).
+    using AttrHook = std::function<bool(Interp&, const Value&, const std::string&, Value&)>;
+    void setAttrHook(OK kind, AttrHook hook);
+
+    RunOptions& options() { return opts_; }
+    std::vector<Frame>& frames() { return frames_; }
+    const Value& noneV() const { return none_; }
+
+    // The classes scripts see; filled by the constructor.
+    ClassP objectCls, typeCls, intCls, floatCls, boolCls, strCls, listCls, tupleCls, dictCls, setCls,
+        noneCls, functionCls, builtinFnCls, moduleCls, rangeCls, sliceCls, iteratorCls, ellipsisCls,
+        baseExc, exceptionCls, typeError, valueError, keyError, indexError, attributeError, nameError,
+        unboundLocalError, zeroDivisionError, runtimeError, notImplementedError, recursionError,
+        assertionError, stopIteration, importError, moduleNotFoundError, memoryError, overflowError,
+        systemExit, keyboardInterrupt, lookupError, arithmeticError, unsupportedCls;
+    ClassP tensorCls, dtypeCls, deviceCls, sizeCls, parameterCls;
+
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    Evaluator& ev();
+
+private:
+    RunOptions opts_;
+    std::vector<Frame> frames_;
+    Value none_;
+    std::unordered_map<int, std::unordered_map<std::string, NativeFn>> methods_;
+    std::unordered_map<int, AttrHook> attrHooks_;
+    std::unique_ptr<Evaluator> evaluator_;
+    friend struct Evaluator;
+};
+
+// Argument binding for native functions: a signature like "input, dim=, keepdim=, *, dtype=".
+// Names after '*' are keyword-only; a trailing '=' marks an optional parameter. "*args" collects
+// extra positionals into the last slot as a tuple.
+class Sig {
+public:
+    explicit Sig(std::string fname, const std::string& spec);
+    // Returns one Value per parameter (Missing when not given). Raises TypeError like CPython.
+    std::vector<Value> bind(Interp& in, CallArgs& a) const;
+    const std::string& name() const { return fname_; }
+
+private:
+    struct P { std::string name; bool optional = false; bool kwOnly = false; bool varargs = false; };
+    std::string fname_;
+    std::vector<P> params_;
+};
+
+// Conversions with CPython-style TypeErrors.
+int64_t toInt(Interp& in, const Value& v, const char* what);
+double toFloat(Interp& in, const Value& v, const char* what);
+const std::string& toStr(Interp& in, const Value& v, const char* what);
+
+} // namespace fl::script

@@ -1,0 +1,2324 @@
+// Recursive-descent parser for model scripts (a Python 3.11 subset) producing the AST of ast.h.
+//
+// Structure: one Parser object per file pulls tokens lazily from the Lexer through a small
+// buffer (which can rewind for the one place that needs backtracking: parenthesized `with`
+// items). Expressions follow Python's grammar rule by rule (expression -> disjunction ->
+// conjunction -> inversion -> comparison -> bitwise/arithmetic by precedence climbing ->
+// factor -> power -> primary -> atom). f-strings are parsed like CPython 3.11 does: the string
+// token is scanned for replacement fields and each field's text is lexed and parsed again at
+// its real position in the file, so nested expressions get exact spans.
+//
+// Errors: messages follow CPython 3.11, including its second-chance diagnostics ("Perhaps you
+// forgot a comma?", "Maybe you meant '=='...") and its rule that a tokenizer error further down
+// the file wins over a parser error. Errors CPython only finds when compiling ("'return'
+// outside function", duplicate arguments, ...) are held back until the whole file has parsed.
+//
+// Stack safety: every place that makes the tree one level deeper (a recursive call, or one
+// more link in a left-associative chain such as a.b.c or 1+2+3) bumps a depth counter; past
+// kMaxDepth the parse stops with "too many nested expressions". This bounds both the parser's
+// recursion and the depth of the resulting tree (whose destructor and walkers recurse).
+#include "core/script/ast.h"
+#include "core/script/lexer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace fl::script {
+
+namespace {
+
+constexpr int kMaxDepth = 1000;
+constexpr size_t kMaxIntDigits = 4300; // CPython's default int/str conversion limit
+
+bool isOp(const Token& t, Op op) { return t.kind == TokKind::Op && t.op == op; }
+bool isKw(const Token& t, Kw kw) { return t.kind == TokKind::Name && t.kw == kw; }
+bool isPlainName(const Token& t) { return t.kind == TokKind::Name && t.kw == Kw::NotKw; }
+
+// Tokens that can begin an expression (CPython's `expression` rule, so not '*' or 'yield').
+bool startsExpression(const Token& t) {
+    switch (t.kind) {
+    case TokKind::Name:
+        return t.kw == Kw::NotKw || t.kw == Kw::None || t.kw == Kw::True || t.kw == Kw::False ||
+               t.kw == Kw::Not || t.kw == Kw::Lambda || t.kw == Kw::Await;
+    case TokKind::Number:
+    case TokKind::String: return true;
+    case TokKind::Op:
+        return t.op == Op::LPar || t.op == Op::LSqb || t.op == Op::LBrace || t.op == Op::Minus ||
+               t.op == Op::Plus || t.op == Op::Tilde || t.op == Op::Ellipsis;
+    default: return false;
+    }
+}
+
+// The noun CPython uses for an expression in "cannot assign to ..." messages.
+std::string exprName(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Name: return "name";
+    case ExprKind::Constant: {
+        const auto& c = static_cast<const ConstantExpr&>(e);
+        switch (c.ck) {
+        case ConstKind::None: return "None";
+        case ConstKind::True: return "True";
+        case ConstKind::False: return "False";
+        case ConstKind::Ellipsis: return "ellipsis";
+        default: return "literal";
+        }
+    }
+    case ExprKind::FString: return "f-string expression";
+    case ExprKind::List: return "list";
+    case ExprKind::Tuple: return "tuple";
+    case ExprKind::Dict: return "dict literal";
+    case ExprKind::Set: return "set display";
+    case ExprKind::BinOp:
+    case ExprKind::UnaryOp:
+    case ExprKind::BoolOp: return "expression";
+    case ExprKind::Compare: return "comparison";
+    case ExprKind::Call: return "function call";
+    case ExprKind::Attribute: return "attribute";
+    case ExprKind::Subscript: return "subscript";
+    case ExprKind::Slice: return "slice";
+    case ExprKind::Lambda: return "lambda";
+    case ExprKind::IfExp: return "conditional expression";
+    case ExprKind::ListComp: return "list comprehension";
+    case ExprKind::SetComp: return "set comprehension";
+    case ExprKind::DictComp: return "dict comprehension";
+    case ExprKind::GeneratorExp: return "generator expression";
+    case ExprKind::Starred: return "starred";
+    case ExprKind::NamedExpr: return "named expression";
+    }
+    return "expression";
+}
+
+enum class TargetUse { Store, Del, For };
+
+// The first sub-expression that cannot be an assignment (or del) target, or null.
+const Expr* invalidTarget(const Expr& e, TargetUse use) {
+    switch (e.kind) {
+    case ExprKind::Name:
+    case ExprKind::Attribute:
+    case ExprKind::Subscript: return nullptr;
+    case ExprKind::List:
+    case ExprKind::Tuple: {
+        const auto& elts = e.kind == ExprKind::List ? static_cast<const ListExpr&>(e).elts
+                                                    : static_cast<const TupleExpr&>(e).elts;
+        for (const auto& x : elts)
+            if (const Expr* bad = invalidTarget(*x, use)) return bad;
+        return nullptr;
+    }
+    case ExprKind::Starred:
+        if (use == TargetUse::Del) return &e;
+        return invalidTarget(*static_cast<const StarredExpr&>(e).value, use);
+    default: return &e;
+    }
+}
+
+void setContext(Expr& e, Ctx ctx) {
+    switch (e.kind) {
+    case ExprKind::Name: static_cast<NameExpr&>(e).ctx = ctx; break;
+    case ExprKind::Attribute: static_cast<AttributeExpr&>(e).ctx = ctx; break;
+    case ExprKind::Subscript: static_cast<SubscriptExpr&>(e).ctx = ctx; break;
+    case ExprKind::Starred: {
+        auto& s = static_cast<StarredExpr&>(e);
+        s.ctx = ctx;
+        setContext(*s.value, ctx);
+        break;
+    }
+    case ExprKind::List: {
+        auto& l = static_cast<ListExpr&>(e);
+        l.ctx = ctx;
+        for (auto& x : l.elts) setContext(*x, ctx);
+        break;
+    }
+    case ExprKind::Tuple: {
+        auto& t = static_cast<TupleExpr&>(e);
+        t.ctx = ctx;
+        for (auto& x : t.elts) setContext(*x, ctx);
+        break;
+    }
+    default: break;
+    }
+}
+
+bool isConst(const Expr& e, ConstKind k) {
+    return e.kind == ExprKind::Constant && static_cast<const ConstantExpr&>(e).ck == k;
+}
+
+// Expressions CPython's `bitwise_or` rule can produce (so not comparisons, not/and/or,
+// conditionals, lambdas, starred or walrus).
+bool isBitwiseOrLevel(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Compare:
+    case ExprKind::BoolOp:
+    case ExprKind::IfExp:
+    case ExprKind::Lambda:
+    case ExprKind::Starred:
+    case ExprKind::NamedExpr: return false;
+    case ExprKind::UnaryOp: return static_cast<const UnaryOpExpr&>(e).op != UnaryOpKind::Not;
+    default: return true;
+    }
+}
+
+// The atom an expression starts with (a in a.b(c)[d] + e).
+const Expr* leftmost(const Expr* e) {
+    for (;;) {
+        switch (e->kind) {
+        case ExprKind::BinOp: e = static_cast<const BinOpExpr*>(e)->left.get(); break;
+        case ExprKind::Call: e = static_cast<const CallExpr*>(e)->func.get(); break;
+        case ExprKind::Attribute: e = static_cast<const AttributeExpr*>(e)->value.get(); break;
+        case ExprKind::Subscript: e = static_cast<const SubscriptExpr*>(e)->value.get(); break;
+        case ExprKind::Compare: e = static_cast<const CompareExpr*>(e)->left.get(); break;
+        case ExprKind::BoolOp: e = static_cast<const BoolOpExpr*>(e)->values.front().get(); break;
+        case ExprKind::IfExp: e = static_cast<const IfExpExpr*>(e)->body.get(); break;
+        default: return e;
+        }
+    }
+}
+
+bool spanStartsWith(const Span& outer, const Span& inner) { return outer.line == inner.line && outer.col == inner.col; }
+
+void appendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        // Lone surrogates from \ud800 escapes come out as their 3-byte form, like Python's
+        // 'surrogatepass'; they cannot be valid UTF-8 anyway.
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Digits of an integer (any base) as a decimal string. Base-1e9 limbs, least significant first.
+std::string toDecimal(std::string_view digits, int base) {
+    std::vector<uint32_t> limbs{0};
+    for (char ch : digits) {
+        uint64_t carry = static_cast<uint64_t>(hexValue(ch));
+        for (auto& limb : limbs) {
+            uint64_t v = static_cast<uint64_t>(limb) * static_cast<uint64_t>(base) + carry;
+            limb = static_cast<uint32_t>(v % 1000000000u);
+            carry = v / 1000000000u;
+        }
+        while (carry) {
+            limbs.push_back(static_cast<uint32_t>(carry % 1000000000u));
+            carry /= 1000000000u;
+        }
+    }
+    std::string out = std::to_string(limbs.back());
+    for (size_t i = limbs.size() - 1; i-- > 0;) {
+        std::string part = std::to_string(limbs[i]);
+        out.append(9 - part.size(), '0');
+        out += part;
+    }
+    return out;
+}
+
+template <class T> std::unique_ptr<T> makeNode(const Span& s) {
+    auto n = std::make_unique<T>();
+    n->span = s;
+    return n;
+}
+
+struct Scope {
+    bool inFunction = false;
+    bool inLoop = false;
+};
+
+// A source position while walking through a string token (for f-string field positions).
+struct SrcPos {
+    size_t off = 0;       // byte offset
+    int line = 1;
+    size_t lineStart = 0; // byte offset where `line` starts
+};
+
+class Parser {
+public:
+    Parser(const std::string& src, const std::string& filename)
+        : src_(src), filename_(filename), mainLexer_(src, filename) {
+        mainStream_.lex = &mainLexer_;
+        ts_ = &mainStream_;
+    }
+
+    void parseFile(Body& out) {
+        while (peek().kind != TokKind::End) parseStatement(out);
+        if (deferred_) throw *deferred_;
+    }
+
+private:
+    // ------------------------------------------------------------ token stream
+    struct Stream {
+        Lexer* lex = nullptr;
+        std::vector<Token> toks; // tokens read ahead (and kept while a rewind mark is active)
+        size_t pos = 0;
+        int marks = 0;
+        Token last;              // last consumed token other than NEWLINE/INDENT/DEDENT/END
+    };
+
+    Token peek(size_t k = 0) {
+        Stream& s = *ts_;
+        while (s.pos + k >= s.toks.size()) {
+            s.toks.push_back(s.lex->next());
+            if (ts_ == &mainStream_) furthestLine_ = s.toks.back().line;
+        }
+        return s.toks[s.pos + k];
+    }
+
+    Token take() {
+        Token t = peek();
+        Stream& s = *ts_;
+        s.pos++;
+        if (t.kind != TokKind::Newline && t.kind != TokKind::Indent && t.kind != TokKind::Dedent &&
+            t.kind != TokKind::End)
+            s.last = t;
+        if (s.marks == 0 && s.pos == s.toks.size()) {
+            s.toks.clear();
+            s.pos = 0;
+        }
+        return t;
+    }
+
+    const Token& last() const { return ts_->last; }
+
+    struct Mark {
+        size_t pos;
+        Token last;
+        std::optional<SyntaxError> deferred;
+    };
+    Mark mark() {
+        ts_->marks++;
+        speculating_++;
+        return Mark{ts_->pos, ts_->last, deferred_};
+    }
+    void release() {
+        ts_->marks--;
+        speculating_--;
+    }
+    void rewind(const Mark& m) {
+        ts_->pos = m.pos;
+        ts_->last = m.last;
+        deferred_ = m.deferred;
+    }
+
+    Span spanFrom(const Token& t) const { return {t.line, t.col, last().endLine, last().endCol}; }
+    Span spanFrom(const Expr& e) const { return {e.span.line, e.span.col, last().endLine, last().endCol}; }
+    static Span spanFrom(const Span& a, const Span& b) { return {a.line, a.col, b.endLine, b.endCol}; }
+
+    // ------------------------------------------------------------ errors
+    SyntaxError makeError(const std::string& msg, int line, int col, const char* kind = "SyntaxError") const {
+        SyntaxError e;
+        e.message = msg;
+        e.filename = filename_;
+        e.line = line;
+        e.col = col;
+        e.kind = kind;
+        return e;
+    }
+
+    // Raises a parser error. Like CPython, a tokenizer error later in the file takes precedence
+    // (an unclosed bracket only when it was opened on a line before the furthest token read).
+    [[noreturn]] void raise(SyntaxError e) {
+        if (speculating_ == 0 && inFString_ == 0) {
+            int readLine = furthestLine_;
+            try {
+                while (mainLexer_.next().kind != TokKind::End) {}
+            } catch (const SyntaxError& te) {
+                if (!mainLexer_.unclosedAtEof() || mainLexer_.unclosedLine() < readLine) throw te;
+            }
+        }
+        throw e;
+    }
+    [[noreturn]] void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
+    [[noreturn]] void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
+    [[noreturn]] void invalidSyntax(const Token& t) { raiseAt(t, "invalid syntax"); }
+    [[noreturn]] void unsupported(const Token& t) {
+        raiseAt(t, "'" + std::string(ts_->lex->text(t)) + "' is not supported in model scripts");
+    }
+    [[noreturn]] void tooDeep(const Token& t) { raiseAt(t, "too many nested expressions"); }
+
+    // Errors CPython reports from its compiler: kept until the whole file has parsed.
+    void defer(const std::string& msg, int line, int col) {
+        if (!deferred_) deferred_ = makeError(msg, line, col);
+    }
+    void defer(const std::string& msg, const Span& s) { defer(msg, s.line, s.col); }
+
+    Token expectOp(Op op) {
+        Token t = peek();
+        if (!isOp(t, op)) invalidSyntax(t);
+        return take();
+    }
+
+    // `:` ending a compound statement header. CPython says "expected ':'" when the line ends
+    // there, or always for the headers whose grammar rule insists on the colon.
+    void expectColon(bool forced) {
+        Token t = peek();
+        if (isOp(t, Op::Colon)) {
+            take();
+            return;
+        }
+        if (forced || t.kind == TokKind::Newline) raiseAt(t, "expected ':'");
+        invalidSyntax(t);
+    }
+
+    std::string expectName() {
+        Token t = peek();
+        if (!isPlainName(t)) invalidSyntax(t);
+        take();
+        return std::string(ts_->lex->text(t));
+    }
+
+    // A complete expression `last` is followed by a token that does not fit. Inside brackets
+    // CPython suggests a missing comma when that token starts another expression.
+    [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& t) {
+        if (lastExpr && startsExpression(t)) {
+            const Expr* a = lastExpr;
+            for (;;) { // the trailing disjunction of the element
+                if (a->kind == ExprKind::IfExp) a = static_cast<const IfExpExpr*>(a)->orelse.get();
+                else if (a->kind == ExprKind::Lambda) a = static_cast<const LambdaExpr*>(a)->body.get();
+                else if (a->kind == ExprKind::NamedExpr) a = static_cast<const NamedExprExpr*>(a)->value.get();
+                else break;
+            }
+            const Expr* head = leftmost(a);
+            if (head->kind == ExprKind::Name) {
+                const std::string& id = static_cast<const NameExpr*>(head)->id;
+                if (head == a && (id == "print" || id == "exec"))
+                    raiseAt(*a, "Missing parentheses in call to '" + id + "'. Did you mean " + id + "(...)?");
+            }
+            bool softKeyword = head->kind == ExprKind::Name &&
+                               (static_cast<const NameExpr*>(head)->id == "match" ||
+                                static_cast<const NameExpr*>(head)->id == "case" ||
+                                static_cast<const NameExpr*>(head)->id == "_");
+            bool nameThenString = a->kind == ExprKind::Name && t.kind == TokKind::String;
+            if (a->kind != ExprKind::Starred && t.level > 0 && !softKeyword && !nameThenString)
+                raiseAt(*a, "invalid syntax. Perhaps you forgot a comma?");
+        }
+        invalidSyntax(t);
+    }
+
+    // `e` (just parsed where a named expression is allowed) is followed by '='. CPython's
+    // invalid_named_expression rule: suggest '==' (or ':=' for a plain name).
+    void checkStrayEquals(const Expr& e, const Token& startTok) {
+        if (!isOp(peek(), Op::Equal)) return;
+        if (!isBitwiseOrLevel(e)) return;
+        // The rule only applies when the right side is a bitwise_or not followed by another '='.
+        bool applies = false;
+        {
+            Mark m = mark();
+            try {
+                take();
+                (void)parseBinary(1);
+                applies = !isOp(peek(), Op::Equal) && !isOp(peek(), Op::ColonEqual);
+            } catch (const SyntaxError&) {
+            }
+            rewind(m);
+            release();
+        }
+        if (!applies) return;
+        bool bareName = e.kind == ExprKind::Name && startTok.line == e.span.line && startTok.col == e.span.col;
+        if (bareName) raiseAt(e, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+        const Expr* head = leftmost(&e);
+        bool excluded = head->kind == ExprKind::List || head->kind == ExprKind::GeneratorExp ||
+                        (head->kind == ExprKind::Tuple && spanStartsWith(head->span, e.span)) ||
+                        isConst(*head, ConstKind::True) || isConst(*head, ConstKind::False) ||
+                        isConst(*head, ConstKind::None);
+        if (excluded) return;
+        raiseAt(e, "cannot assign to " + exprName(e) + " here. Maybe you meant '==' instead of '='?");
+    }
+
+    // Validates an assignment / for / with / del target and sets its context.
+    void toTarget(Expr& e, TargetUse use) {
+        if (const Expr* bad = invalidTarget(e, use)) {
+            if (use == TargetUse::For && bad->kind == ExprKind::Compare) {
+                // `for x in y in z` style mistakes point at the comparison's left side.
+                const auto* c = static_cast<const CompareExpr*>(bad);
+                if (c->ops.front() == CmpOpKind::In)
+                    if (const Expr* inner = invalidTarget(*c->left, use)) bad = inner;
+            }
+            raiseAt(*bad, std::string(use == TargetUse::Del ? "cannot delete " : "cannot assign to ") + exprName(*bad));
+        }
+        setContext(e, use == TargetUse::Del ? Ctx::Del : Ctx::Store);
+        if (use != TargetUse::Del) checkStarredTargets(e, true);
+    }
+
+    // The compiler's rules for starred targets.
+    void checkStarredTargets(const Expr& e, bool top) {
+        if (e.kind == ExprKind::Starred) {
+            if (top) defer("starred assignment target must be in a list or tuple", e.span);
+            return;
+        }
+        if (e.kind != ExprKind::List && e.kind != ExprKind::Tuple) return;
+        const auto& elts = e.kind == ExprKind::List ? static_cast<const ListExpr&>(e).elts
+                                                    : static_cast<const TupleExpr&>(e).elts;
+        int stars = 0;
+        for (const auto& x : elts) {
+            if (x->kind == ExprKind::Starred) {
+                if (++stars == 2) defer("multiple starred expressions in assignment", e.span);
+                checkStarredTargets(*static_cast<const StarredExpr&>(*x).value, false);
+            } else {
+                checkStarredTargets(*x, false);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ statements
+    void parseStatement(Body& out) {
+        Token t = peek();
+        if (t.kind == TokKind::Indent)
+            throw makeError("unexpected indent", t.line, t.col, "IndentationError");
+        if (t.kind == TokKind::Name) {
+            switch (t.kw) {
+            case Kw::If: out.push_back(parseIf()); return;
+            case Kw::While: out.push_back(parseWhile()); return;
+            case Kw::For: out.push_back(parseFor()); return;
+            case Kw::Try: out.push_back(parseTry()); return;
+            case Kw::With: out.push_back(parseWith()); return;
+            case Kw::Def: out.push_back(parseFunctionDef({})); return;
+            case Kw::Class: out.push_back(parseClassDef({})); return;
+            case Kw::Async: unsupported(t);
+            default: break;
+            }
+        }
+        if (isOp(t, Op::At)) {
+            out.push_back(parseDecorated());
+            return;
+        }
+        parseSimpleStatements(out);
+    }
+
+    // small_stmt (';' small_stmt)* [';'] NEWLINE
+    void parseSimpleStatements(Body& out) {
+        for (;;) {
+            out.push_back(parseSmallStatement());
+            Token t = peek();
+            if (isOp(t, Op::Semi)) {
+                take();
+                if (peek().kind == TokKind::Newline) {
+                    take();
+                    return;
+                }
+                continue;
+            }
+            if (t.kind == TokKind::Newline) {
+                take();
+                return;
+            }
+            unexpectedAfter(lastExprOf(*out.back()), t);
+        }
+    }
+
+    // The expression a simple statement ends with, for "Missing parentheses in call to 'print'".
+    static const Expr* lastExprOf(const Stmt& s) {
+        const Expr* e = nullptr;
+        switch (s.kind) {
+        case StmtKind::Expr: e = static_cast<const ExprStmt&>(s).value.get(); break;
+        case StmtKind::Assign: e = static_cast<const AssignStmt&>(s).value.get(); break;
+        case StmtKind::AugAssign: e = static_cast<const AugAssignStmt&>(s).value.get(); break;
+        case StmtKind::Return: e = static_cast<const ReturnStmt&>(s).value.get(); break;
+        case StmtKind::AnnAssign: {
+            const auto& a = static_cast<const AnnAssignStmt&>(s);
+            e = a.value ? a.value.get() : a.annotation.get();
+            break;
+        }
+        default: break;
+        }
+        return e;
+    }
+
+    // After a header's ':': an indented block, or simple statements on the same line.
+    void parseBlock(Body& out, const char* what, int headerLine) {
+        if (peek().kind != TokKind::Newline) {
+            parseSimpleStatements(out);
+            return;
+        }
+        take();
+        Token t = peek();
+        if (t.kind != TokKind::Indent)
+            raise(makeError(std::string("expected an indented block after ") + what + " on line " +
+                                std::to_string(headerLine),
+                            t.line, t.col, "IndentationError"));
+        take();
+        for (;;) {
+            parseStatement(out);
+            if (peek().kind == TokKind::Dedent) {
+                take();
+                return;
+            }
+        }
+    }
+
+    template <class T> StmtP keywordStmt(const Token& t) {
+        take();
+        return makeNode<T>(spanFrom(t));
+    }
+
+    StmtP parseSmallStatement() {
+        Token t = peek();
+        if (t.kind == TokKind::Name) {
+            switch (t.kw) {
+            case Kw::Pass: return keywordStmt<PassStmt>(t);
+            case Kw::Break:
+                if (!scope_.inLoop) defer("'break' outside loop", t.line, t.col);
+                return keywordStmt<BreakStmt>(t);
+            case Kw::Continue:
+                if (!scope_.inLoop) defer("'continue' not properly in loop", t.line, t.col);
+                return keywordStmt<ContinueStmt>(t);
+            case Kw::Return: return parseReturn();
+            case Kw::Raise: return parseRaise();
+            case Kw::Global:
+            case Kw::Nonlocal: return parseGlobal();
+            case Kw::Del: return parseDel();
+            case Kw::Assert: return parseAssert();
+            case Kw::Import: return parseImport();
+            case Kw::From: return parseFromImport();
+            case Kw::Yield:
+            case Kw::Await:
+            case Kw::Async: unsupported(t);
+            default: break;
+            }
+        }
+        return parseExprStatement();
+    }
+
+    bool atStatementEnd() {
+        Token t = peek();
+        return t.kind == TokKind::Newline || isOp(t, Op::Semi);
+    }
+
+    StmtP parseReturn() {
+        Token r = take();
+        auto s = std::make_unique<ReturnStmt>();
+        if (!atStatementEnd()) s->value = parseValue();
+        s->span = spanFrom(r);
+        if (!scope_.inFunction) defer("'return' outside function", s->span);
+        return s;
+    }
+
+    StmtP parseRaise() {
+        Token r = take();
+        auto s = std::make_unique<RaiseStmt>();
+        if (!atStatementEnd()) {
+            s->exc = parseExpression();
+            if (isKw(peek(), Kw::From)) {
+                take();
+                s->cause = parseExpression();
+            }
+        }
+        s->span = spanFrom(r);
+        return s;
+    }
+
+    StmtP parseGlobal() {
+        Token g = take();
+        std::vector<std::string> names;
+        names.push_back(expectName());
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            names.push_back(expectName());
+        }
+        if (g.kw == Kw::Global) {
+            auto s = makeNode<GlobalStmt>(spanFrom(g));
+            s->names = std::move(names);
+            return s;
+        }
+        auto s = makeNode<NonlocalStmt>(spanFrom(g));
+        s->names = std::move(names);
+        if (!scope_.inFunction) defer("nonlocal declaration not allowed at module level", s->span);
+        return s;
+    }
+
+    StmtP parseDel() {
+        Token d = take();
+        auto s = std::make_unique<DeleteStmt>();
+        for (;;) {
+            ExprP target = parseBinary(1);
+            toTarget(*target, TargetUse::Del);
+            s->targets.push_back(std::move(target));
+            if (!isOp(peek(), Op::Comma)) break;
+            take();
+            if (atStatementEnd()) break;
+        }
+        s->span = spanFrom(d);
+        return s;
+    }
+
+    StmtP parseAssert() {
+        Token a = take();
+        auto s = std::make_unique<AssertStmt>();
+        s->test = parseExpression();
+        if (isOp(peek(), Op::Comma)) {
+            take();
+            s->msg = parseExpression();
+        }
+        s->span = spanFrom(a);
+        return s;
+    }
+
+    std::string parseDottedName() {
+        std::string name = expectName();
+        while (isOp(peek(), Op::Dot)) {
+            take();
+            name += '.';
+            name += expectName();
+        }
+        return name;
+    }
+
+    StmtP parseImport() {
+        Token i = take();
+        auto s = std::make_unique<ImportStmt>();
+        for (;;) {
+            Token start = peek();
+            Alias a;
+            a.name = parseDottedName();
+            if (isKw(peek(), Kw::As)) {
+                take();
+                a.asname = expectName();
+            }
+            a.span = spanFrom(start);
+            s->names.push_back(std::move(a));
+            if (!isOp(peek(), Op::Comma)) break;
+            take();
+        }
+        s->span = spanFrom(i);
+        return s;
+    }
+
+    StmtP parseFromImport() {
+        Token f = take();
+        auto s = std::make_unique<ImportFromStmt>();
+        for (;;) {
+            Token t = peek();
+            if (isOp(t, Op::Dot)) s->level += 1;
+            else if (isOp(t, Op::Ellipsis)) s->level += 3;
+            else break;
+            take();
+        }
+        if (!isKw(peek(), Kw::Import)) s->module = parseDottedName();
+        else if (s->level == 0) invalidSyntax(peek());
+        if (!isKw(peek(), Kw::Import)) invalidSyntax(peek());
+        take();
+        Token t = peek();
+        if (isOp(t, Op::Star)) {
+            take();
+            Alias a;
+            a.name = "*";
+            a.span = spanFrom(t);
+            s->names.push_back(std::move(a));
+        } else {
+            bool parens = isOp(t, Op::LPar);
+            if (parens) take();
+            for (;;) {
+                Token start = peek();
+                Alias a;
+                a.name = expectName();
+                if (isKw(peek(), Kw::As)) {
+                    take();
+                    a.asname = expectName();
+                }
+                a.span = spanFrom(start);
+                s->names.push_back(std::move(a));
+                if (!isOp(peek(), Op::Comma)) break;
+                take();
+                if (parens && isOp(peek(), Op::RPar)) break;
+                if (!parens && atStatementEnd())
+                    raiseAt(peek(), "trailing comma not allowed without surrounding parentheses");
+            }
+            if (parens) expectOp(Op::RPar);
+        }
+        s->span = spanFrom(f);
+        return s;
+    }
+
+    // Right-hand sides: star_expressions, where `yield` would also be allowed in Python.
+    ExprP parseValue() {
+        Token t = peek();
+        if (isKw(t, Kw::Yield)) unsupported(t);
+        ExprP v = parseStarExpressions();
+        if (v->kind == ExprKind::Starred) defer("can't use starred expression here", v->span);
+        return v;
+    }
+
+    static bool augAssignOp(const Token& t, BinOpKind& k) {
+        if (t.kind != TokKind::Op) return false;
+        switch (t.op) {
+        case Op::PlusEqual: k = BinOpKind::Add; return true;
+        case Op::MinusEqual: k = BinOpKind::Sub; return true;
+        case Op::StarEqual: k = BinOpKind::Mult; return true;
+        case Op::AtEqual: k = BinOpKind::MatMult; return true;
+        case Op::SlashEqual: k = BinOpKind::Div; return true;
+        case Op::DoubleSlashEqual: k = BinOpKind::FloorDiv; return true;
+        case Op::PercentEqual: k = BinOpKind::Mod; return true;
+        case Op::DoubleStarEqual: k = BinOpKind::Pow; return true;
+        case Op::LeftShiftEqual: k = BinOpKind::LShift; return true;
+        case Op::RightShiftEqual: k = BinOpKind::RShift; return true;
+        case Op::VBarEqual: k = BinOpKind::BitOr; return true;
+        case Op::CircumflexEqual: k = BinOpKind::BitXor; return true;
+        case Op::AmperEqual: k = BinOpKind::BitAnd; return true;
+        default: return false;
+        }
+    }
+
+    StmtP parseExprStatement() {
+        Token start = peek();
+        bool firstBare = false;
+        ExprP first = parseStarExpressions(&firstBare);
+        Token t = peek();
+        BinOpKind aug;
+        if (isOp(t, Op::Equal)) return parseAssign(std::move(first), firstBare, start);
+        if (augAssignOp(t, aug)) {
+            if (first->kind != ExprKind::Name && first->kind != ExprKind::Attribute &&
+                first->kind != ExprKind::Subscript)
+                raiseAt(*first, "'" + exprName(*first) + "' is an illegal expression for augmented assignment");
+            take();
+            auto s = std::make_unique<AugAssignStmt>();
+            setContext(*first, Ctx::Store);
+            s->target = std::move(first);
+            s->op = aug;
+            s->value = parseValue();
+            s->span = spanFrom(start);
+            return s;
+        }
+        if (isOp(t, Op::Colon)) {
+            switch (first->kind) {
+            case ExprKind::Name:
+            case ExprKind::Attribute:
+            case ExprKind::Subscript: break;
+            case ExprKind::Tuple: raiseAt(*first, "only single target (not tuple) can be annotated");
+            case ExprKind::List: raiseAt(*first, "only single target (not list) can be annotated");
+            default: raiseAt(*first, "illegal target for annotation");
+            }
+            take();
+            auto s = std::make_unique<AnnAssignStmt>();
+            setContext(*first, Ctx::Store);
+            s->target = std::move(first);
+            s->annotation = parseExpression();
+            if (isOp(peek(), Op::Equal)) {
+                take();
+                s->value = parseValue();
+            }
+            s->span = spanFrom(start);
+            return s;
+        }
+        if (first->kind == ExprKind::Starred) defer("can't use starred expression here", first->span);
+        auto s = std::make_unique<ExprStmt>();
+        s->span = spanFrom(start);
+        s->value = std::move(first);
+        return s;
+    }
+
+    StmtP parseAssign(ExprP first, bool firstBare, const Token& start) {
+        auto s = std::make_unique<AssignStmt>();
+        std::vector<ExprP> parts;
+        parts.push_back(std::move(first));
+        bool valueBare = false;
+        while (isOp(peek(), Op::Equal)) {
+            take();
+            if (isKw(peek(), Kw::Yield)) unsupported(peek());
+            parts.push_back(parseStarExpressions(&valueBare));
+        }
+        ExprP value = std::move(parts.back());
+        parts.pop_back();
+
+        // "cannot assign to X here. Maybe you meant '=='": CPython's check for `target = value`
+        // where the expression right before '=' could never be assigned to.
+        if (parts.size() == 1) {
+            const Expr& target = *parts[0];
+            const Expr& x = firstBare ? *static_cast<const TupleExpr&>(target).elts.back() : target;
+            const Expr* vhead = &*value;
+            if (valueBare) vhead = static_cast<const TupleExpr*>(vhead)->elts.front().get();
+            vhead = leftmost(vhead);
+            bool valueOk = vhead->kind != ExprKind::Starred && vhead->kind != ExprKind::Lambda &&
+                           !(vhead->kind == ExprKind::UnaryOp &&
+                             static_cast<const UnaryOpExpr*>(vhead)->op == UnaryOpKind::Not);
+            if (valueOk && invalidTarget(target, TargetUse::Store) && isBitwiseOrLevel(x)) {
+                const Expr* head = leftmost(&x);
+                bool excluded = head->kind == ExprKind::List || head->kind == ExprKind::GeneratorExp ||
+                                head->kind == ExprKind::Tuple || isConst(*head, ConstKind::True) ||
+                                isConst(*head, ConstKind::False) || isConst(*head, ConstKind::None);
+                if (!excluded) {
+                    if (x.kind == ExprKind::Name)
+                        raiseAt(x, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+                    if (invalidTarget(x, TargetUse::Store))
+                        raiseAt(x, "cannot assign to " + exprName(x) + " here. Maybe you meant '==' instead of '='?");
+                }
+            }
+        }
+        for (auto& p : parts) toTarget(*p, TargetUse::Store);
+        if (value->kind == ExprKind::Starred) defer("can't use starred expression here", value->span);
+        s->targets = std::move(parts);
+        s->value = std::move(value);
+        s->span = spanFrom(start);
+        return s;
+    }
+
+    StmtP parseIf() {
+        Token kw = take(); // 'if' or 'elif'
+        DepthGuard guard(*this, kw); // an elif chain nests IfStmts
+        auto s = std::make_unique<IfStmt>();
+        Token condStart = peek();
+        s->test = parseNamedExpression();
+        checkStrayEquals(*s->test, condStart);
+        expectColon(false);
+        parseBlock(s->body, kw.kw == Kw::Elif ? "'elif' statement" : "'if' statement", kw.line);
+        Token t = peek();
+        if (isKw(t, Kw::Elif)) {
+            s->orelse.push_back(parseIf());
+        } else if (isKw(t, Kw::Else)) {
+            take();
+            expectColon(true);
+            parseBlock(s->orelse, "'else' statement", t.line);
+        }
+        s->span = spanFrom(kw);
+        return s;
+    }
+
+    void parseLoopBody(Body& out, const char* what, int line) {
+        bool saved = scope_.inLoop;
+        scope_.inLoop = true;
+        parseBlock(out, what, line);
+        scope_.inLoop = saved;
+    }
+
+    void parseElse(Body& out) {
+        Token t = peek();
+        if (!isKw(t, Kw::Else)) return;
+        take();
+        expectColon(true);
+        parseBlock(out, "'else' statement", t.line);
+    }
+
+    StmtP parseWhile() {
+        Token w = take();
+        auto s = std::make_unique<WhileStmt>();
+        Token condStart = peek();
+        s->test = parseNamedExpression();
+        checkStrayEquals(*s->test, condStart);
+        expectColon(false);
+        parseLoopBody(s->body, "'while' statement", w.line);
+        parseElse(s->orelse);
+        s->span = spanFrom(w);
+        return s;
+    }
+
+    // star_targets: '*'? target (',' '*'? target)* [','], parsed at bitwise_or level so that
+    // the `in` of a for loop is not taken as a comparison.
+    ExprP parseTargetList() {
+        Token start = peek();
+        auto one = [&]() -> ExprP {
+            Token t = peek();
+            if (isOp(t, Op::Star)) {
+                take();
+                auto s = std::make_unique<StarredExpr>();
+                s->value = parseBinary(1);
+                s->span = spanFrom(t);
+                return s;
+            }
+            return parseBinary(1);
+        };
+        ExprP first = one();
+        if (!isOp(peek(), Op::Comma)) return first;
+        auto tup = std::make_unique<TupleExpr>();
+        tup->elts.push_back(std::move(first));
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            Token t = peek();
+            if (!startsExpression(t) && !isOp(t, Op::Star)) break;
+            tup->elts.push_back(one());
+        }
+        tup->span = spanFrom(start);
+        return tup;
+    }
+
+    StmtP parseFor() {
+        Token f = take();
+        auto s = std::make_unique<ForStmt>();
+        s->target = parseTargetList();
+        if (!isKw(peek(), Kw::In)) invalidSyntax(peek());
+        take();
+        toTarget(*s->target, TargetUse::For);
+        s->iter = parseValue();
+        expectColon(true);
+        parseLoopBody(s->body, "'for' statement", f.line);
+        parseElse(s->orelse);
+        s->span = spanFrom(f);
+        return s;
+    }
+
+    StmtP parseTry() {
+        Token t = take();
+        auto s = std::make_unique<TryStmt>();
+        expectColon(true);
+        parseBlock(s->body, "'try' statement", t.line);
+        while (isKw(peek(), Kw::Except)) {
+            Token e = take();
+            ExceptHandler h;
+            if (!isOp(peek(), Op::Colon) && peek().kind != TokKind::Newline) {
+                if (isOp(peek(), Op::Star)) invalidSyntax(peek()); // except* (exception groups)
+                h.type = parseExpression();
+                if (isOp(peek(), Op::Comma)) raiseAt(*h.type, "multiple exception types must be parenthesized");
+                if (isKw(peek(), Kw::As)) {
+                    take();
+                    h.name = expectName();
+                }
+            }
+            expectColon(false);
+            parseBlock(h.body, "'except' statement", e.line);
+            h.span = spanFrom(e);
+            if (!s->handlers.empty() && !s->handlers.back().type)
+                defer("default 'except:' must be last", s->handlers.back().span);
+            s->handlers.push_back(std::move(h));
+        }
+        if (!s->handlers.empty()) parseElse(s->orelse);
+        if (isKw(peek(), Kw::Finally)) {
+            Token f = take();
+            expectColon(true);
+            parseBlock(s->finalbody, "'finally' statement", f.line);
+        }
+        if (s->handlers.empty() && s->finalbody.empty())
+            raiseAt(peek(), "expected 'except' or 'finally' block");
+        s->span = spanFrom(t);
+        return s;
+    }
+
+    WithItem parseWithItem() {
+        WithItem item;
+        item.contextExpr = parseExpression();
+        if (isKw(peek(), Kw::As)) {
+            take();
+            ExprP target = parseTargetAtom();
+            toTarget(*target, TargetUse::Store);
+            item.optionalVars = std::move(target);
+        }
+        return item;
+    }
+
+    // A single (possibly starred) target: `with ... as t`.
+    ExprP parseTargetAtom() {
+        Token t = peek();
+        if (isOp(t, Op::Star)) {
+            take();
+            auto s = std::make_unique<StarredExpr>();
+            s->value = parseBinary(1);
+            s->span = spanFrom(t);
+            return s;
+        }
+        return parseExpression();
+    }
+
+    StmtP parseWith() {
+        Token w = take();
+        auto s = std::make_unique<WithStmt>();
+        bool done = false;
+        if (isOp(peek(), Op::LPar)) {
+            // `with (a as b, c):` – parenthesized items, told apart from a parenthesized
+            // expression `with (a, b) as c:` only by the ':' after the ')'. Try it, else rewind.
+            Mark m = mark();
+            std::vector<WithItem> items;
+            try {
+                take();
+                for (;;) {
+                    items.push_back(parseWithItem());
+                    if (isOp(peek(), Op::Comma)) {
+                        take();
+                        if (isOp(peek(), Op::RPar)) break;
+                        continue;
+                    }
+                    break;
+                }
+                expectOp(Op::RPar);
+                done = isOp(peek(), Op::Colon);
+            } catch (const SyntaxError&) {
+                done = false;
+            }
+            if (done) {
+                s->items = std::move(items);
+            } else {
+                rewind(m);
+            }
+            release();
+        }
+        if (!done) {
+            for (;;) {
+                s->items.push_back(parseWithItem());
+                if (!isOp(peek(), Op::Comma)) break;
+                take();
+            }
+        }
+        expectColon(false);
+        parseBlock(s->body, "'with' statement", w.line);
+        s->span = spanFrom(w);
+        return s;
+    }
+
+    StmtP parseDecorated() {
+        std::vector<ExprP> decorators;
+        while (isOp(peek(), Op::At)) {
+            take();
+            Token start = peek();
+            ExprP d = parseNamedExpression();
+            checkStrayEquals(*d, start);
+            decorators.push_back(std::move(d));
+            Token t = peek();
+            if (t.kind != TokKind::Newline) unexpectedAfter(decorators.back().get(), t);
+            take();
+        }
+        Token t = peek();
+        if (isKw(t, Kw::Def)) return parseFunctionDef(std::move(decorators));
+        if (isKw(t, Kw::Class)) return parseClassDef(std::move(decorators));
+        if (isKw(t, Kw::Async)) unsupported(t);
+        invalidSyntax(t);
+    }
+
+    Arg parseParam(bool annotations) {
+        Token t = peek();
+        if (!isPlainName(t)) invalidSyntax(t);
+        take();
+        Arg a;
+        a.name = std::string(ts_->lex->text(t));
+        if (annotations && isOp(peek(), Op::Colon)) {
+            take();
+            a.annotation = parseExpression();
+        }
+        a.span = spanFrom(t);
+        return a;
+    }
+
+    // Parameters of a def (up to ')') or a lambda (up to ':').
+    void parseParameters(Arguments& a, bool isLambda) {
+        Op close = isLambda ? Op::Colon : Op::RPar;
+        bool seenSlash = false, seenStar = false, seenDefault = false;
+        std::optional<Token> bareStar;
+        std::vector<std::pair<std::string, Span>> names;
+        while (!isOp(peek(), close)) {
+            Token t = peek();
+            if (isOp(t, Op::Slash)) {
+                take();
+                if (seenStar) raiseAt(t, "/ must be ahead of *");
+                if (seenSlash) raiseAt(t, "/ may appear only once");
+                if (a.args.empty()) raiseAt(t, "at least one argument must precede /");
+                seenSlash = true;
+            } else if (isOp(t, Op::Star)) {
+                take();
+                if (seenStar) raiseAt(t, "* argument may appear only once");
+                seenStar = true;
+                if (isOp(peek(), Op::Comma) || isOp(peek(), close)) {
+                    bareStar = t;
+                } else {
+                    a.vararg = std::make_unique<Arg>(parseParam(!isLambda));
+                    names.emplace_back(a.vararg->name, a.vararg->span);
+                    if (isOp(peek(), Op::Equal)) raiseAt(peek(), "var-positional argument cannot have default value");
+                }
+            } else if (isOp(t, Op::DoubleStar)) {
+                take();
+                a.kwarg = std::make_unique<Arg>(parseParam(!isLambda));
+                names.emplace_back(a.kwarg->name, a.kwarg->span);
+                if (isOp(peek(), Op::Equal)) raiseAt(peek(), "var-keyword argument cannot have default value");
+                if (isOp(peek(), Op::Comma)) take();
+                if (!isOp(peek(), close)) {
+                    Token n = peek();
+                    if (isPlainName(n) || isOp(n, Op::Star) || isOp(n, Op::DoubleStar) || isOp(n, Op::Slash))
+                        raiseAt(n, "arguments cannot follow var-keyword argument");
+                    invalidSyntax(n);
+                }
+                break;
+            } else {
+                Arg arg = parseParam(!isLambda);
+                names.emplace_back(arg.name, arg.span);
+                ExprP def;
+                if (isOp(peek(), Op::Equal)) {
+                    take();
+                    def = parseExpression();
+                }
+                if (seenStar) {
+                    a.kwonly.push_back(std::move(arg));
+                    a.kwDefaults.push_back(std::move(def));
+                } else {
+                    if (def) {
+                        seenDefault = true;
+                        a.defaults.push_back(std::move(def));
+                    } else if (seenDefault) {
+                        raise(makeError("non-default argument follows default argument", arg.span.line, arg.span.col));
+                    }
+                    a.args.push_back(std::move(arg));
+                }
+            }
+            if (isOp(peek(), close)) break;
+            if (!isOp(peek(), Op::Comma)) invalidSyntax(peek());
+            take();
+        }
+        if (bareStar && a.kwonly.empty()) raiseAt(*bareStar, "named arguments must follow bare *");
+        for (size_t i = 1; i < names.size(); i++)
+            for (size_t j = 0; j < i; j++)
+                if (names[i].first == names[j].first) {
+                    defer("duplicate argument '" + names[i].first + "' in function definition", names[i].second);
+                    i = names.size() - 1;
+                    break;
+                }
+    }
+
+    StmtP parseFunctionDef(std::vector<ExprP> decorators) {
+        Token d = take();
+        auto s = std::make_unique<FunctionDefStmt>();
+        s->decorators = std::move(decorators);
+        s->name = expectName();
+        if (!isOp(peek(), Op::LPar)) raiseAt(peek(), "expected '('");
+        take();
+        parseParameters(s->args, false);
+        expectOp(Op::RPar);
+        if (isOp(peek(), Op::RArrow)) {
+            take();
+            s->returns = parseExpression();
+        }
+        expectColon(true);
+        Scope saved = scope_;
+        scope_ = Scope{true, false};
+        parseBlock(s->body, "function definition", d.line);
+        scope_ = saved;
+        s->span = spanFrom(d);
+        return s;
+    }
+
+    StmtP parseClassDef(std::vector<ExprP> decorators) {
+        Token c = take();
+        auto s = std::make_unique<ClassDefStmt>();
+        s->decorators = std::move(decorators);
+        s->name = expectName();
+        if (isOp(peek(), Op::LPar)) {
+            Token open = take();
+            parseArguments(s->bases, s->keywords, false, open);
+            expectOp(Op::RPar);
+        }
+        expectColon(false);
+        Scope saved = scope_;
+        scope_ = Scope{false, false};
+        parseBlock(s->body, "class definition", c.line);
+        scope_ = saved;
+        s->span = spanFrom(c);
+        return s;
+    }
+
+    // ------------------------------------------------------------ expressions
+    // star_expressions: a bare tuple when there are commas.
+    ExprP parseStarExpressions(bool* bare = nullptr) {
+        Token start = peek();
+        ExprP first = parseStarExpression();
+        if (!isOp(peek(), Op::Comma)) return first;
+        if (bare) *bare = true;
+        auto tup = std::make_unique<TupleExpr>();
+        tup->elts.push_back(std::move(first));
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            Token t = peek();
+            if (!startsExpression(t) && !isOp(t, Op::Star)) break; // trailing comma
+            tup->elts.push_back(parseStarExpression());
+        }
+        tup->span = spanFrom(start);
+        return tup;
+    }
+
+    ExprP parseStarred() {
+        Token t = take(); // '*'
+        auto s = std::make_unique<StarredExpr>();
+        s->value = parseBinary(1);
+        s->span = spanFrom(t);
+        return s;
+    }
+
+    ExprP parseStarExpression() {
+        if (isOp(peek(), Op::Star)) return parseStarred();
+        return parseExpression();
+    }
+
+    // star_named_expression inside a display or subscript, with the '=' diagnostics.
+    ExprP parseElement() {
+        Token start = peek();
+        if (isOp(start, Op::Star)) return parseStarred();
+        ExprP e = parseNamedExpression();
+        checkStrayEquals(*e, start);
+        return e;
+    }
+
+    ExprP parseNamedExpression() {
+        Token t = peek();
+        if (isPlainName(t) && isOp(peek(1), Op::ColonEqual)) {
+            take();
+            take();
+            auto n = std::make_unique<NamedExprExpr>();
+            n->target = std::string(ts_->lex->text(t));
+            n->value = parseExpression();
+            n->span = spanFrom(t);
+            return n;
+        }
+        ExprP e = parseExpression();
+        if (isOp(peek(), Op::ColonEqual)) raiseAt(*e, "cannot use assignment expressions with " + exprName(*e));
+        return e;
+    }
+
+    // expression: lambda | disjunction ['if' disjunction 'else' expression]
+    ExprP parseExpression() {
+        Token t = peek();
+        DepthGuard guard(*this, t);
+        if (isKw(t, Kw::Lambda)) return parseLambda();
+        ExprP body = parseDisjunction();
+        if (!isKw(peek(), Kw::If)) return body;
+        take();
+        auto e = std::make_unique<IfExpExpr>();
+        e->test = parseDisjunction();
+        if (!isKw(peek(), Kw::Else)) raiseAt(t, "expected 'else' after 'if' expression");
+        take();
+        e->orelse = parseExpression();
+        e->span = spanFrom(t);
+        e->body = std::move(body);
+        return e;
+    }
+
+    ExprP parseLambda() {
+        Token l = take();
+        auto lam = std::make_unique<LambdaExpr>();
+        parseParameters(lam->args, true);
+        expectOp(Op::Colon);
+        lam->body = parseExpression();
+        lam->span = spanFrom(l);
+        return lam;
+    }
+
+    ExprP parseBoolChain(Kw kw, BoolOpKind kind, ExprP (Parser::*operand)()) {
+        Token start = peek();
+        ExprP first = (this->*operand)();
+        if (!isKw(peek(), kw)) return first;
+        auto b = std::make_unique<BoolOpExpr>();
+        b->op = kind;
+        b->values.push_back(std::move(first));
+        while (isKw(peek(), kw)) {
+            take();
+            b->values.push_back((this->*operand)());
+        }
+        b->span = spanFrom(start);
+        return b;
+    }
+
+    ExprP parseDisjunction() { return parseBoolChain(Kw::Or, BoolOpKind::Or, &Parser::parseConjunction); }
+    ExprP parseConjunction() { return parseBoolChain(Kw::And, BoolOpKind::And, &Parser::parseInversion); }
+
+    // 'not'* comparison, built without recursion.
+    ExprP parseInversion() {
+        if (!isKw(peek(), Kw::Not)) return parseComparison();
+        DepthGuard guard(*this);
+        std::vector<Token> nots;
+        while (isKw(peek(), Kw::Not)) {
+            nots.push_back(take());
+            guard.bump(nots.back());
+        }
+        ExprP e = parseComparison();
+        for (size_t i = nots.size(); i-- > 0;) {
+            auto u = std::make_unique<UnaryOpExpr>();
+            u->op = UnaryOpKind::Not;
+            u->span = spanFrom(nots[i]);
+            u->operand = std::move(e);
+            e = std::move(u);
+        }
+        return e;
+    }
+
+    // Consumes a comparison operator if one is next.
+    bool takeCompareOp(CmpOpKind& k) {
+        Token t = peek();
+        if (t.kind == TokKind::Op) {
+            switch (t.op) {
+            case Op::EqEqual: k = CmpOpKind::Eq; break;
+            case Op::NotEqual: k = CmpOpKind::NotEq; break;
+            case Op::Less: k = CmpOpKind::Lt; break;
+            case Op::LessEqual: k = CmpOpKind::LtE; break;
+            case Op::Greater: k = CmpOpKind::Gt; break;
+            case Op::GreaterEqual: k = CmpOpKind::GtE; break;
+            default: return false;
+            }
+            take();
+            return true;
+        }
+        if (isKw(t, Kw::In)) {
+            take();
+            k = CmpOpKind::In;
+            return true;
+        }
+        if (isKw(t, Kw::Is)) {
+            take();
+            k = CmpOpKind::Is;
+            if (isKw(peek(), Kw::Not)) {
+                take();
+                k = CmpOpKind::IsNot;
+            }
+            return true;
+        }
+        if (isKw(t, Kw::Not) && isKw(peek(1), Kw::In)) {
+            take();
+            take();
+            k = CmpOpKind::NotIn;
+            return true;
+        }
+        return false;
+    }
+
+    ExprP parseComparison() {
+        Token start = peek();
+        ExprP left = parseBinary(1);
+        CmpOpKind k;
+        if (!takeCompareOp(k)) return left;
+        auto c = std::make_unique<CompareExpr>();
+        c->left = std::move(left);
+        do {
+            c->ops.push_back(k);
+            c->comparators.push_back(parseBinary(1));
+        } while (takeCompareOp(k));
+        c->span = spanFrom(start);
+        return c;
+    }
+
+    // Binary operator precedence: | 1, ^ 2, & 3, << >> 4, + - 5, * / // % @ 6; 0 if none.
+    static int binaryPrecedence(const Token& t, BinOpKind& k) {
+        if (t.kind != TokKind::Op) return 0;
+        switch (t.op) {
+        case Op::VBar: k = BinOpKind::BitOr; return 1;
+        case Op::Circumflex: k = BinOpKind::BitXor; return 2;
+        case Op::Amper: k = BinOpKind::BitAnd; return 3;
+        case Op::LeftShift: k = BinOpKind::LShift; return 4;
+        case Op::RightShift: k = BinOpKind::RShift; return 4;
+        case Op::Plus: k = BinOpKind::Add; return 5;
+        case Op::Minus: k = BinOpKind::Sub; return 5;
+        case Op::Star: k = BinOpKind::Mult; return 6;
+        case Op::Slash: k = BinOpKind::Div; return 6;
+        case Op::DoubleSlash: k = BinOpKind::FloorDiv; return 6;
+        case Op::Percent: k = BinOpKind::Mod; return 6;
+        case Op::At: k = BinOpKind::MatMult; return 6;
+        default: return 0;
+        }
+    }
+
+    // Left-associative binary operators of precedence >= minPrec (precedence climbing).
+    ExprP parseBinary(int minPrec) {
+        Token start = peek();
+        ExprP left = parseFactor();
+        DepthGuard guard(*this);
+        for (;;) {
+            BinOpKind k{};
+            Token t = peek();
+            int p = binaryPrecedence(t, k);
+            if (p == 0 || p < minPrec) return left;
+            take();
+            guard.bump(t);
+            ExprP right = parseBinary(p + 1);
+            auto b = std::make_unique<BinOpExpr>();
+            b->op = k;
+            b->span = spanFrom(start);
+            b->left = std::move(left);
+            b->right = std::move(right);
+            left = std::move(b);
+        }
+    }
+
+    // ('+' | '-' | '~')* power, built without recursion.
+    ExprP parseFactor() {
+        Token t = peek();
+        if (!isOp(t, Op::Plus) && !isOp(t, Op::Minus) && !isOp(t, Op::Tilde)) return parsePower();
+        DepthGuard guard(*this);
+        std::vector<Token> ops;
+        for (;;) {
+            t = peek();
+            if (!isOp(t, Op::Plus) && !isOp(t, Op::Minus) && !isOp(t, Op::Tilde)) break;
+            ops.push_back(take());
+            guard.bump(t);
+        }
+        ExprP e = parsePower();
+        for (size_t i = ops.size(); i-- > 0;) {
+            auto u = std::make_unique<UnaryOpExpr>();
+            u->op = ops[i].op == Op::Plus ? UnaryOpKind::UAdd : ops[i].op == Op::Minus ? UnaryOpKind::USub
+                                                                                        : UnaryOpKind::Invert;
+            u->span = spanFrom(ops[i]);
+            u->operand = std::move(e);
+            e = std::move(u);
+        }
+        return e;
+    }
+
+    // primary ['**' factor]: right-associative, and binds tighter than a unary minus on its left.
+    ExprP parsePower() {
+        Token start = peek();
+        ExprP base = parsePrimary();
+        Token t = peek();
+        if (!isOp(t, Op::DoubleStar)) return base;
+        take();
+        DepthGuard guard(*this, t);
+        ExprP exp = parseFactor();
+        auto b = std::make_unique<BinOpExpr>();
+        b->op = BinOpKind::Pow;
+        b->span = spanFrom(start);
+        b->left = std::move(base);
+        b->right = std::move(exp);
+        return b;
+    }
+
+    ExprP parsePrimary() {
+        Token first = peek();
+        if (isKw(first, Kw::Await)) unsupported(first);
+        ExprP e = parseAtom();
+        DepthGuard guard(*this);
+        for (;;) {
+            Token t = peek();
+            if (isOp(t, Op::Dot)) {
+                take();
+                guard.bump(t);
+                Token n = peek();
+                if (!isPlainName(n)) invalidSyntax(n);
+                take();
+                auto a = std::make_unique<AttributeExpr>();
+                a->attr = std::string(ts_->lex->text(n));
+                a->span = spanFrom(first);
+                a->value = std::move(e);
+                e = std::move(a);
+            } else if (isOp(t, Op::LPar)) {
+                guard.bump(t);
+                e = parseCall(std::move(e), first);
+            } else if (isOp(t, Op::LSqb)) {
+                guard.bump(t);
+                e = parseSubscript(std::move(e), first);
+            } else {
+                return e;
+            }
+        }
+    }
+
+    ExprP parseCall(ExprP func, const Token& start) {
+        Token open = take();
+        auto c = std::make_unique<CallExpr>();
+        parseArguments(c->args, c->keywords, true, open);
+        expectOp(Op::RPar);
+        c->span = spanFrom(start);
+        c->func = std::move(func);
+        return c;
+    }
+
+    // Call arguments (or class bases) up to, not including, the ')'.
+    void parseArguments(std::vector<ExprP>& args, std::vector<Keyword>& keywords, bool allowGenerator,
+                        const Token& open) {
+        bool seenKeyword = false, seenDoubleStar = false;
+        const Expr* lastExpr = nullptr;
+        Span firstArg{};
+        bool any = false;
+        while (!isOp(peek(), Op::RPar)) {
+            Token t = peek();
+            if (!any) firstArg = Span{t.line, t.col, t.endLine, t.endCol};
+            any = true;
+            if (isOp(t, Op::Star)) {
+                take();
+                auto s = std::make_unique<StarredExpr>();
+                s->value = parseExpression();
+                s->span = spanFrom(t);
+                if (seenDoubleStar)
+                    raise(makeError("iterable argument unpacking follows keyword argument unpacking",
+                                    firstArg.line, firstArg.col));
+                lastExpr = s.get();
+                args.push_back(std::move(s));
+            } else if (isOp(t, Op::DoubleStar)) {
+                take();
+                Keyword k;
+                k.value = parseExpression();
+                k.span = spanFrom(t);
+                seenDoubleStar = true;
+                lastExpr = k.value.get();
+                keywords.push_back(std::move(k));
+            } else if (t.kind == TokKind::Name && isOp(peek(1), Op::Equal)) {
+                if (t.kw == Kw::True || t.kw == Kw::False || t.kw == Kw::None)
+                    raiseAt(t, "cannot assign to " + std::string(ts_->lex->text(t)));
+                if (t.kw != Kw::NotKw) invalidSyntax(t);
+                take();
+                take();
+                Keyword k;
+                k.arg = std::string(ts_->lex->text(t));
+                k.value = parseExpression();
+                k.span = spanFrom(t);
+                for (const auto& other : keywords)
+                    if (other.arg == k.arg) defer("keyword argument repeated: " + k.arg, k.span);
+                seenKeyword = true;
+                lastExpr = k.value.get();
+                keywords.push_back(std::move(k));
+            } else {
+                ExprP e = parseNamedExpression();
+                if (isKw(peek(), Kw::For)) {
+                    // A bare generator argument, f(x for x in y): it must be the only argument,
+                    // and its span is the call's parentheses.
+                    if (!allowGenerator) invalidSyntax(peek());
+                    auto g = std::make_unique<CompExpr>(ExprKind::GeneratorExp);
+                    Span eltSpan = e->span;
+                    g->elt = std::move(e);
+                    parseComprehensions(g->generators);
+                    if (!args.empty() || !keywords.empty() || !isOp(peek(), Op::RPar))
+                        raise(makeError("Generator expression must be parenthesized", eltSpan.line, eltSpan.col));
+                    Token close = peek();
+                    g->span = Span{open.line, open.col, close.endLine, close.endCol};
+                    args.push_back(std::move(g));
+                    return;
+                }
+                if (isOp(peek(), Op::Equal))
+                    raiseAt(*e, "expression cannot contain assignment, perhaps you meant \"==\"?");
+                if (seenDoubleStar) raiseAt(*e, "positional argument follows keyword argument unpacking");
+                if (seenKeyword) raiseAt(*e, "positional argument follows keyword argument");
+                lastExpr = e.get();
+                args.push_back(std::move(e));
+            }
+            if (isOp(peek(), Op::Comma)) {
+                take();
+                continue;
+            }
+            if (!isOp(peek(), Op::RPar)) unexpectedAfter(lastExpr, peek());
+        }
+    }
+
+    ExprP parseSubscript(ExprP value, const Token& valueStart) {
+        take(); // '['
+        Token start = peek();
+        ExprP first = parseSliceItem();
+        ExprP index;
+        if (isOp(peek(), Op::Comma)) {
+            auto tup = std::make_unique<TupleExpr>();
+            tup->elts.push_back(std::move(first));
+            while (isOp(peek(), Op::Comma)) {
+                take();
+                if (isOp(peek(), Op::RSqb)) break;
+                tup->elts.push_back(parseSliceItem());
+            }
+            tup->span = spanFrom(start);
+            index = std::move(tup);
+        } else if (first->kind == ExprKind::Starred) {
+            // a[*b] indexes with a one-element tuple
+            auto tup = makeNode<TupleExpr>(first->span);
+            tup->elts.push_back(std::move(first));
+            index = std::move(tup);
+        } else {
+            index = std::move(first);
+        }
+        Token t = peek();
+        if (!isOp(t, Op::RSqb)) {
+            const Expr* lastExpr = index.get();
+            if (index->kind == ExprKind::Tuple) lastExpr = static_cast<TupleExpr&>(*index).elts.back().get();
+            unexpectedAfter(lastExpr->kind == ExprKind::Slice ? nullptr : lastExpr, t);
+        }
+        take();
+        auto s = std::make_unique<SubscriptExpr>();
+        s->span = spanFrom(valueStart);
+        s->value = std::move(value);
+        s->slice = std::move(index);
+        return s;
+    }
+
+    bool atSliceEnd() {
+        Token t = peek();
+        return isOp(t, Op::Colon) || isOp(t, Op::Comma) || isOp(t, Op::RSqb);
+    }
+
+    ExprP parseSliceItem() {
+        Token start = peek();
+        if (isOp(start, Op::Star)) return parseStarred();
+        ExprP lower;
+        if (!isOp(start, Op::Colon)) {
+            lower = parseNamedExpression();
+            checkStrayEquals(*lower, start);
+            if (!isOp(peek(), Op::Colon)) return lower;
+        }
+        take(); // ':'
+        auto s = std::make_unique<SliceExpr>();
+        s->lower = std::move(lower);
+        if (!atSliceEnd()) s->upper = parseExpression();
+        if (isOp(peek(), Op::Colon)) {
+            take();
+            if (!atSliceEnd()) s->step = parseExpression();
+        }
+        s->span = spanFrom(start);
+        return s;
+    }
+
+    // 'for' targets 'in' disjunction ('if' disjunction)*, repeated.
+    void parseComprehensions(std::vector<Comprehension>& gens) {
+        for (;;) {
+            Token t = peek();
+            if (isKw(t, Kw::Async)) unsupported(t);
+            if (!isKw(t, Kw::For)) return;
+            take();
+            Comprehension c;
+            c.target = parseTargetList();
+            if (!isKw(peek(), Kw::In)) invalidSyntax(peek());
+            take();
+            toTarget(*c.target, TargetUse::For);
+            c.iter = parseDisjunction();
+            while (isKw(peek(), Kw::If)) {
+                take();
+                c.ifs.push_back(parseDisjunction());
+            }
+            gens.push_back(std::move(c));
+        }
+    }
+
+    ExprP parseComprehension(ExprKind kind, ExprP elt, const Token& open, Op close) {
+        if (elt->kind == ExprKind::Starred) raiseAt(*elt, "iterable unpacking cannot be used in comprehension");
+        auto c = std::make_unique<CompExpr>(kind);
+        c->elt = std::move(elt);
+        parseComprehensions(c->generators);
+        expectOp(close);
+        c->span = spanFrom(open);
+        return c;
+    }
+
+    // Elements after the first of a list / tuple / set display, through the closing bracket.
+    void parseMoreElements(std::vector<ExprP>& elts, Op close) {
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            if (isOp(peek(), close)) break;
+            elts.push_back(parseElement());
+        }
+        Token t = peek();
+        if (!isOp(t, close)) unexpectedAfter(elts.back().get(), t);
+        take();
+    }
+
+    ExprP parseParen() {
+        Token open = take();
+        if (isOp(peek(), Op::RPar)) {
+            take();
+            return makeNode<TupleExpr>(spanFrom(open));
+        }
+        if (isKw(peek(), Kw::Yield)) unsupported(peek());
+        ExprP first = parseElement();
+        if (isKw(peek(), Kw::For)) return parseComprehension(ExprKind::GeneratorExp, std::move(first), open, Op::RPar);
+        if (isOp(peek(), Op::Comma)) {
+            auto tup = std::make_unique<TupleExpr>();
+            tup->elts.push_back(std::move(first));
+            parseMoreElements(tup->elts, Op::RPar);
+            tup->span = spanFrom(open);
+            return tup;
+        }
+        Token t = peek();
+        if (!isOp(t, Op::RPar)) unexpectedAfter(first.get(), t);
+        take();
+        if (first->kind == ExprKind::Starred) raiseAt(*first, "cannot use starred expression here");
+        return first; // a parenthesized expression keeps its own span, as in CPython
+    }
+
+    ExprP parseListDisplay() {
+        Token open = take();
+        if (isOp(peek(), Op::RSqb)) {
+            take();
+            return makeNode<ListExpr>(spanFrom(open));
+        }
+        ExprP first = parseElement();
+        if (isKw(peek(), Kw::For)) return parseComprehension(ExprKind::ListComp, std::move(first), open, Op::RSqb);
+        auto l = std::make_unique<ListExpr>();
+        l->elts.push_back(std::move(first));
+        parseMoreElements(l->elts, Op::RSqb);
+        l->span = spanFrom(open);
+        return l;
+    }
+
+    // One `key: value` or `**mapping` entry of a dict display.
+    void parseDictEntry(DictExpr& d) {
+        Token t = peek();
+        if (isOp(t, Op::DoubleStar)) {
+            take();
+            d.keys.push_back(nullptr);
+            d.values.push_back(parseBinary(1));
+            return;
+        }
+        ExprP key = parseExpression();
+        if (!isOp(peek(), Op::Colon)) raiseAt(*key, "':' expected after dictionary key");
+        take();
+        d.keys.push_back(std::move(key));
+        d.values.push_back(parseDictValue());
+    }
+
+    ExprP parseDictValue() {
+        if (isOp(peek(), Op::Star)) raiseAt(peek(), "cannot use a starred expression in a dictionary value");
+        return parseExpression();
+    }
+
+    ExprP parseBraceDisplay() {
+        Token open = take();
+        if (isOp(peek(), Op::RBrace)) {
+            take();
+            return makeNode<DictExpr>(spanFrom(open));
+        }
+        if (isOp(peek(), Op::DoubleStar)) {
+            auto d = std::make_unique<DictExpr>();
+            parseDictEntry(*d);
+            if (isKw(peek(), Kw::For)) raiseAt(open, "dict unpacking cannot be used in dict comprehension");
+            return finishDict(std::move(d), open);
+        }
+        bool bareWalrus = isPlainName(peek()) && isOp(peek(1), Op::ColonEqual);
+        ExprP first = parseElement();
+        if (isOp(peek(), Op::Colon) && first->kind != ExprKind::Starred && !bareWalrus) {
+            take();
+            ExprP value = parseDictValue();
+            if (isKw(peek(), Kw::For)) {
+                auto c = std::make_unique<CompExpr>(ExprKind::DictComp);
+                c->key = std::move(first);
+                c->value = std::move(value);
+                parseComprehensions(c->generators);
+                expectOp(Op::RBrace);
+                c->span = spanFrom(open);
+                return c;
+            }
+            auto d = std::make_unique<DictExpr>();
+            d->keys.push_back(std::move(first));
+            d->values.push_back(std::move(value));
+            return finishDict(std::move(d), open);
+        }
+        if (isKw(peek(), Kw::For)) return parseComprehension(ExprKind::SetComp, std::move(first), open, Op::RBrace);
+        auto s = std::make_unique<SetExpr>();
+        s->elts.push_back(std::move(first));
+        parseMoreElements(s->elts, Op::RBrace);
+        s->span = spanFrom(open);
+        return s;
+    }
+
+    ExprP finishDict(std::unique_ptr<DictExpr> d, const Token& open) {
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            if (isOp(peek(), Op::RBrace)) break;
+            parseDictEntry(*d);
+        }
+        Token t = peek();
+        if (!isOp(t, Op::RBrace)) unexpectedAfter(d->values.back().get(), t);
+        take();
+        d->span = spanFrom(open);
+        return d;
+    }
+
+    ExprP parseAtom() {
+        Token t = peek();
+        switch (t.kind) {
+        case TokKind::Name:
+            switch (t.kw) {
+            case Kw::NotKw: {
+                take();
+                auto n = makeNode<NameExpr>(spanFrom(t));
+                n->id = std::string(ts_->lex->text(t));
+                return n;
+            }
+            case Kw::None:
+            case Kw::True:
+            case Kw::False: {
+                take();
+                auto c = makeNode<ConstantExpr>(spanFrom(t));
+                c->ck = t.kw == Kw::None ? ConstKind::None : t.kw == Kw::True ? ConstKind::True : ConstKind::False;
+                return c;
+            }
+            case Kw::Yield:
+            case Kw::Await:
+            case Kw::Async: unsupported(t);
+            default: invalidSyntax(t);
+            }
+        case TokKind::Number: return parseNumber(take());
+        case TokKind::String: return parseStrings();
+        case TokKind::Op:
+            switch (t.op) {
+            case Op::LPar: return parseParen();
+            case Op::LSqb: return parseListDisplay();
+            case Op::LBrace: return parseBraceDisplay();
+            case Op::Ellipsis: {
+                take();
+                auto c = makeNode<ConstantExpr>(spanFrom(t));
+                c->ck = ConstKind::Ellipsis;
+                return c;
+            }
+            default: invalidSyntax(t);
+            }
+        default: invalidSyntax(t);
+        }
+    }
+
+    // ------------------------------------------------------------ numbers
+    ExprP parseNumber(const Token& t) {
+        std::string_view raw = ts_->lex->text(t);
+        std::string text;
+        text.reserve(raw.size());
+        for (char c : raw)
+            if (c != '_') text.push_back(c);
+        auto c = makeNode<ConstantExpr>(spanFrom(t));
+        char lastCh = text.back();
+        if (lastCh == 'j' || lastCh == 'J') raiseAt(t, "complex numbers are not supported");
+
+        int base = 10;
+        std::string_view digits = text;
+        if (text.size() > 1 && text[0] == '0') {
+            char p = static_cast<char>(text[1] | 0x20);
+            if (p == 'x') base = 16;
+            else if (p == 'o') base = 8;
+            else if (p == 'b') base = 2;
+            if (base != 10) digits = digits.substr(2);
+        }
+        if (base == 10 && text.find_first_of(".eE") != std::string::npos) {
+            c->ck = ConstKind::Float;
+            double v = 0;
+            auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (r.ec == std::errc::result_out_of_range) {
+                size_t e = text.find_first_of("eE");
+                bool negExp = e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-';
+                v = negExp ? 0.0 : std::numeric_limits<double>::infinity();
+            }
+            c->f = v;
+            return c;
+        }
+        c->ck = ConstKind::Int;
+        while (digits.size() > 1 && digits[0] == '0') digits.remove_prefix(1);
+        if (base == 10 && digits.size() > kMaxIntDigits)
+            raiseAt(t, "Exceeds the limit (4300 digits) for integer string conversion: value has " +
+                           std::to_string(digits.size()) +
+                           " digits; use sys.set_int_max_str_digits() to increase the limit - Consider "
+                           "hexadecimal for big integer literals.");
+        uint64_t v = 0;
+        bool overflow = false;
+        for (char ch : digits) {
+            uint64_t d = static_cast<uint64_t>(hexValue(ch));
+            if (v > (std::numeric_limits<uint64_t>::max() - d) / static_cast<uint64_t>(base)) {
+                overflow = true;
+                break;
+            }
+            v = v * static_cast<uint64_t>(base) + d;
+        }
+        if (!overflow && v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+            c->i = static_cast<int64_t>(v);
+            return c;
+        }
+        // Out of int64 range: keep the decimal digits (Python ints are unbounded).
+        c->bigInt = true;
+        if (base == 10) {
+            c->s = std::string(digits);
+        } else {
+            // Bounded so the quadratic conversion stays cheap (about 4300 decimal digits).
+            size_t bitsPerDigit = base == 16 ? 4 : base == 8 ? 3 : 1;
+            if (digits.size() * bitsPerDigit > 14300) raiseAt(t, "integer literal too large");
+            c->s = toDecimal(digits, base);
+        }
+        return c;
+    }
+
+    // ------------------------------------------------------------ strings
+    // Adjacent string literals, plain and f-strings, concatenated into one node.
+    ExprP parseStrings() {
+        Token first = peek();
+        std::vector<ExprP> parts;
+        std::string literal;
+        bool anyF = false;
+        while (peek().kind == TokKind::String) {
+            Token t = take();
+            size_t i = t.begin;
+            bool raw = false, isF = false;
+            while (src_[i] != '\'' && src_[i] != '"') {
+                char c = static_cast<char>(src_[i] | 0x20);
+                if (c == 'r') raw = true;
+                else if (c == 'f') isF = true;
+                else if (c == 'b') raiseAt(t, "bytes literals are not supported");
+                i++;
+            }
+            char q = src_[i];
+            size_t quoteLen = (i + 2 < t.end && src_[i + 1] == q && src_[i + 2] == q && t.end - i >= 6) ? 3 : 1;
+            size_t b = i + quoteLen, e = t.end - quoteLen;
+            if (!isF) {
+                decodeString(b, e, raw, literal, t);
+                continue;
+            }
+            anyF = true;
+            try {
+                SrcPos pos{t.begin, t.line, t.begin - static_cast<size_t>(t.col)};
+                size_t cur = b;
+                inFString_++;
+                parseFStringBody(cur, e, raw, 0, parts, literal, pos, t);
+                inFString_--;
+            } catch (SyntaxError& err) {
+                inFString_--;
+                if (err.message.rfind("f-string", 0) != 0) err.message = "f-string: " + err.message;
+                raise(err);
+            }
+        }
+        Span span = spanFrom(first);
+        if (!anyF) {
+            auto c = makeNode<ConstantExpr>(span);
+            c->ck = ConstKind::Str;
+            c->s = std::move(literal);
+            return c;
+        }
+        flushLiteral(parts, literal);
+        auto f = makeNode<FStringExpr>(span);
+        f->parts = std::move(parts);
+        setPartSpans(f->parts, span);
+        return f;
+    }
+
+    // Like CPython, literal pieces and replacement fields carry the whole string's span.
+    static void setPartSpans(std::vector<ExprP>& parts, const Span& span) {
+        for (auto& p : parts) {
+            p->span = span;
+            if (p->kind == ExprKind::FString) {
+                auto& f = static_cast<FStringExpr&>(*p);
+                if (f.field) setPartSpans(f.field->formatSpec, span);
+            }
+        }
+    }
+
+    static void flushLiteral(std::vector<ExprP>& parts, std::string& literal) {
+        if (literal.empty()) return;
+        auto c = std::make_unique<ConstantExpr>();
+        c->ck = ConstKind::Str;
+        c->s = std::move(literal);
+        literal.clear();
+        parts.push_back(std::move(c));
+    }
+
+    [[noreturn]] void escapeError(size_t bodyBegin, size_t from, size_t to, const std::string& what, const Token& t) {
+        raiseAt(t, "(unicode error) 'unicodeescape' codec can't decode bytes in position " +
+                       std::to_string(from - bodyBegin) + "-" + std::to_string(to - bodyBegin) + ": " + what);
+    }
+
+    // Decodes one backslash escape at src_[i] (i < e) into out; returns the index after it.
+    size_t decodeEscape(size_t i, size_t e, size_t bodyBegin, std::string& out, const Token& t) {
+        if (i + 1 >= e) { // cannot happen for a well-formed token; keep the backslash
+            out.push_back('\\');
+            return i + 1;
+        }
+        char c = src_[i + 1];
+        auto fixedHex = [&](int count, const char* name) -> size_t {
+            uint32_t v = 0;
+            size_t j = i + 2;
+            for (int k = 0; k < count; k++, j++) {
+                int h = j < e ? hexValue(src_[j]) : -1;
+                if (h < 0) escapeError(bodyBegin, i, j < e ? j : e - 1, std::string("truncated \\") + name + " escape", t);
+                v = v * 16 + static_cast<uint32_t>(h);
+            }
+            if (v > 0x10FFFF) escapeError(bodyBegin, i, j - 1, "illegal Unicode character", t);
+            appendUtf8(out, v);
+            return j;
+        };
+        switch (c) {
+        case '\n': return i + 2; // backslash-newline joins the lines
+        case '\\': out.push_back('\\'); return i + 2;
+        case '\'': out.push_back('\''); return i + 2;
+        case '"': out.push_back('"'); return i + 2;
+        case 'a': out.push_back('\a'); return i + 2;
+        case 'b': out.push_back('\b'); return i + 2;
+        case 'f': out.push_back('\f'); return i + 2;
+        case 'n': out.push_back('\n'); return i + 2;
+        case 'r': out.push_back('\r'); return i + 2;
+        case 't': out.push_back('\t'); return i + 2;
+        case 'v': out.push_back('\v'); return i + 2;
+        case 'x': return fixedHex(2, "xXX");
+        case 'u': return fixedHex(4, "uXXXX");
+        case 'U': return fixedHex(8, "UXXXXXXXX");
+        case 'N': {
+            size_t j = i + 2;
+            if (j < e && src_[j] == '{') {
+                while (j < e && src_[j] != '}') j++;
+                escapeError(bodyBegin, i, j < e ? j : e - 1, "\\N{...} escapes are not supported in model scripts", t);
+            }
+            escapeError(bodyBegin, i, i + 1, "malformed \\N character escape", t);
+        }
+        default:
+            if (c >= '0' && c <= '7') {
+                uint32_t v = 0;
+                size_t j = i + 1;
+                for (int k = 0; k < 3 && j < e && src_[j] >= '0' && src_[j] <= '7'; k++, j++)
+                    v = v * 8 + static_cast<uint32_t>(src_[j] - '0');
+                appendUtf8(out, v);
+                return j;
+            }
+            // Unknown escapes keep their backslash (Python only warns).
+            out.push_back('\\');
+            return i + 1;
+        }
+    }
+
+    void decodeString(size_t b, size_t e, bool raw, std::string& out, const Token& t) {
+        if (raw) {
+            out.append(src_, b, e - b);
+            return;
+        }
+        size_t i = b;
+        while (i < e) {
+            size_t next = src_.find('\\', i);
+            if (next == std::string::npos || next >= e) {
+                out.append(src_, i, e - i);
+                return;
+            }
+            out.append(src_, i, next - i);
+            i = decodeEscape(next, e, b, out, t);
+        }
+    }
+
+    // Moves `pos` forward to byte offset `off`, counting lines.
+    void advance(SrcPos& pos, size_t off) const {
+        for (size_t k = pos.off; k < off; k++)
+            if (src_[k] == '\n') {
+                pos.line++;
+                pos.lineStart = k + 1;
+            }
+        pos.off = off;
+    }
+
+    [[noreturn]] void fstringError(SrcPos& pos, size_t off, const std::string& msg) {
+        advance(pos, off);
+        raise(makeError(msg, pos.line, static_cast<int>(off - pos.lineStart)));
+    }
+
+    // The literal text and replacement fields of an f-string body, from i up to e (or, inside a
+    // format spec, up to its closing '}', where it stops with i pointing at the '}').
+    void parseFStringBody(size_t& i, size_t e, bool raw, int level, std::vector<ExprP>& parts,
+                          std::string& literal, SrcPos& pos, const Token& t) {
+        size_t bodyBegin = i;
+        while (i < e) {
+            char c = src_[i];
+            if (c == '\\' && !raw) {
+                if (i + 1 < e && (src_[i + 1] == '{' || src_[i + 1] == '}')) {
+                    literal.push_back('\\');
+                    i++;
+                    continue;
+                }
+                i = decodeEscape(i, e, bodyBegin, literal, t);
+                continue;
+            }
+            if (c == '{' || c == '}') {
+                if (level == 0 && i + 1 < e && src_[i + 1] == c) { // {{ and }}
+                    literal.push_back(c);
+                    i += 2;
+                    continue;
+                }
+                if (c == '}') {
+                    if (level == 0) fstringError(pos, i, "f-string: single '}' is not allowed");
+                    return;
+                }
+                parseFStringField(i, e, raw, level, parts, literal, pos, t);
+                continue;
+            }
+            literal.push_back(c);
+            i++;
+        }
+    }
+
+    void parseFStringField(size_t& i, size_t e, bool raw, int level, std::vector<ExprP>& parts,
+                           std::string& literal, SrcPos& pos, const Token& t) {
+        if (level >= 2) fstringError(pos, i, "f-string: expressions nested too deeply");
+        i++; // '{'
+        size_t exprBegin = i;
+        // Find where the expression ends: the first top-level '=', '!', ':' or '}' that is not
+        // part of ==, !=, <=, >=, skipping strings and bracketed parts.
+        std::vector<char> brackets;
+        char quote = 0;
+        bool tripleQuote = false;
+        for (; i < e; i++) {
+            char c = src_[i];
+            if (c == '\\') fstringError(pos, i, "f-string expression part cannot include a backslash");
+            if (quote) {
+                if (c == quote) {
+                    if (!tripleQuote) quote = 0;
+                    else if (i + 2 < e && src_[i + 1] == quote && src_[i + 2] == quote) {
+                        quote = 0;
+                        i += 2;
+                    }
+                }
+                continue;
+            }
+            if (c == '\'' || c == '"') {
+                quote = c;
+                tripleQuote = i + 2 < e && src_[i + 1] == c && src_[i + 2] == c;
+                if (tripleQuote) i += 2;
+                continue;
+            }
+            if (c == '(' || c == '[' || c == '{') {
+                if (brackets.size() >= 200) fstringError(pos, i, "f-string: too many nested parenthesis");
+                brackets.push_back(c);
+                continue;
+            }
+            if (c == '#') fstringError(pos, i, "f-string expression part cannot include '#'");
+            if (brackets.empty() && (c == '!' || c == ':' || c == '}' || c == '=' || c == '<' || c == '>')) {
+                if (c != ':' && c != '}' && i + 1 < e && src_[i + 1] == '=') {
+                    i++;
+                    continue;
+                }
+                if (c == '<' || c == '>') continue;
+                break;
+            }
+            if (c == ')' || c == ']' || c == '}') {
+                if (brackets.empty()) fstringError(pos, i, std::string("f-string: unmatched '") + c + "'");
+                char open = brackets.back();
+                brackets.pop_back();
+                char want = open == '(' ? ')' : open == '[' ? ']' : '}';
+                if (c != want)
+                    fstringError(pos, i, std::string("f-string: closing parenthesis '") + c +
+                                             "' does not match opening parenthesis '" + open + "'");
+            }
+        }
+        if (quote) fstringError(pos, i, "f-string: unterminated string");
+        if (!brackets.empty()) fstringError(pos, i, std::string("f-string: unmatched '") + brackets.back() + "'");
+        if (i >= e) fstringError(pos, i, "f-string: expecting '}'");
+        size_t exprEnd = i;
+        bool blank = true;
+        for (size_t k = exprBegin; k < exprEnd; k++)
+            if (src_[k] != ' ' && src_[k] != '\t' && src_[k] != '\n' && src_[k] != '\f') blank = false;
+        if (blank) fstringError(pos, i, "f-string: empty expression not allowed");
+
+        advance(pos, exprBegin);
+        ExprP value = parseFieldExpression(exprBegin, exprEnd, pos);
+
+        auto field = std::make_unique<FormattedValue>();
+        std::string selfDoc;
+        if (src_[i] == '=') {
+            i++;
+            while (i < e && (src_[i] == ' ' || src_[i] == '\t' || src_[i] == '\n' || src_[i] == '\f')) i++;
+            selfDoc.assign(src_, exprBegin, i - exprBegin);
+            field->selfDocumenting = true;
+        }
+        if (i >= e) fstringError(pos, i, "f-string: expecting '}'");
+        if (src_[i] == '!') {
+            i++;
+            if (i >= e) fstringError(pos, i, "f-string: expecting '}'");
+            char conv = src_[i];
+            if (conv != 's' && conv != 'r' && conv != 'a')
+                fstringError(pos, i, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+            field->conversion = conv;
+            i++;
+        }
+        if (i >= e) fstringError(pos, i, "f-string: expecting '}'");
+        bool hasSpec = false;
+        if (src_[i] == ':') {
+            hasSpec = true;
+            i++;
+            std::string specLiteral;
+            parseFStringBody(i, e, raw, level + 1, field->formatSpec, specLiteral, pos, t);
+            flushLiteral(field->formatSpec, specLiteral);
+            if (i >= e) fstringError(pos, i, "f-string: expecting '}'");
+        }
+        if (src_[i] != '}') fstringError(pos, i, "f-string: expecting '}'");
+        i++;
+        // f"{x=}" is "x=" followed by repr(x) unless a conversion or format spec is given.
+        if (field->selfDocumenting && !field->conversion && !hasSpec) field->conversion = 'r';
+        literal += selfDoc;
+        flushLiteral(parts, literal);
+        field->value = std::move(value);
+        auto node = std::make_unique<FStringExpr>();
+        node->field = std::move(field);
+        parts.push_back(std::move(node));
+    }
+
+    // Parses the text of a replacement field where it stands in the file. CPython compiles it
+    // as if it were wrapped in parentheses, so tuples, newlines and generators are allowed.
+    ExprP parseFieldExpression(size_t b, size_t e, const SrcPos& pos) {
+        Lexer sub(src_, filename_, b, e, pos.line, pos.lineStart);
+        Stream stream;
+        stream.lex = &sub;
+        Stream* saved = ts_;
+        ts_ = &stream;
+        struct Restore {
+            Parser& p;
+            Stream* s;
+            ~Restore() { p.ts_ = s; }
+        } restore{*this, saved};
+
+        // A tuple or generator here spans the implicit parentheses, which CPython puts where the
+        // '{' and the character after the expression are.
+        SrcPos endPos = pos;
+        advance(endPos, e);
+        Span wrapped{pos.line, static_cast<int>(b - 1 - pos.lineStart), endPos.line,
+                     static_cast<int>(e - endPos.lineStart) + 1};
+        Token start = peek();
+        if (isKw(start, Kw::Yield)) unsupported(start);
+        ExprP first = parseElement();
+        ExprP result;
+        if (isKw(peek(), Kw::For)) {
+            auto g = std::make_unique<CompExpr>(ExprKind::GeneratorExp);
+            if (first->kind == ExprKind::Starred) raiseAt(*first, "iterable unpacking cannot be used in comprehension");
+            g->elt = std::move(first);
+            parseComprehensions(g->generators);
+            g->span = wrapped;
+            result = std::move(g);
+        } else if (isOp(peek(), Op::Comma)) {
+            auto tup = std::make_unique<TupleExpr>();
+            tup->elts.push_back(std::move(first));
+            while (isOp(peek(), Op::Comma)) {
+                take();
+                if (peek().kind == TokKind::End) break;
+                tup->elts.push_back(parseElement());
+            }
+            tup->span = wrapped;
+            result = std::move(tup);
+        } else {
+            if (first->kind == ExprKind::Starred) raiseAt(*first, "cannot use starred expression here");
+            result = std::move(first);
+        }
+        Token t = peek();
+        if (t.kind != TokKind::End) {
+            const Expr* lastExpr = result.get();
+            if (result->kind == ExprKind::Tuple && !static_cast<TupleExpr&>(*result).elts.empty())
+                lastExpr = static_cast<TupleExpr&>(*result).elts.back().get();
+            unexpectedAfter(lastExpr, t);
+        }
+        return result;
+    }
+
+    // ------------------------------------------------------------ state
+    const std::string& src_;
+    std::string filename_;
+    Lexer mainLexer_;
+    Stream mainStream_;
+    Stream* ts_ = nullptr;
+    int depth_ = 0;
+    int speculating_ = 0;
+    int inFString_ = 0;
+    int furthestLine_ = 0; // line of the furthest token read from the file's lexer
+    Scope scope_;
+    std::optional<SyntaxError> deferred_;
+
+public:
+    // Bumps the nesting depth for as long as it lives (see the file comment).
+    class DepthGuard {
+    public:
+        explicit DepthGuard(Parser& p) : p_(p), saved_(p.depth_) {}
+        DepthGuard(Parser& p, const Token& t) : DepthGuard(p) { bump(t); }
+        ~DepthGuard() { p_.depth_ = saved_; }
+        void bump(const Token& t) {
+            if (++p_.depth_ > kMaxDepth) p_.tooDeep(t);
+        }
+        DepthGuard(const DepthGuard&) = delete;
+        DepthGuard& operator=(const DepthGuard&) = delete;
+
+    private:
+        Parser& p_;
+        int saved_;
+    };
+};
+
+} // namespace
+
+std::shared_ptr<Module> parseModule(const std::string& source, const std::string& filename) {
+    auto module = std::make_shared<Module>();
+    module->filename = filename;
+    std::string src = prepareSource(source, filename);
+    module->lines = splitLines(src);
+    Parser parser(src, filename);
+    parser.parseFile(module->body);
+    return module;
+}
+
+} // namespace fl::script

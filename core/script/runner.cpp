@@ -1,0 +1,223 @@
+#include "core/script/runner.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/script/ast.h"
+#include "core/script/interp.h"
+
+namespace fl::script {
+
+namespace {
+
+int64_t physicalMemory() {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? int64_t(pages) * size : int64_t(8) << 30;
+}
+
+std::string formatSyntaxError(const SyntaxError& e, const std::string& source) {
+    std::string out = "  File \"" + e.filename + "\", line " + std::to_string(e.line) + "\n";
+    // Quote the line with its leading whitespace removed, caret under the column (as CPython does).
+    std::istringstream ss(source);
+    std::string line;
+    for (int i = 1; i <= e.line && std::getline(ss, line); ++i) {}
+    if (e.line >= 1 && !line.empty()) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        size_t indent = line.find_first_not_of(" \t\f");
+        if (indent == std::string::npos) indent = line.size();
+        std::string shown = line.substr(indent);
+        bool printable = true;
+        for (unsigned char c : shown)
+            if (c < 0x20 && c != '\t') printable = false;
+        if (printable && shown.size() < 2000) {
+            out += "    " + shown + "\n";
+            int col = e.col - int(indent);
+            if (col < 0) col = 0;
+            if (col > int(shown.size())) col = int(shown.size());
+            // count characters, not bytes, for the caret position
+            int chars = 0;
+            for (int i = 0; i < col; ++i)
+                if ((static_cast<unsigned char>(shown[i]) & 0xC0) != 0x80) ++chars;
+            out += "    " + std::string(size_t(chars), ' ') + "^\n";
+        }
+    }
+    out += e.kind + ": " + e.message + "\n";
+    return out;
+}
+
+struct Shared {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+};
+
+struct Job {
+    const RunConfig* cfg;
+    CancelToken* stop;
+    RunResult* result;
+    std::shared_ptr<Module> mod;
+    Shared* shared;
+};
+
+void* runJob(void* p) {
+    auto* job = static_cast<Job*>(p);
+    const RunConfig& cfg = *job->cfg;
+    RunResult& r = *job->result;
+    auto emitErr = [&](const std::string& s) {
+        r.message = s;
+        if (cfg.err) cfg.err(s);
+        else std::cerr << s;
+    };
+    try {
+        RunOptions opts;
+        opts.out = cfg.out;
+        opts.err = cfg.err;
+        opts.cancel = job->stop;
+        opts.maxAllocBytes = cfg.maxAllocBytes > 0 ? cfg.maxAllocBytes : physicalMemory() / 2;
+        Interp in(opts);
+        try {
+            in.runMain(job->mod);
+        } catch (PyException& e) {
+            if (in.isInstance(e.exc, in.systemExit.get())) {
+                Value args = e.exc.as<InstanceObj>()->attrs["args"];
+                auto& items = args.as<TupleObj>()->items;
+                if (items.empty() || items[0].isNone()) r.exitCode = 0;
+                else if (items[0].isIntLike()) r.exitCode = int(items[0].i() & 0xff);
+                else { emitErr(in.str(items[0]) + "\n"); r.exitCode = 1; }
+                r.status = r.exitCode == 0 ? RunStatus::Ok : RunStatus::ScriptError;
+            } else {
+                r.status = RunStatus::ScriptError;
+                r.exitCode = 1;
+                for (auto it = e.traceback.rbegin(); it != e.traceback.rend(); ++it)
+                    if (it->file == cfg.path) { r.errorLine = it->line; break; }
+                emitErr(in.formatException(e));
+            }
+        }
+    } catch (Cancelled&) {
+        r.status = job->cfg->cancel && job->cfg->cancel->cancelled() ? RunStatus::Cancelled : RunStatus::Timeout;
+    } catch (std::bad_alloc&) {
+        r.status = RunStatus::ScriptError;
+        r.exitCode = 1;
+        emitErr("MemoryError: out of memory\n");
+    } catch (PyException&) {
+        r.status = RunStatus::InternalError;
+        r.exitCode = 70;
+        emitErr("fuselab: internal error while setting up the interpreter\n");
+    } catch (std::exception& e) {
+        r.status = RunStatus::InternalError;
+        r.exitCode = 70;
+        emitErr(std::string("fuselab: internal error: ") + e.what() + "\n");
+    } catch (...) {
+        r.status = RunStatus::InternalError;
+        r.exitCode = 70;
+        emitErr("fuselab: internal error\n");
+    }
+    {
+        std::lock_guard<std::mutex> lock(job->shared->mu);
+        job->shared->done = true;
+    }
+    job->shared->cv.notify_all();
+    return nullptr;
+}
+
+} // namespace
+
+RunResult runScript(const RunConfig& cfg) {
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r;
+    auto emitErr = [&](const std::string& s) {
+        r.message = s;
+        if (cfg.err) cfg.err(s);
+        else std::cerr << s;
+    };
+    std::string source = cfg.source;
+    if (!cfg.haveSource) {
+        std::ifstream f(cfg.path, std::ios::binary);
+        if (!f) {
+            r.status = RunStatus::CannotRead;
+            r.exitCode = 2;
+            emitErr("fuselab: can't open file '" + cfg.path + "': No such file or directory\n");
+            return r;
+        }
+        std::stringstream ss;
+        ss << f.rdbuf();
+        source = ss.str();
+    }
+    std::shared_ptr<Module> mod;
+    try {
+        mod = parseModule(source, cfg.path);
+    } catch (SyntaxError& e) {
+        r.status = RunStatus::SyntaxError;
+        r.exitCode = 1;
+        r.errorLine = e.line;
+        emitErr(formatSyntaxError(e, source));
+        return r;
+    }
+
+    // The interpreter runs on its own thread with a large stack: Python recursion up to the
+    // recursion limit must never overflow the C++ stack.
+    CancelToken stop;
+    Shared shared;
+    Job job{&cfg, &stop, &r, mod, &shared};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(512) << 20);
+    pthread_t th;
+    if (pthread_create(&th, &attr, runJob, &job) != 0) {
+        pthread_attr_destroy(&attr);
+        r.status = RunStatus::InternalError;
+        r.exitCode = 70;
+        emitErr("fuselab: could not start the interpreter thread\n");
+        return r;
+    }
+    pthread_attr_destroy(&attr);
+
+    auto deadline = cfg.timeoutSeconds > 0 ? t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(cfg.timeoutSeconds))
+                                           : std::chrono::steady_clock::time_point::max();
+    bool timedOut = false;
+    {
+        std::unique_lock<std::mutex> lock(shared.mu);
+        while (!shared.done) {
+            shared.cv.wait_for(lock, std::chrono::milliseconds(20));
+            if (shared.done) break;
+            if (cfg.cancel && cfg.cancel->cancelled()) stop.cancel();
+            if (std::chrono::steady_clock::now() >= deadline && !timedOut) {
+                timedOut = true;
+                stop.cancel();
+            }
+            // A single long tensor op cannot be interrupted: give it a grace period, then stop hard.
+            if (timedOut && cfg.hardExitOnStuckTimeout && std::chrono::steady_clock::now() >= deadline + std::chrono::seconds(5)) {
+                lock.unlock();
+                std::cout.flush();
+                std::string msg = "fuselab: timed out after " + std::to_string(int(cfg.timeoutSeconds)) + " s\n";
+                if (cfg.err) cfg.err(msg);
+                else std::cerr << msg;
+                std::cerr.flush();
+                _exit(124);
+            }
+        }
+    }
+    pthread_join(th, nullptr);
+    if (timedOut && r.status != RunStatus::Ok && r.status != RunStatus::ScriptError) r.status = RunStatus::Timeout;
+    if (r.status == RunStatus::Timeout) {
+        r.exitCode = 124;
+        std::ostringstream os;
+        os << "fuselab: timed out after " << cfg.timeoutSeconds << " s (--timeout)\n";
+        emitErr(os.str());
+    } else if (r.status == RunStatus::Cancelled) {
+        r.exitCode = 130;
+        emitErr("fuselab: run cancelled\n");
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+} // namespace fl::script

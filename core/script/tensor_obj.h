@@ -1,0 +1,61 @@
+// The tensor object and the conversions between Python values and ATen arguments. Included only
+// by the torch binding files (it pulls in ATen's headers, which are slow to compile).
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/script/interp.h"
+#include "core/script/value.h"
+
+namespace fl::script {
+
+struct TensorObj : Obj {
+    at::Tensor t;
+    bool isParameter = false;
+    explicit TensorObj(at::Tensor x) : Obj(OK::Tensor), t(std::move(x)) {}
+};
+
+inline Value wrap(at::Tensor t) { return Value(std::make_shared<TensorObj>(std::move(t))); }
+inline at::Tensor& tensorOf(const Value& v) { return v.as<TensorObj>()->t; }
+
+// Runs f, turning LibTorch's errors into Python exceptions (RuntimeError, IndexError, ...).
+void rethrowTorchError(Interp& in); // call from a catch(...) block
+template <class F>
+auto guarded(Interp& in, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (PyException&) {
+        throw;
+    } catch (Cancelled&) {
+        throw;
+    } catch (...) {
+        rethrowTorchError(in);
+    }
+    throw; // unreachable
+}
+
+at::Tensor toTensor(Interp& in, const Value& v, const char* what);
+at::Tensor tensorFromData(Interp& in, const Value& data, std::optional<at::ScalarType> dtype); // torch.tensor(data)
+bool isScalarLike(const Value& v); // bool, int, float
+at::Scalar toScalar(Interp& in, const Value& v, const char* what);
+at::Tensor wrapScalar(const at::Scalar& s); // a "wrapped number" tensor: promotes like a Python scalar
+std::vector<int64_t> toIntList(Interp& in, const Value& v, const char* what);
+// torch.zeros(2, 3) / torch.zeros((2, 3)) / torch.zeros([2, 3]) / torch.zeros(torch.Size(...))
+std::vector<int64_t> sizeArgs(Interp& in, const Value& varargs, const char* what);
+std::optional<at::ScalarType> toDtype(Interp& in, const Value& v);
+Value dtypeValue(Interp& in, at::ScalarType st);
+Value sizeValue(at::IntArrayRef sizes);
+Value scalarToValue(const at::Tensor& t); // item()
+Value tensorToList(Interp& in, const at::Tensor& t);
+void checkDevice(Interp& in, const Value& v); // only the CPU exists for eager model scripts
+void checkNumel(Interp& in, at::IntArrayRef sizes, at::ScalarType st);
+
+// One table of tensor ops, exposed both as torch.NAME(...) and tensor.NAME(...).
+void installTensorOps(Interp& in, const Value& torchModule);
+void installFunctional(Interp& in, const Value& fModule);
+
+} // namespace fl::script

@@ -1,0 +1,691 @@
+// The `torch` module tree for model scripts: factories, dtypes, grad mode, torch.nn.functional,
+// torch.compile and the torch._dynamo / torch.compiler entry points, and the bundled prelude
+// (torch.nn, torch.nn.init, torch.optim written in the script language itself).
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/Reduction.h>
+#include <ATen/Parallel.h>
+#include <c10/core/GradMode.h>
+#include <torch/csrc/autograd/function.h>
+
+#include <cmath>
+#include <mutex>
+
+#include "core/script/builtins.h"
+#include "core/script/prelude_data.h"
+#include "core/script/tensor_obj.h"
+#include "core/script/torch_api.h"
+
+namespace fl::script {
+
+namespace {
+
+Value nsGet(const Value& module, const std::string& name) { return module.as<ModuleObj>()->ns->vars.at(name); }
+void nsSet(const Value& module, const std::string& name, const Value& v) { module.as<ModuleObj>()->ns->vars[name] = v; }
+
+struct FArgs {
+    Interp& in;
+    std::vector<Value> v;
+    bool has(size_t i) const { return i < v.size() && !v[i].isMissing() && !v[i].isNone(); }
+    at::Tensor t(size_t i) { return toTensor(in, v[i], "argument"); }
+    c10::optional<at::Tensor> ot(size_t i) { return has(i) ? c10::optional<at::Tensor>(t(i)) : c10::nullopt; }
+    int64_t i(size_t k, int64_t d) { return has(k) ? toInt(in, v[k], "argument") : d; }
+    double f(size_t k, double d) { return has(k) ? toFloat(in, v[k], "argument") : d; }
+    bool b(size_t k, bool d) { return has(k) ? in.truthy(v[k]) : d; }
+    std::string s(size_t k, const std::string& d) { return has(k) ? toStr(in, v[k], "argument") : d; }
+    std::vector<int64_t> ints(size_t k, int64_t repeat) {
+        if (v[k].isIntLike()) return std::vector<int64_t>(size_t(repeat), v[k].i());
+        return toIntList(in, v[k], "argument");
+    }
+};
+
+void defn(Interp& in, const Value& module, const std::string& name, const std::string& sig, std::function<Value(FArgs&)> fn) {
+    auto s = std::make_shared<Sig>(name, sig);
+    nsSet(module, name, in.makeBuiltin(name, [s, fn](Interp& in, const Value&, CallArgs& ca) {
+        FArgs a{in, s->bind(in, ca)};
+        return guarded(in, [&] { return fn(a); });
+    }));
+}
+
+int64_t reductionOf(Interp& in, FArgs& a, size_t k) {
+    std::string r = a.s(k, "mean");
+    if (r == "mean") return at::Reduction::Mean;
+    if (r == "sum") return at::Reduction::Sum;
+    if (r == "none") return at::Reduction::None;
+    in.raiseValue(r + " is not a valid value for reduction");
+}
+
+// A context manager that sets grad mode, restoring it on exit; also usable as a decorator.
+Value gradModeManager(Interp& in, bool enabled) {
+    auto obj = std::make_shared<OpaqueObj>();
+    obj->cls = in.builtinClass(enabled ? "enable_grad" : "no_grad");
+    obj->state = std::make_shared<std::vector<bool>>();
+    return Value(obj);
+}
+
+void installGradModeClass(Interp& in, const Value& torch, const std::string& name, bool enabled) {
+    ClassP cls = in.makeClass(name, in.objectCls, "torch");
+    cls->ctor = [enabled](Interp& in, CallArgs& a) {
+        if (!a.pos.empty() || !a.kw.empty()) in.raiseType(std::string(enabled ? "enable_grad" : "no_grad") + "() takes no arguments");
+        return gradModeManager(in, enabled);
+    };
+    in.addMethod(cls, "__enter__", [enabled](Interp&, const Value&, CallArgs& a) {
+        auto* st = static_cast<std::vector<bool>*>(a.pos[0].as<OpaqueObj>()->state.get());
+        st->push_back(c10::GradMode::is_enabled());
+        c10::GradMode::set_enabled(enabled);
+        return Value();
+    });
+    in.addMethod(cls, "__exit__", [](Interp&, const Value&, CallArgs& a) {
+        auto* st = static_cast<std::vector<bool>*>(a.pos[0].as<OpaqueObj>()->state.get());
+        if (!st->empty()) {
+            c10::GradMode::set_enabled(st->back());
+            st->pop_back();
+        }
+        return Value::boolean(false);
+    });
+    // @torch.no_grad() on a function: run it with grad mode set.
+    in.addMethod(cls, "__call__", [enabled](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 2) in.raiseType("decorator expects one function");
+        Value fn = a.pos[1];
+        return in.makeBuiltin("grad_mode_wrapper", [fn, enabled](Interp& in, const Value&, CallArgs& ca) {
+            bool prev = c10::GradMode::is_enabled();
+            c10::GradMode::set_enabled(enabled);
+            struct Restore { bool p; ~Restore() { c10::GradMode::set_enabled(p); } } r{prev};
+            return in.call(fn, ca);
+        });
+    });
+    nsSet(torch, name, Value(cls));
+}
+
+std::shared_ptr<Module> parsedPrelude(const char* file, const char* source) {
+    // The prelude is immutable: parse each file once per process.
+    static std::mutex mu;
+    static std::unordered_map<std::string, std::shared_ptr<Module>> cache;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(file);
+    if (it != cache.end()) return it->second;
+    auto mod = parseModule(source, std::string("<fuselab:prelude/") + file + ">");
+    cache[file] = mod;
+    return mod;
+}
+
+Value scopeAsModule(Interp& in, const std::string& name, const ScopeP& scope) {
+    Value m = in.newModule(name);
+    m.as<ModuleObj>()->ns = scope;
+    in.registerModule(name, m);
+    return m;
+}
+
+const char* kCompilePrelude = R"PY(
+class OptimizedModule(Module):
+    def __init__(self, mod, options):
+        super().__init__()
+        self._orig_mod = mod
+        object.__setattr__(self, '_compile_options', options)
+
+    def forward(self, *args, **kwargs):
+        return _run_compiled(self._orig_mod, self._compile_options, args, kwargs)
+
+    def __getattr__(self, name):
+        if name == '_orig_mod':
+            return self._modules['_orig_mod']
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            return getattr(self._modules['_orig_mod'], name)
+)PY";
+
+void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& orderedDict) {
+    Value math = in.findModule("math");
+    Value param(in.parameterCls);
+    ScopeP initNs = in.runModule(parsedPrelude("init.py", kPreludeInit), "torch.nn.init",
+                                 {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}});
+    Value init = scopeAsModule(in, "torch.nn.init", initNs);
+    ScopeP nnNs = in.runModule(parsedPrelude("nn.py", kPreludeNn), "torch.nn",
+                               {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}});
+    Value nn = scopeAsModule(in, "torch.nn", nnNs);
+    nsSet(nn, "functional", F);
+    nsSet(nn, "init", init);
+    nsSet(nn, "Parameter", param);
+    nsSet(torch, "nn", nn);
+    ScopeP optimNs = in.runModule(parsedPrelude("optim.py", kPreludeOptim), "torch.optim", {{"torch", torch}, {"math", math}});
+    Value optim = scopeAsModule(in, "torch.optim", optimNs);
+    nsSet(torch, "optim", optim);
+
+    Value moduleCls = nnNs->vars.at("Module");
+    in.registry["torch.nn.Module"] = moduleCls;
+    Value runCompiled = in.makeBuiltin("_run_compiled", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 4) in.raiseType("_run_compiled expects 4 arguments");
+        CallArgs ca;
+        ca.pos = in.toVector(a.pos[2]);
+        for (auto& e : a.pos[3].as<DictObj>()->map.entries())
+            if (e.live) ca.kw.emplace_back(strOf(e.key), e.val);
+        return in.call(a.pos[0], ca);
+    });
+    static std::shared_ptr<Module> compileAst = parseModule(kCompilePrelude, "<fuselab:prelude/compile.py>");
+    ScopeP compNs = in.runModule(compileAst, "torch._dynamo.eval_frame", {{"Module", moduleCls}, {"_run_compiled", runCompiled}});
+    in.registry["OptimizedModule"] = compNs->vars.at("OptimizedModule");
+}
+
+} // namespace
+
+void installFunctional(Interp& in, const Value& F) {
+    defn(in, F, "relu", "input, inplace=", [](FArgs& a) {
+        if (a.b(1, false)) { a.t(0).relu_(); return a.v[0]; }
+        return wrap(at::relu(a.t(0)));
+    });
+    defn(in, F, "relu6", "input, inplace=", [](FArgs& a) { return wrap(at::hardtanh(a.t(0), 0, 6)); });
+    defn(in, F, "gelu", "input, approximate=", [](FArgs& a) { return wrap(at::gelu(a.t(0), a.s(1, "none"))); });
+    defn(in, F, "silu", "input, inplace=", [](FArgs& a) {
+        if (a.b(1, false)) { at::Tensor x = a.t(0); at::silu_(x); return a.v[0]; }
+        return wrap(at::silu(a.t(0)));
+    });
+    defn(in, F, "sigmoid", "input", [](FArgs& a) { return wrap(at::sigmoid(a.t(0))); });
+    defn(in, F, "tanh", "input", [](FArgs& a) { return wrap(at::tanh(a.t(0))); });
+    defn(in, F, "logsigmoid", "input", [](FArgs& a) { return wrap(at::log_sigmoid(a.t(0))); });
+    defn(in, F, "softplus", "input, beta=, threshold=", [](FArgs& a) { return wrap(at::softplus(a.t(0), a.f(1, 1.0), a.f(2, 20.0))); });
+    defn(in, F, "elu", "input, alpha=, inplace=", [](FArgs& a) { return wrap(at::elu(a.t(0), a.f(1, 1.0))); });
+    defn(in, F, "leaky_relu", "input, negative_slope=, inplace=", [](FArgs& a) {
+        if (a.b(2, false)) { at::Tensor x = a.t(0); at::leaky_relu_(x, a.f(1, 0.01)); return a.v[0]; }
+        return wrap(at::leaky_relu(a.t(0), a.f(1, 0.01)));
+    });
+    auto softmaxLike = [&](const std::string& name, bool log) {
+        defn(in, F, name, "input, dim=, _stacklevel=, dtype=", [log, name](FArgs& a) {
+            if (!a.has(1)) a.in.raiseType(name + "(): dim must be given in model scripts (the implicit choice is deprecated)");
+            auto dt = toDtype(a.in, a.has(3) ? a.v[3] : Value());
+            c10::optional<at::ScalarType> odt = dt ? c10::optional<at::ScalarType>(*dt) : c10::nullopt;
+            return wrap(log ? at::log_softmax(a.t(0), a.i(1, -1), odt) : at::softmax(a.t(0), a.i(1, -1), odt));
+        });
+    };
+    softmaxLike("softmax", false);
+    softmaxLike("log_softmax", true);
+    defn(in, F, "dropout", "input, p=, training=, inplace=", [](FArgs& a) {
+        double p = a.f(1, 0.5);
+        if (p < 0 || p > 1) a.in.raiseValue("dropout probability has to be between 0 and 1, but got " + formatValue(a.in, Value::real(p), ""));
+        bool training = a.b(2, true);
+        if (a.b(3, false)) { at::Tensor x = a.t(0); at::dropout_(x, p, training); return a.v[0]; }
+        return wrap(at::dropout(a.t(0), p, training));
+    });
+    defn(in, F, "linear", "input, weight, bias=", [](FArgs& a) { return wrap(at::linear(a.t(0), a.t(1), a.ot(2))); });
+    defn(in, F, "layer_norm", "input, normalized_shape, weight=, bias=, eps=", [](FArgs& a) {
+        return wrap(at::layer_norm(a.t(0), toIntList(a.in, a.v[1], "normalized_shape"), a.ot(2), a.ot(3), a.f(4, 1e-5), true));
+    });
+    defn(in, F, "embedding", "input, weight, padding_idx=, max_norm=, norm_type=, scale_grad_by_freq=, sparse=", [](FArgs& a) {
+        at::Tensor w = a.t(1);
+        int64_t pad = -1;
+        if (a.has(2)) {
+            pad = a.i(2, -1);
+            if (pad > 0 && pad >= w.size(0)) a.in.raise(a.in.assertionError, "Padding_idx must be within num_embeddings");
+            if (pad < 0) {
+                if (pad < -w.size(0)) a.in.raise(a.in.assertionError, "Padding_idx must be within num_embeddings");
+                pad = w.size(0) + pad;
+            }
+        }
+        if (a.has(3)) {
+            c10::GradMode::set_enabled(false);
+            struct R { ~R() { c10::GradMode::set_enabled(true); } } r;
+            at::embedding_renorm_(w, a.t(0).contiguous(), a.f(3, 0), a.f(4, 2.0));
+        }
+        return wrap(at::embedding(w, a.t(0), pad, a.b(5, false), a.b(6, false)));
+    });
+    auto conv = [&](const std::string& name, int dims) {
+        defn(in, F, name, "input, weight, bias=, stride=, padding=, dilation=, groups=", [dims](FArgs& a) {
+            auto list = [&](size_t k, int64_t d) { return a.has(k) ? a.ints(k, dims) : std::vector<int64_t>(size_t(dims), d); };
+            auto stride = list(3, 1), dil = list(5, 1);
+            int64_t groups = a.i(6, 1);
+            if (a.has(4) && a.v[4].isStr()) {
+                std::string p = strOf(a.v[4]);
+                return wrap(dims == 1 ? at::conv1d(a.t(0), a.t(1), a.ot(2), stride, p, dil, groups) : at::conv2d(a.t(0), a.t(1), a.ot(2), stride, p, dil, groups));
+            }
+            auto pad = list(4, 0);
+            return wrap(dims == 1 ? at::conv1d(a.t(0), a.t(1), a.ot(2), stride, pad, dil, groups) : at::conv2d(a.t(0), a.t(1), a.ot(2), stride, pad, dil, groups));
+        });
+    };
+    conv("conv1d", 1);
+    conv("conv2d", 2);
+    defn(in, F, "batch_norm", "input, running_mean, running_var, weight=, bias=, training=, momentum=, eps=", [](FArgs& a) {
+        bool training = a.b(5, false);
+        at::Tensor x = a.t(0);
+        if (training) {
+            int64_t n = x.size(0);
+            for (int64_t d = 2; d < x.dim(); ++d) n *= x.size(d);
+            if (n == 1) a.in.raiseValue("Expected more than 1 value per channel when training, got input size " + a.in.repr(sizeValue(x.sizes())));
+        }
+        return wrap(at::batch_norm(x, a.ot(3), a.ot(4), a.ot(1), a.ot(2), training, a.f(6, 0.1), a.f(7, 1e-5), true));
+    });
+    defn(in, F, "mse_loss", "input, target, size_average=, reduce=, reduction=", [](FArgs& a) {
+        auto bt = at::broadcast_tensors({a.t(0), a.t(1)});
+        return wrap(at::mse_loss(bt[0], bt[1], reductionOf(a.in, a, 4)));
+    });
+    defn(in, F, "l1_loss", "input, target, size_average=, reduce=, reduction=", [](FArgs& a) {
+        auto bt = at::broadcast_tensors({a.t(0), a.t(1)});
+        return wrap(at::l1_loss(bt[0], bt[1], reductionOf(a.in, a, 4)));
+    });
+    defn(in, F, "cross_entropy", "input, target, weight=, size_average=, ignore_index=, reduce=, reduction=, label_smoothing=", [](FArgs& a) {
+        return wrap(at::cross_entropy_loss(a.t(0), a.t(1), a.ot(2), reductionOf(a.in, a, 6), a.i(4, -100), a.f(7, 0.0)));
+    });
+    defn(in, F, "nll_loss", "input, target, weight=, size_average=, ignore_index=, reduce=, reduction=", [](FArgs& a) {
+        return wrap(at::nll_loss_nd(a.t(0), a.t(1), a.ot(2), reductionOf(a.in, a, 6), a.i(4, -100)));
+    });
+    defn(in, F, "binary_cross_entropy", "input, target, weight=, size_average=, reduce=, reduction=", [](FArgs& a) {
+        return wrap(at::binary_cross_entropy(a.t(0), a.t(1), a.ot(2), reductionOf(a.in, a, 5)));
+    });
+    defn(in, F, "binary_cross_entropy_with_logits", "input, target, weight=, size_average=, reduce=, reduction=, pos_weight=", [](FArgs& a) {
+        return wrap(at::binary_cross_entropy_with_logits(a.t(0), a.t(1), a.ot(2), a.ot(6), reductionOf(a.in, a, 5)));
+    });
+    defn(in, F, "max_pool2d", "input, kernel_size, stride=, padding=, dilation=, ceil_mode=, return_indices=", [](FArgs& a) {
+        auto k = a.ints(1, 2);
+        std::vector<int64_t> st = a.has(2) ? a.ints(2, 2) : std::vector<int64_t>{};
+        auto pad = a.has(3) ? a.ints(3, 2) : std::vector<int64_t>{0, 0};
+        auto dil = a.has(4) ? a.ints(4, 2) : std::vector<int64_t>{1, 1};
+        if (a.b(6, false)) {
+            auto r = at::max_pool2d_with_indices(a.t(0), k, st, pad, dil, a.b(5, false));
+            return makeTuple({wrap(std::get<0>(r)), wrap(std::get<1>(r))});
+        }
+        return wrap(at::max_pool2d(a.t(0), k, st, pad, dil, a.b(5, false)));
+    });
+    defn(in, F, "avg_pool2d", "input, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=", [](FArgs& a) {
+        auto k = a.ints(1, 2);
+        std::vector<int64_t> st = a.has(2) ? a.ints(2, 2) : std::vector<int64_t>{};
+        auto pad = a.has(3) ? a.ints(3, 2) : std::vector<int64_t>{0, 0};
+        c10::optional<int64_t> div;
+        if (a.has(6)) div = a.i(6, 1);
+        return wrap(at::avg_pool2d(a.t(0), k, st, pad, a.b(4, false), a.b(5, true), div));
+    });
+    defn(in, F, "adaptive_avg_pool2d", "input, output_size", [](FArgs& a) { return wrap(at::adaptive_avg_pool2d(a.t(0), a.ints(1, 2))); });
+    defn(in, F, "pad", "input, pad, mode=, value=", [](FArgs& a) {
+        std::string mode = a.s(2, "constant");
+        c10::optional<double> value;
+        if (a.has(3)) value = a.f(3, 0.0);
+        return wrap(at::pad(a.t(0), toIntList(a.in, a.v[1], "pad"), mode, value));
+    });
+    defn(in, F, "normalize", "input, p=, dim=, eps=", [](FArgs& a) {
+        at::Tensor x = a.t(0);
+        at::Tensor denom = x.norm(c10::optional<at::Scalar>(a.f(1, 2.0)), {a.i(2, 1)}, true).clamp_min(a.f(3, 1e-12)).expand_as(x);
+        return wrap(x / denom);
+    });
+    defn(in, F, "one_hot", "tensor, num_classes=", [](FArgs& a) { return wrap(at::one_hot(a.t(0), a.i(1, -1))); });
+    defn(in, F, "cosine_similarity", "x1, x2, dim=, eps=", [](FArgs& a) { return wrap(at::cosine_similarity(a.t(0), a.t(1), a.i(2, 1), a.f(3, 1e-8))); });
+}
+
+// torch.compile(target): modules become an OptimizedModule sharing the original's parameters;
+// functions get a wrapper. Both run eagerly until the capture layer takes over.
+Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair<std::string, Value>>& options) {
+    auto reg = in.registry.find("torch.nn.Module");
+    if (reg != in.registry.end() && in.isInstance(target, reg->second.as<ClassObj>())) {
+        auto opts = std::make_shared<DictObj>();
+        for (auto& [k, v] : options) opts->map.set(makeStr(k), v);
+        return in.call(in.registry.at("OptimizedModule"), {target, Value(opts)});
+    }
+    bool callable = target.is(OK::Function) || target.is(OK::Builtin) || target.is(OK::BoundMethod);
+    if (!callable) in.raiseType("torch.compile() expected a function or an nn.Module, got " + in.typeName(target));
+    std::string name = "compiled";
+    Value n;
+    if (in.tryGetAttr(target, "__name__", n) && n.isStr()) name = strOf(n);
+    return in.makeBuiltin(name, [target](Interp& in, const Value&, CallArgs& a) { return in.call(target, a); });
+}
+
+void installTorch(Interp& in) {
+    Value torch = in.newModule("torch");
+    in.registerModule("torch", torch);
+
+    // ---- classes scripts can name
+    in.tensorCls = in.makeClass("Tensor", in.objectCls, "torch");
+    in.tensorCls->final_ = true;
+    in.parameterCls = in.makeClass("Parameter", in.tensorCls, "torch.nn.parameter");
+    in.parameterCls->final_ = true;
+    in.dtypeCls = in.makeClass("dtype", in.objectCls, "torch");
+    in.dtypeCls->final_ = true;
+    in.deviceCls = in.makeClass("device", in.objectCls, "torch");
+    in.deviceCls->final_ = true;
+    in.sizeCls = in.makeClass("Size", in.tupleCls, "torch");
+    in.sizeCls->final_ = true;
+    in.sizeCls->ctor = [](Interp& in, CallArgs& a) {
+        std::vector<int64_t> s = a.pos.empty() ? std::vector<int64_t>{} : toIntList(in, a.pos[0], "torch.Size");
+        return sizeValue(s);
+    };
+    in.deviceCls->ctor = [](Interp& in, CallArgs& a) {
+        if (a.pos.empty() || !a.pos[0].isStr()) in.raiseType("device() received an invalid combination of arguments");
+        std::string s = strOf(a.pos[0]);
+        auto d = std::make_shared<DeviceObj>();
+        size_t colon = s.find(':');
+        d->type = s.substr(0, colon);
+        if (colon != std::string::npos) d->index = int(std::stoi(s.substr(colon + 1)));
+        if (a.pos.size() > 1) d->index = int(toInt(in, a.pos[1], "index"));
+        if (d->type != "cpu" && d->type != "cuda" && d->type != "meta")
+            in.raise(in.runtimeError, "Expected one of cpu, cuda, meta device type at start of device string: " + s);
+        return Value(d);
+    };
+    in.tensorCls->ctor = [](Interp& in, CallArgs& a) {
+        if (a.pos.size() == 1 && (a.pos[0].is(OK::List) || a.pos[0].is(OK::Tuple)))
+            return guarded(in, [&] { return wrap(tensorFromData(in, a.pos[0], at::kFloat)); });
+        std::vector<int64_t> sz;
+        for (auto& p : a.pos) sz.push_back(toInt(in, p, "size"));
+        checkNumel(in, sz, at::kFloat);
+        return guarded(in, [&] { return wrap(at::empty(sz, at::kFloat)); });
+    };
+    nsSet(torch, "Tensor", Value(in.tensorCls));
+    nsSet(torch, "dtype", Value(in.dtypeCls));
+    nsSet(torch, "device", Value(in.deviceCls));
+    nsSet(torch, "Size", Value(in.sizeCls));
+    nsSet(torch, "__version__", makeStr("1.13.1"));
+
+    struct DtName { const char* name; at::ScalarType st; };
+    static const DtName dts[] = {
+        {"float32", at::kFloat}, {"float", at::kFloat}, {"float64", at::kDouble}, {"double", at::kDouble},
+        {"float16", at::kHalf}, {"half", at::kHalf}, {"bfloat16", at::kBFloat16}, {"uint8", at::kByte},
+        {"int8", at::kChar}, {"int16", at::kShort}, {"short", at::kShort}, {"int32", at::kInt}, {"int", at::kInt},
+        {"int64", at::kLong}, {"long", at::kLong}, {"bool", at::kBool}, {"complex64", at::kComplexFloat},
+        {"cfloat", at::kComplexFloat}, {"complex128", at::kComplexDouble}, {"cdouble", at::kComplexDouble}};
+    for (auto& d : dts) nsSet(torch, d.name, dtypeValue(in, d.st));
+
+    in.setAttrHook(OK::Dtype, [](Interp&, const Value& self, const std::string& name, Value& out) {
+        auto* d = self.as<DtypeObj>();
+        if (name == "is_floating_point") { out = Value::boolean(d->isFloating); return true; }
+        if (name == "is_complex") { out = Value::boolean(d->isComplex); return true; }
+        if (name == "is_signed") { out = Value::boolean(d->isSigned); return true; }
+        if (name == "itemsize") { out = Value::integer(d->itemsize); return true; }
+        return false;
+    });
+    in.setAttrHook(OK::Device, [](Interp&, const Value& self, const std::string& name, Value& out) {
+        auto* d = self.as<DeviceObj>();
+        if (name == "type") { out = makeStr(d->type); return true; }
+        if (name == "index") { out = d->index < 0 ? Value() : Value::integer(d->index); return true; }
+        return false;
+    });
+    in.setAttrHook(OK::Tensor, [](Interp& in, const Value& self, const std::string& name, Value& out) {
+        const at::Tensor& t = tensorOf(self);
+        if (name == "shape") { out = sizeValue(t.sizes()); return true; }
+        if (name == "dtype") { out = dtypeValue(in, t.scalar_type()); return true; }
+        if (name == "device") { out = Value(std::make_shared<DeviceObj>()); return true; }
+        if (name == "ndim") { out = Value::integer(t.dim()); return true; }
+        if (name == "requires_grad") { out = Value::boolean(t.requires_grad()); return true; }
+        if (name == "is_leaf") { out = Value::boolean(t.is_leaf()); return true; }
+        if (name == "is_cuda") { out = Value::boolean(false); return true; }
+        if (name == "grad") {
+            const at::Tensor& g = t.grad();
+            out = g.defined() ? wrap(g) : Value();
+            return true;
+        }
+        if (name == "data") { out = wrap(t.detach()); return true; }
+        if (name == "T") { out = guarded(in, [&] { return wrap(t.dim() <= 2 ? t.t() : t.permute([&] { std::vector<int64_t> p; for (int64_t i = t.dim() - 1; i >= 0; --i) p.push_back(i); return p; }())); }); return true; }
+        if (name == "mT") { out = guarded(in, [&] { return wrap(t.transpose(-2, -1)); }); return true; }
+        if (name == "grad_fn") {
+            auto fn = t.grad_fn();
+            if (!fn) { out = Value(); return true; }
+            auto o = std::make_shared<OpaqueObj>();
+            o->cls = in.builtinClass("grad_fn");
+            o->attrs["_name"] = makeStr(fn->name());
+            out = Value(o);
+            return true;
+        }
+        return false;
+    });
+    {
+        ClassP gf = in.makeClass("grad_fn", in.objectCls, "torch.autograd");
+        in.addMethod(gf, "name", [](Interp&, const Value&, CallArgs& a) { return a.pos[0].as<OpaqueObj>()->attrs["_name"]; });
+        in.addMethod(gf, "__repr__", [](Interp&, const Value&, CallArgs& a) {
+            return makeStr("<" + strOf(a.pos[0].as<OpaqueObj>()->attrs["_name"]) + " object>");
+        });
+    }
+
+    installTensorOps(in, torch);
+
+    // ---- factories
+    auto factory = [&](const std::string& name, int kind) {
+        defn(in, torch, name, "*size, out=, dtype=, layout=, device=, requires_grad=, generator=, pin_memory=", [kind, name](FArgs& a) {
+            auto sz = sizeArgs(a.in, a.v[0], name.c_str());
+            checkDevice(a.in, a.has(4) ? a.v[4] : Value());
+            at::ScalarType st = toDtype(a.in, a.has(2) ? a.v[2] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
+            checkNumel(a.in, sz, st);
+            at::TensorOptions o = at::TensorOptions().dtype(st);
+            at::Tensor t = kind == 0 ? at::zeros(sz, o) : kind == 1 ? at::ones(sz, o) : kind == 2 ? at::empty(sz, o) : kind == 3 ? at::randn(sz, o) : at::rand(sz, o);
+            if (a.b(5, false)) t.requires_grad_(true);
+            return wrap(t);
+        });
+    };
+    factory("zeros", 0);
+    factory("ones", 1);
+    factory("empty", 2);
+    factory("randn", 3);
+    factory("rand", 4);
+    auto likeFactory = [&](const std::string& name, int kind) {
+        defn(in, torch, name, "input, fill_value=, *, dtype=, layout=, device=, requires_grad=, memory_format=", [kind](FArgs& a) {
+            at::Tensor x = a.t(0);
+            checkDevice(a.in, a.has(4) ? a.v[4] : Value());
+            at::ScalarType st = toDtype(a.in, a.has(2) ? a.v[2] : Value()).value_or(x.scalar_type());
+            at::TensorOptions o = x.options().dtype(st);
+            at::Tensor t;
+            switch (kind) {
+            case 0: t = at::zeros_like(x, o); break;
+            case 1: t = at::ones_like(x, o); break;
+            case 2: t = at::empty_like(x, o); break;
+            case 3: t = at::randn_like(x, o); break;
+            case 4: t = at::rand_like(x, o); break;
+            default: t = at::full_like(x, toScalar(a.in, a.v[1], "fill_value"), o); break;
+            }
+            if (a.b(5, false)) t.requires_grad_(true);
+            return wrap(t);
+        });
+    };
+    likeFactory("zeros_like", 0);
+    likeFactory("ones_like", 1);
+    likeFactory("empty_like", 2);
+    likeFactory("randn_like", 3);
+    likeFactory("rand_like", 4);
+    likeFactory("full_like", 5);
+    defn(in, torch, "full", "size, fill_value, *, out=, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
+        auto sz = toIntList(a.in, a.v[0], "size");
+        at::Scalar fill = toScalar(a.in, a.v[1], "fill_value");
+        at::ScalarType dflt = a.v[1].isBool() ? at::kBool : a.v[1].isInt() ? at::kLong : at::typeMetaToScalarType(at::get_default_dtype());
+        at::ScalarType st = toDtype(a.in, a.has(3) ? a.v[3] : Value()).value_or(dflt);
+        checkDevice(a.in, a.has(5) ? a.v[5] : Value());
+        checkNumel(a.in, sz, st);
+        at::Tensor t = at::full(sz, fill, at::TensorOptions().dtype(st));
+        if (a.b(6, false)) t.requires_grad_(true);
+        return wrap(t);
+    });
+    defn(in, torch, "randint", "*args, size=, generator=, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
+        auto& items = a.v[0].as<TupleObj>()->items;
+        std::vector<Value> pos = items;
+        Value sizeV = a.has(1) ? a.v[1] : Value();
+        if (sizeV.isNone() && !pos.empty() && !pos.back().isIntLike()) { sizeV = pos.back(); pos.pop_back(); }
+        if (sizeV.isNone()) a.in.raiseType("randint() missing required argument 'size'");
+        int64_t low = 0, high;
+        if (pos.size() == 1) high = toInt(a.in, pos[0], "high");
+        else if (pos.size() == 2) { low = toInt(a.in, pos[0], "low"); high = toInt(a.in, pos[1], "high"); }
+        else a.in.raiseType("randint() received an invalid combination of arguments");
+        auto sz = toIntList(a.in, sizeV, "size");
+        at::ScalarType st = toDtype(a.in, a.has(3) ? a.v[3] : Value()).value_or(at::kLong);
+        checkNumel(a.in, sz, st);
+        return wrap(at::randint(low, high, sz, at::TensorOptions().dtype(st)));
+    });
+    defn(in, torch, "randint_like", "input, low=, high=, *, dtype=", [](FArgs& a) {
+        int64_t low = 0, high;
+        if (a.has(2)) { low = a.i(1, 0); high = a.i(2, 0); }
+        else high = a.i(1, 0);
+        at::Tensor x = a.t(0);
+        return wrap(at::randint_like(x, low, high, x.options().dtype(toDtype(a.in, a.has(3) ? a.v[3] : Value()).value_or(x.scalar_type()))));
+    });
+    defn(in, torch, "randperm", "n, *, dtype=, generator=", [](FArgs& a) {
+        return wrap(at::randperm(a.i(0, 0), at::TensorOptions().dtype(toDtype(a.in, a.has(1) ? a.v[1] : Value()).value_or(at::kLong))));
+    });
+    defn(in, torch, "arange", "start, end=, step=, *, out=, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
+        Value start = a.v[0], end = a.v[1], step = a.has(2) ? a.v[2] : Value::integer(1);
+        if (!a.has(1)) { end = start; start = Value::integer(0); }
+        bool anyFloat = start.isFloat() || end.isFloat() || step.isFloat() ||
+                        (start.isTensor() && tensorOf(start).is_floating_point()) || (end.isTensor() && tensorOf(end).is_floating_point());
+        at::ScalarType st = toDtype(a.in, a.has(4) ? a.v[4] : Value()).value_or(anyFloat ? at::typeMetaToScalarType(at::get_default_dtype()) : at::kLong);
+        double s = toFloat(a.in, start, "start"), e = toFloat(a.in, end, "end"), d = toFloat(a.in, step, "step");
+        if (d != 0) {
+            double n = std::ceil((e - s) / d);
+            if (n > 0) checkNumel(a.in, {int64_t(std::min(n, 9.0e18))}, st);
+        }
+        at::Tensor t = at::arange(toScalar(a.in, start, "start"), toScalar(a.in, end, "end"), toScalar(a.in, step, "step"), at::TensorOptions().dtype(st));
+        if (a.b(7, false)) t.requires_grad_(true);
+        return wrap(t);
+    });
+    defn(in, torch, "linspace", "start, end, steps, *, out=, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
+        int64_t steps = a.i(2, 100);
+        at::ScalarType st = toDtype(a.in, a.has(4) ? a.v[4] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
+        checkNumel(a.in, {steps}, st);
+        at::Tensor t = at::linspace(toScalar(a.in, a.v[0], "start"), toScalar(a.in, a.v[1], "end"), steps, at::TensorOptions().dtype(st));
+        if (a.b(7, false)) t.requires_grad_(true);
+        return wrap(t);
+    });
+    defn(in, torch, "eye", "n, m=, *, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
+        int64_t n = a.i(0, 0), m = a.i(1, n);
+        at::ScalarType st = toDtype(a.in, a.has(2) ? a.v[2] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
+        checkNumel(a.in, {n, m}, st);
+        return wrap(at::eye(n, m, at::TensorOptions().dtype(st)));
+    });
+    auto tensorCtor = [](FArgs& a) {
+        checkDevice(a.in, a.has(2) ? a.v[2] : Value());
+        at::Tensor t = tensorFromData(a.in, a.v[0], toDtype(a.in, a.has(1) ? a.v[1] : Value()));
+        if (a.b(3, false)) t.requires_grad_(true);
+        return wrap(t);
+    };
+    defn(in, torch, "tensor", "data, *, dtype=, device=, requires_grad=, pin_memory=", tensorCtor);
+    defn(in, torch, "as_tensor", "data, dtype=, device=", [](FArgs& a) {
+        if (a.v[0].isTensor() && !a.has(1)) return a.v[0];
+        checkDevice(a.in, a.has(2) ? a.v[2] : Value());
+        return wrap(tensorFromData(a.in, a.v[0], toDtype(a.in, a.has(1) ? a.v[1] : Value())));
+    });
+    defn(in, torch, "scalar_tensor", "s, *, dtype=, device=", [](FArgs& a) {
+        return wrap(at::scalar_tensor(toScalar(a.in, a.v[0], "s"), at::TensorOptions().dtype(toDtype(a.in, a.has(1) ? a.v[1] : Value()).value_or(at::kFloat))));
+    });
+    defn(in, torch, "manual_seed", "seed", [](FArgs& a) {
+        int64_t seed = a.i(0, 0);
+        auto gen = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        gen.set_current_seed(uint64_t(seed));
+        auto g = std::make_shared<OpaqueObj>();
+        g->cls = a.in.builtinClass("Generator");
+        return Value(g);
+    });
+    in.makeClass("Generator", in.objectCls, "torch._C");
+    defn(in, torch, "seed", "", [](FArgs&) {
+        auto gen = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        return Value::integer(int64_t(gen.current_seed()));
+    });
+    defn(in, torch, "initial_seed", "", [](FArgs&) {
+        auto gen = at::detail::getDefaultCPUGenerator();
+        return Value::integer(int64_t(gen.current_seed()));
+    });
+    defn(in, torch, "get_default_dtype", "", [](FArgs& a) { return dtypeValue(a.in, at::typeMetaToScalarType(at::get_default_dtype())); });
+    defn(in, torch, "set_default_dtype", "d", [](FArgs& a) {
+        auto st = toDtype(a.in, a.v[0]);
+        if (!st || !at::isFloatingType(*st)) a.in.raiseType("only floating-point types are supported as the default type");
+        at::set_default_dtype(c10::scalarTypeToTypeMeta(*st));
+        return Value();
+    });
+    defn(in, torch, "is_tensor", "obj", [](FArgs& a) { return Value::boolean(a.v[0].isTensor()); });
+    defn(in, torch, "is_grad_enabled", "", [](FArgs&) { return Value::boolean(c10::GradMode::is_enabled()); });
+    defn(in, torch, "set_grad_enabled", "mode", [](FArgs& a) {
+        c10::GradMode::set_enabled(a.b(0, true));
+        return Value();
+    });
+    installGradModeClass(in, torch, "no_grad", false);
+    installGradModeClass(in, torch, "enable_grad", true);
+    nsSet(torch, "inference_mode", nsGet(torch, "no_grad"));
+    defn(in, torch, "set_printoptions", "precision=, threshold=, edgeitems=, linewidth=, profile=, sci_mode=", [](FArgs& a) -> Value {
+        a.in.raise(a.in.builtinClass("NotImplementedError"), "torch.set_printoptions is not supported in model scripts yet");
+    });
+    defn(in, torch, "set_num_threads", "n", [](FArgs& a) {
+        at::set_num_threads(int(std::max<int64_t>(1, a.i(0, 1))));
+        return Value();
+    });
+    defn(in, torch, "get_num_threads", "", [](FArgs&) { return Value::integer(at::get_num_threads()); });
+
+    // torch.cuda: absent on this machine's eager path
+    Value cuda = in.newModule("torch.cuda");
+    defn(in, cuda, "is_available", "", [](FArgs&) { return Value::boolean(false); });
+    defn(in, cuda, "device_count", "", [](FArgs&) { return Value::integer(0); });
+    in.registerModule("torch.cuda", cuda);
+    nsSet(torch, "cuda", cuda);
+
+    // ---- torch.nn.functional
+    Value F = in.newModule("torch.nn.functional");
+    in.registerModule("torch.nn.functional", F);
+    installFunctional(in, F);
+
+    // ---- torch.compile and friends: eager for now; capture fills these in.
+    nsSet(torch, "compile", in.makeBuiltin("compile", [](Interp& in, const Value&, CallArgs& a) -> Value {
+        static Sig sig("compile", "model=, *, fullgraph=, dynamic=, backend=, mode=, options=, disable=");
+        auto b = sig.bind(in, a);
+        std::vector<std::pair<std::string, Value>> options;
+        static const char* names[] = {"model", "fullgraph", "dynamic", "backend", "mode", "options", "disable"};
+        for (size_t i = 1; i < b.size(); ++i)
+            if (!b[i].isMissing()) options.emplace_back(names[i], b[i]);
+        auto makeCompiled = [options](Interp& in, const Value& target) { return compileTarget(in, target, options); };
+        if (b[0].isMissing() || b[0].isNone()) {
+            return in.makeBuiltin("compile_decorator", [makeCompiled](Interp& in, const Value&, CallArgs& ca) {
+                if (ca.pos.size() != 1) in.raiseType("torch.compile decorator expects one function or module");
+                return makeCompiled(in, ca.pos[0]);
+            });
+        }
+        return makeCompiled(in, b[0]);
+    }));
+
+    Value dynamo = in.newModule("torch._dynamo");
+    Value exc = in.newModule("torch._dynamo.exc");
+    in.unsupportedCls = in.makeClass("Unsupported", in.exceptionCls, "torch._dynamo.exc");
+    nsSet(exc, "Unsupported", Value(in.unsupportedCls));
+    nsSet(dynamo, "exc", exc);
+    auto noop = [](Interp&, const Value&, CallArgs&) { return Value(); };
+    nsSet(dynamo, "graph_break", in.makeBuiltin("graph_break", noop));
+    nsSet(dynamo, "mark_dynamic", in.makeBuiltin("mark_dynamic", noop));
+    nsSet(dynamo, "mark_static", in.makeBuiltin("mark_static", noop));
+    nsSet(dynamo, "reset", in.makeBuiltin("reset", noop));
+    auto disable = in.makeBuiltin("disable", [](Interp& in, const Value&, CallArgs& a) -> Value {
+        static Sig sig("disable", "fn=, recursive=");
+        auto b = sig.bind(in, a);
+        if (b[0].isMissing() || b[0].isNone())
+            return in.makeBuiltin("disable_decorator", [](Interp& in, const Value&, CallArgs& ca) {
+                if (ca.pos.size() != 1) in.raiseType("disable decorator expects one function");
+                return ca.pos[0];
+            });
+        return b[0];
+    });
+    nsSet(dynamo, "disable", disable);
+    Value config = in.newModule("torch._dynamo.config");
+    nsSet(config, "capture_scalar_outputs", Value::boolean(false));
+    nsSet(config, "recompile_limit", Value::integer(8));
+    nsSet(config, "cache_size_limit", Value::integer(8));
+    nsSet(dynamo, "config", config);
+    in.registerModule("torch._dynamo", dynamo);
+    in.registerModule("torch._dynamo.exc", exc);
+    in.registerModule("torch._dynamo.config", config);
+    nsSet(torch, "_dynamo", dynamo);
+    Value compiler = in.newModule("torch.compiler");
+    nsSet(compiler, "disable", disable);
+    nsSet(compiler, "reset", in.makeBuiltin("reset", noop));
+    nsSet(compiler, "is_compiling", in.makeBuiltin("is_compiling", [](Interp&, const Value&, CallArgs&) { return Value::boolean(false); }));
+    in.registerModule("torch.compiler", compiler);
+    nsSet(torch, "compiler", compiler);
+
+    // ---- the prelude: torch.nn.init, torch.nn, torch.optim
+    Value parameter = in.makeBuiltin("Parameter", [](Interp& in, const Value&, CallArgs& a) {
+        static Sig sig("Parameter", "data=, requires_grad=");
+        auto b = sig.bind(in, a);
+        at::Tensor data = b[0].isMissing() || b[0].isNone() ? at::empty({0}) : toTensor(in, b[0], "Parameter(): data");
+        bool rg = b[1].isMissing() ? true : in.truthy(b[1]);
+        return guarded(in, [&] {
+            at::Tensor p = data.detach();
+            p.requires_grad_(rg);
+            auto obj = std::make_shared<TensorObj>(p);
+            obj->isParameter = true;
+            return Value(obj);
+        });
+    });
+    in.parameterCls->ctor = [parameter](Interp& in, CallArgs& a) { return in.call(parameter, a); };
+    Value orderedDict = in.makeBuiltin("OrderedDict", [](Interp&, const Value&, CallArgs&) {
+        auto d = std::make_shared<DictObj>();
+        d->orderedRepr = true;
+        return Value(d);
+    });
+    loadPrelude(in, torch, F, orderedDict);
+}
+
+} // namespace fl::script

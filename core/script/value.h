@@ -1,0 +1,233 @@
+// Python values for the model-script interpreter. Immediate ints, floats, bools and None live in
+// the Value itself; everything else is a reference-counted object. Tensors are opaque here:
+// their object type is defined in tensor_obj.h, which only the torch bindings include.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/script/ast.h"
+
+namespace fl::script {
+
+class Interp;
+
+enum class OK : uint8_t {
+    Str, List, Tuple, Dict, Set, Function, Builtin, BoundMethod, Class, Instance, Module, Tensor,
+    Dtype, Device, Slice, Range, Iterator, Ellipsis, Opaque,
+};
+
+struct Obj : std::enable_shared_from_this<Obj> {
+    const OK kind;
+    explicit Obj(OK k) : kind(k) {}
+    virtual ~Obj() = default;
+};
+using ObjP = std::shared_ptr<Obj>;
+
+class Value {
+public:
+    enum class T : uint8_t { None, Bool, Int, Float, Obj, Missing };
+
+    Value() : t_(T::None) { u_.i = 0; }
+    Value(ObjP o) : t_(T::Obj), o_(std::move(o)) { u_.i = 0; } // NOLINT: implicit on purpose
+    static Value none() { return Value(); }
+    static Value missing() { Value v; v.t_ = T::Missing; return v; }
+    static Value boolean(bool b) { Value v; v.t_ = T::Bool; v.u_.i = b ? 1 : 0; return v; }
+    static Value integer(int64_t i) { Value v; v.t_ = T::Int; v.u_.i = i; return v; }
+    static Value real(double f) { Value v; v.t_ = T::Float; v.u_.f = f; return v; }
+
+    T type() const { return t_; }
+    bool isNone() const { return t_ == T::None; }
+    bool isMissing() const { return t_ == T::Missing; }
+    bool isBool() const { return t_ == T::Bool; }
+    bool isInt() const { return t_ == T::Int; }       // not bool
+    bool isFloat() const { return t_ == T::Float; }
+    bool isIntLike() const { return t_ == T::Int || t_ == T::Bool; }
+    bool isNumber() const { return t_ == T::Int || t_ == T::Bool || t_ == T::Float; }
+    bool isObj() const { return t_ == T::Obj; }
+    bool is(OK k) const { return t_ == T::Obj && o_->kind == k; }
+    bool isStr() const { return is(OK::Str); }
+    bool isTensor() const { return is(OK::Tensor); }
+
+    bool b() const { return u_.i != 0; }
+    int64_t i() const { return u_.i; }          // Int or Bool
+    double f() const { return u_.f; }
+    double num() const { return t_ == T::Float ? u_.f : double(u_.i); }
+    Obj* obj() const { return o_.get(); }
+    const ObjP& objp() const { return o_; }
+    template <class X> X* as() const { return static_cast<X*>(o_.get()); }
+
+private:
+    T t_;
+    union { int64_t i; double f; } u_;
+    ObjP o_;
+};
+
+// ---------------------------------------------------------------- hashing and an ordered map
+struct UnhashableError { std::string typeName; }; // becomes TypeError("unhashable type: ...")
+size_t hashValue(const Value& v);   // throws PyException(TypeError) for unhashable values
+bool keyEquals(const Value& a, const Value& b);
+
+class ValueMap { // insertion-ordered, like Python's dict
+public:
+    struct Entry { Value key, val; bool live = true; };
+    Value* find(const Value& key);
+    const Value* find(const Value& key) const { return const_cast<ValueMap*>(this)->find(key); }
+    void set(const Value& key, Value val);
+    bool erase(const Value& key);
+    void clear() { entries_.clear(); index_.clear(); live_ = 0; }
+    size_t size() const { return live_; }
+    // Iterate live entries: for (auto& e : m.entries()) if (e.live) ...
+    const std::vector<Entry>& entries() const { return entries_; }
+    std::vector<Entry>& entries() { return entries_; }
+    size_t version() const { return version_; } // changes on insert/erase: detects mutation during iteration
+
+private:
+    void compact();
+    std::vector<Entry> entries_;
+    std::unordered_multimap<size_t, size_t> index_;
+    size_t live_ = 0, version_ = 0;
+};
+
+// ---------------------------------------------------------------- objects
+struct StrObj : Obj { std::string s; explicit StrObj(std::string v) : Obj(OK::Str), s(std::move(v)) {} };
+struct ListObj : Obj {
+    std::vector<Value> items;
+    const char* viewName = nullptr; // dict views print as dict_keys([...])
+    ListObj() : Obj(OK::List) {}
+};
+struct TupleObj : Obj {
+    std::vector<Value> items;
+    bool isSize = false; // torch.Size
+    std::string structName;             // named tuples: torch.return_types.max(values=..., indices=...)
+    std::vector<std::string> fieldNames;
+    TupleObj() : Obj(OK::Tuple) {}
+};
+struct DictObj : Obj {
+    ValueMap map;
+    bool orderedRepr = false; // prints as OrderedDict([...]) (state_dict)
+    DictObj() : Obj(OK::Dict) {}
+};
+struct SetObj : Obj { ValueMap map; SetObj() : Obj(OK::Set) {} };
+struct SliceObj : Obj { Value start, stop, step; SliceObj() : Obj(OK::Slice) {} };
+struct RangeObj : Obj { int64_t start = 0, stop = 0, step = 1; RangeObj() : Obj(OK::Range) {} };
+struct EllipsisObj : Obj { EllipsisObj() : Obj(OK::Ellipsis) {} };
+
+struct IteratorObj : Obj {
+    std::function<bool(Value&)> next; // false when exhausted
+    std::string typeName = "iterator";
+    IteratorObj() : Obj(OK::Iterator) {}
+};
+
+struct Scope;
+using ScopeP = std::shared_ptr<Scope>;
+struct ClassObj;
+using ClassP = std::shared_ptr<ClassObj>;
+
+struct FunctionObj : Obj {
+    const FunctionDefStmt* def = nullptr; // or
+    const LambdaExpr* lambda = nullptr;
+    std::shared_ptr<Module> ast;          // keeps def/lambda alive
+    ScopeP closure;                       // enclosing function scope (or module scope)
+    ScopeP globals;
+    std::vector<Value> defaults;          // for the last defaults.size() positional params
+    std::vector<Value> kwDefaults;        // Missing = required keyword-only
+    std::string name, qualname;
+    std::weak_ptr<ClassObj> owner;        // class whose body defined it (zero-argument super)
+    std::unordered_map<std::string, Value> attrs; // function attributes (decorators set these)
+    const Arguments& args() const { return def ? def->args : lambda->args; }
+    FunctionObj() : Obj(OK::Function) {}
+};
+
+struct CallArgs {
+    std::vector<Value> pos;
+    std::vector<std::pair<std::string, Value>> kw;
+};
+using NativeFn = std::function<Value(Interp&, const Value& self, CallArgs&)>;
+
+struct BuiltinObj : Obj {
+    std::string name;
+    NativeFn fn;
+    Value self; // bound receiver, or Missing
+    BuiltinObj() : Obj(OK::Builtin) {}
+};
+
+struct BoundMethodObj : Obj {
+    Value self, func;
+    BoundMethodObj() : Obj(OK::BoundMethod) {}
+};
+
+struct ClassObj : Obj {
+    std::string name;
+    std::string module = "builtins";
+    ClassP base;                                  // single inheritance; null for object
+    std::unordered_map<std::string, Value> attrs; // class namespace
+    std::vector<std::string> attrOrder;
+    OK instanceKind = OK::Instance;               // builtin types: the object kind they describe
+    bool isBuiltinType = false;
+    bool final_ = false;                          // cannot be subclassed from scripts
+    std::function<Value(Interp&, CallArgs&)> ctor; // builtin types: what calling the type does
+    ClassObj() : Obj(OK::Class) {}
+    const Value* lookup(const std::string& n) const; // walks bases
+    bool isSubclassOf(const ClassObj* other) const;
+};
+
+struct InstanceObj : Obj {
+    ClassP cls;
+    std::unordered_map<std::string, Value> attrs;
+    InstanceObj() : Obj(OK::Instance) {}
+};
+
+struct ModuleObj : Obj {
+    std::string name;
+    ScopeP ns;
+    ModuleObj() : Obj(OK::Module) {}
+};
+
+struct DtypeObj : Obj {
+    int scalarType = 0;  // c10::ScalarType
+    std::string name;    // "float32"
+    bool isFloating = false, isComplex = false, isSigned = true;
+    int itemsize = 4;
+    DtypeObj() : Obj(OK::Dtype) {}
+};
+
+struct DeviceObj : Obj {
+    std::string type = "cpu";
+    int index = -1;
+    DeviceObj() : Obj(OK::Device) {}
+};
+
+// Opaque native objects (context managers such as torch.no_grad(), generators of the RNG, ...)
+struct OpaqueObj : Obj {
+    ClassP cls;
+    std::unordered_map<std::string, Value> attrs;
+    std::shared_ptr<void> state;
+    std::function<bool(Interp&, const std::string&, Value&)> getattrHook; // tried first (super objects)
+    OpaqueObj() : Obj(OK::Opaque) {}
+};
+
+// ---------------------------------------------------------------- scopes
+struct FuncInfo; // static facts about a function body: its locals, globals, nonlocals
+struct Scope : std::enable_shared_from_this<Scope> {
+    enum Kind : uint8_t { ModuleScope, FunctionScope, ClassScope, CompScope };
+    Kind kind = ModuleScope;
+    std::unordered_map<std::string, Value> vars;
+    ScopeP parent;                 // lexically enclosing scope (never a class scope for functions)
+    const FuncInfo* info = nullptr;
+    ScopeP globals;                // module scope (self for a module scope is null: use this)
+};
+
+// ---------------------------------------------------------------- helpers
+inline Value makeStr(std::string s) { return Value(std::make_shared<StrObj>(std::move(s))); }
+inline Value makeList(std::vector<Value> v = {}) { auto l = std::make_shared<ListObj>(); l->items = std::move(v); return Value(l); }
+inline Value makeTuple(std::vector<Value> v = {}) { auto t = std::make_shared<TupleObj>(); t->items = std::move(v); return Value(t); }
+inline Value makeDict() { return Value(std::make_shared<DictObj>()); }
+const std::string& strOf(const Value& v); // precondition: isStr()
+
+} // namespace fl::script

@@ -1,0 +1,6 @@
+# expect: exit=1 stderr_re="(?m)^[\w.]*(Error|Exception|Exit)\b.*\b(__globals__)\b"
+def f():
+    return 1
+
+
+print(f.__globals__)

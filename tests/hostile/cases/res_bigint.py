@@ -1,0 +1,3 @@
+# expect: exit=any
+x = 2 ** 100000
+print(x % 1000)

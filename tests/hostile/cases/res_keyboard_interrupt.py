@@ -1,0 +1,3 @@
+# expect: exit=1,130 stderr="KeyboardInterrupt"
+print("working")
+raise KeyboardInterrupt

@@ -1,0 +1,4 @@
+# expect: exit=0 stdout="quitting\n"
+print("quitting")
+quit()
+print("not here")

@@ -1,0 +1,3 @@
+# expect: exit=3 stdout="before\n"
+print("before")
+raise SystemExit(3)

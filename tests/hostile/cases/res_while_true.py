@@ -1,0 +1,4 @@
+# expect: exit=124 stderr="timed out"
+# args: --timeout 2
+while True:
+    pass

@@ -1,0 +1,3 @@
+# expect: exit=1 stderr="AttributeError: 'list' object has no attribute 'push'"
+xs = []
+xs.push(1)

@@ -1,0 +1,2 @@
+# expect: exit=1 stderr="OverflowError: cannot convert float infinity to integer"
+print(int(float('inf')))

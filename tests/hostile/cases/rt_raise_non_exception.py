@@ -1,0 +1,2 @@
+# expect: exit=1 stderr="TypeError: exceptions must derive from BaseException"
+raise 5

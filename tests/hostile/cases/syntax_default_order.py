@@ -1,0 +1,3 @@
+# expect: exit=1 stderr="SyntaxError: non-default argument follows default argument"
+def f(a=1, b):
+    return a + b

@@ -1,0 +1,2 @@
+# expect: exit=1 stderr="SyntaxError: invalid character '€' (U+20AC)"
+x = 5 € 3

@@ -1,0 +1,3 @@
+# expect: exit=1 stderr="SyntaxError"
+x = "ÿşÃ("
+print(x)

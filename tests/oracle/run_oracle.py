@@ -1,0 +1,243 @@
+#!/usr/bin/python3
+"""Oracle harness: Fuselab must print exactly what PyTorch prints.
+
+Usage (run with Debian's /usr/bin/python3, which has torch 1.13):
+
+    /usr/bin/python3 tests/oracle/run_oracle.py --fuselab build/fuselab [--jobs N] [--filter SUBSTR]
+
+For every .py under tests/oracle/scripts/ and resources/models/ (recursively) it runs
+
+    FUSELAB run SCRIPT
+    /usr/bin/python3 tests/oracle/run_with_torch.py SCRIPT
+
+both with cwd = repository root, OMP_NUM_THREADS=2 and a 120 s timeout, and
+compares stdout byte for byte and the exit status (0 vs 0, nonzero vs nonzero).
+
+Output: one line per script, `ok NAME`, `FAIL NAME: why` followed by a unified
+diff (at most 30 lines), or `known NAME: reason` for scripts listed in
+tests/oracle/exceptions.txt (lines `scriptname: reason`; `#` starts a comment).
+A known script still runs and shows its diff but does not count as failed.
+The last line is exactly `N passed, M failed`.  Exit status: 0 if nothing
+failed, 1 if something failed, 2 on usage errors (e.g. missing binary).
+"""
+import argparse
+import concurrent.futures
+import difflib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ORACLE_DIR = os.path.join(REPO, "tests", "oracle")
+SCRIPT_DIRS = [os.path.join(ORACLE_DIR, "scripts"), os.path.join(REPO, "resources", "models")]
+RUN_WITH_TORCH = os.path.join(ORACLE_DIR, "run_with_torch.py")
+EXCEPTIONS_FILE = os.path.join(ORACLE_DIR, "exceptions.txt")
+TORCH_PYTHON = "/usr/bin/python3"
+TIMEOUT_S = 120
+MAX_DIFF_LINES = 30
+
+
+class Result:
+    __slots__ = ("returncode", "stdout", "stderr", "timed_out", "error")
+
+    def __init__(self, returncode=None, stdout=b"", stderr=b"", timed_out=False, error=None):
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timed_out = timed_out
+        self.error = error
+
+
+def run_cmd(argv, timeout):
+    """Run argv in its own process group; kill the whole group on timeout."""
+    env = dict(os.environ)
+    env["OMP_NUM_THREADS"] = "2"
+    env.setdefault("PYTHONHASHSEED", "0")
+    try:
+        proc = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except OSError as exc:
+        return Result(error="cannot start %s: %s" % (argv[0], exc))
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return Result(proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, err = proc.communicate()
+        return Result(proc.returncode, out, err, timed_out=True)
+
+
+def find_scripts(filter_substr):
+    scripts = []
+    for base in SCRIPT_DIRS:
+        if not os.path.isdir(base):
+            continue
+        for root, dirs, files in os.walk(base):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(root, name), REPO)
+                    if filter_substr is None or filter_substr in rel:
+                        scripts.append(rel)
+    return scripts
+
+
+def load_exceptions():
+    known = {}
+    if not os.path.isfile(EXCEPTIONS_FILE):
+        return known
+    with open(EXCEPTIONS_FILE, encoding="utf-8") as fh:
+        for raw in fh:
+            line = raw.strip()
+            if not line or line.startswith("#") or ":" not in line:
+                continue
+            name, reason = line.split(":", 1)
+            known[name.strip()] = reason.strip()
+    return known
+
+
+def lookup_known(known, rel):
+    """Match an exceptions.txt entry by repo-relative path, file name or stem."""
+    base = os.path.basename(rel)
+    for key in (rel, base, os.path.splitext(base)[0]):
+        if key in known:
+            return known[key]
+    return None
+
+
+def describe_status(res):
+    if res.error:
+        return res.error
+    if res.timed_out:
+        return "timed out after %d s" % TIMEOUT_S
+    if res.returncode < 0:
+        try:
+            return "killed by signal %s" % signal.Signals(-res.returncode).name
+        except ValueError:
+            return "killed by signal %d" % -res.returncode
+    return "exit %d" % res.returncode
+
+
+def stdout_diff(expected, actual):
+    exp = expected.decode("utf-8", "replace").splitlines(keepends=True)
+    act = actual.decode("utf-8", "replace").splitlines(keepends=True)
+    lines = []
+    for line in difflib.unified_diff(exp, act, "pytorch", "fuselab", n=2):
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        lines.extend(line.splitlines(keepends=True))
+    if not lines and expected != actual:
+        # same lines once decoded: show the raw byte difference
+        i = next((k for k in range(min(len(expected), len(actual))) if expected[k] != actual[k]),
+                 min(len(expected), len(actual)))
+        lines = ["--- pytorch\n", "+++ fuselab\n",
+                 "@@ first differing byte at offset %d @@\n" % i,
+                 "-%r\n" % expected[max(0, i - 20):i + 20],
+                 "+%r\n" % actual[max(0, i - 20):i + 20]]
+    if len(lines) > MAX_DIFF_LINES:
+        lines = lines[:MAX_DIFF_LINES] + ["... (diff truncated)\n"]
+    return "".join("    " + l for l in lines)
+
+
+def tail(data, n=8):
+    text = data.decode("utf-8", "replace").rstrip("\n").splitlines()
+    return "".join("    | %s\n" % l for l in text[-n:])
+
+
+def check_script(rel, fuselab):
+    ref = run_cmd([TORCH_PYTHON, RUN_WITH_TORCH, rel], TIMEOUT_S)
+    got = run_cmd([fuselab, "run", rel], TIMEOUT_S)
+    problems = []
+    if ref.error or ref.timed_out:
+        problems.append("oracle (PyTorch) run failed: " + describe_status(ref))
+    if got.error or got.timed_out or got.returncode < 0:
+        problems.append("fuselab " + describe_status(got))
+    elif not ref.error and not ref.timed_out:
+        if (ref.returncode == 0) != (got.returncode == 0):
+            problems.append("exit status differs: pytorch %s, fuselab %s"
+                            % (describe_status(ref), describe_status(got)))
+    same_stdout = ref.stdout == got.stdout
+    if not same_stdout:
+        problems.append("stdout differs")
+    detail = ""
+    if not same_stdout:
+        detail += stdout_diff(ref.stdout, got.stdout)
+    if problems and got.stderr and (got.returncode != 0 or got.timed_out or got.error):
+        detail += "    fuselab stderr (last lines):\n" + tail(got.stderr)
+    if problems and ref.stderr and ref.returncode != 0 and (ref.returncode == 0) != (got.returncode == 0):
+        detail += "    pytorch stderr (last lines):\n" + tail(ref.stderr)
+    return problems, detail
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fuselab", required=True, help="path to the fuselab binary")
+    ap.add_argument("--jobs", type=int, default=2, help="scripts run in parallel (default 2)")
+    ap.add_argument("--filter", default=None, help="only scripts whose path contains SUBSTR")
+    args = ap.parse_args()
+
+    fuselab = args.fuselab
+    if os.sep not in fuselab:
+        fuselab = shutil.which(fuselab) or fuselab
+    fuselab = os.path.abspath(fuselab)
+    if not os.path.isfile(fuselab):
+        print("error: fuselab binary not found: %s (build it first, then pass --fuselab PATH)"
+              % args.fuselab, file=sys.stderr)
+        return 2
+    if not os.access(fuselab, os.X_OK):
+        print("error: fuselab binary is not executable: %s" % fuselab, file=sys.stderr)
+        return 2
+    if not os.access(TORCH_PYTHON, os.X_OK):
+        print("error: %s not found (the oracle needs Debian's python3 with torch 1.13)"
+              % TORCH_PYTHON, file=sys.stderr)
+        return 2
+
+    scripts = find_scripts(args.filter)
+    if not scripts:
+        print("error: no scripts matched%s" % (" filter %r" % args.filter if args.filter else ""),
+              file=sys.stderr)
+        return 2
+    known = load_exceptions()
+    passed = failed = 0
+    lock = threading.Lock()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(check_script, rel, fuselab) for rel in scripts]
+        for rel, fut in zip(scripts, futures):  # report in a stable order
+            try:
+                problems, detail = fut.result()
+            except Exception as exc:  # harness bug: report, don't die
+                problems, detail = ["harness error: %r" % exc], ""
+            name = os.path.relpath(os.path.join(REPO, rel), REPO)
+            reason = lookup_known(known, rel)
+            with lock:
+                if not problems:
+                    passed += 1
+                    note = "  (listed in exceptions.txt but passes now)" if reason else ""
+                    print("ok %s%s" % (name, note))
+                elif reason is not None:
+                    passed += 1
+                    print("known %s: %s" % (name, reason))
+                    print("    (%s)" % "; ".join(problems))
+                    if detail:
+                        sys.stdout.write(detail)
+                else:
+                    failed += 1
+                    print("FAIL %s: %s" % (name, "; ".join(problems)))
+                    if detail:
+                        sys.stdout.write(detail)
+                sys.stdout.flush()
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+# covers: nn.Dropout in train vs eval mode, F.dropout with training flag, dropout scaling 1/(1-p), p=0 and p=1, repr, determinism under seed
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+torch.manual_seed(30)
+d = nn.Dropout(p=0.5)
+print(d, d.p, d.training)
+x = torch.ones(2, 8)
+out = d(x)
+print(out)
+print(sorted(set(out.flatten().tolist())))
+d.eval()
+print(d.training, torch.equal(d(x), x))
+d.train()
+torch.manual_seed(1)
+a = d(x)
+torch.manual_seed(1)
+b = d(x)
+print(torch.equal(a, b))
+print(nn.Dropout(0.0)(x).sum(), nn.Dropout(1.0)(x).sum())
+print(F.dropout(x, p=0.25, training=True))
+print(torch.equal(F.dropout(x, p=0.25, training=False), x))
+torch.manual_seed(2)
+big = nn.Dropout(0.1)(torch.ones(10000))
+print(f"kept fraction {(big > 0).float().mean().item():.4f}, max {big.max().item():.4f}")
+seq = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.3))
+seq.eval()
+inp = torch.randn(3, 4)
+print(torch.equal(seq(inp), seq(inp)), seq[1].training)
+seq.train()
+print(seq[1].training, nn.Dropout(0.2, inplace=True))

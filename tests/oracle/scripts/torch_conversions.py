@@ -1,0 +1,31 @@
+# covers: float(), half(), double(), long(), int(), bool(), to(dtype), to(other), type casts with truncation, detach, clone, data independence
+import torch
+
+torch.manual_seed(12)
+x = torch.tensor([-1.7, -0.5, 0.0, 0.5, 2.9])
+print(x.long(), x.int(), x.bool(), x.half(), x.double(), x.float())
+print(x.to(torch.int64), x.to(torch.float16).dtype, x.to(dtype=torch.float64), x.to(torch.bool))
+i = torch.tensor([1, 2, 3])
+print(i.float(), i.float() / 2, i.double().dtype, i.to(torch.float32).mean(), i.to(x).dtype, i.type(torch.float64))
+print(x.long().float(), x.half().float(), torch.tensor([1 / 3]).half().double())
+print(x.to(torch.float32) is x, x.float() is x, x.double() is x)
+w = torch.randn(3, requires_grad=True)
+d = w.detach()
+print(d.requires_grad, w.requires_grad, d)
+d.add_(1.0)
+print(torch.equal(d, w.detach()), w.detach() is d)
+c = w.clone()
+print(c.requires_grad, c.grad_fn is not None, type(c.grad_fn).__name__)
+c2 = w.detach().clone()
+c2.zero_()
+print(c2, w.detach().abs().sum().item() > 0)
+y = torch.arange(4.0)
+z = y.clone()
+z[0] = 100.0
+print(y, z)
+v = y.view(2, 2)
+v[0, 0] = -1.0
+print(y)
+print(torch.tensor(3.7).long(), torch.tensor(-3.7).long())
+print(torch.tensor([True, False]).float(), torch.tensor([0, 2]).bool(), torch.tensor([65504.0, 70000.0]).half())
+print(float(torch.tensor(2.5)), int(torch.tensor(2.9)), bool(torch.tensor(0.0)), torch.tensor(5).float().item())

@@ -1,0 +1,56 @@
+# covers: in-place ops add_, sub_, mul_, div_, pow_, clamp_, zero_, fill_, copy_, neg_, exp_, +=, -=, *=, /= on tensors; aliasing visibility
+import torch
+
+torch.manual_seed(2)
+x = torch.ones(2, 3)
+view = x[0]
+x.add_(1)
+print(x, view)
+x.mul_(3)
+print(x)
+x.sub_(torch.tensor([1.0, 2.0, 3.0]))
+print(x)
+x.div_(2)
+print(x)
+x.pow_(2)
+print(x)
+x.clamp_(max=5.0)
+print(x)
+x.add_(torch.ones(3), alpha=-0.5)
+print(x)
+view.zero_()
+print(x)
+x.fill_(0.25)
+print(x)
+y = torch.randn(2, 3)
+x.copy_(y)
+print(torch.equal(x, y), x is y)
+y.neg_()
+print(y)
+y.exp_()
+print(y)
+z = torch.arange(4.0)
+alias = z
+z += 1
+print(z, alias, z is alias)
+z *= torch.tensor([1.0, 0.5, 2.0, 1.0])
+print(z)
+z -= 0.5
+z /= 2
+print(alias)
+w = torch.zeros(3)
+w2 = w
+w = w + 1
+print(w, w2)
+i = torch.tensor([5, 6, 7])
+i.add_(2)
+i.mul_(2)
+print(i, i.dtype)
+t = torch.randn(4)
+t.clamp_(-0.5, 0.5)
+print(t)
+t.abs_().sqrt_()
+print(t)
+m = torch.tensor([1.0, 2.0, 3.0])
+m.masked_fill_(m > 1.5, -1.0)
+print(m)

@@ -1,0 +1,26 @@
+# covers: masked_fill (scalar and -inf), masked_fill_, tril, triu (with diagonal offsets), causal masks, bool ops & | ~ ^
+import torch
+
+torch.manual_seed(9)
+T = 5
+ones = torch.ones(T, T)
+print(torch.tril(ones), torch.triu(ones))
+print(torch.tril(ones, diagonal=-1), torch.triu(ones, 1), ones.tril(1).sum(), ones.triu().sum())
+mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
+print(mask)
+scores = torch.randn(T, T)
+masked = scores.masked_fill(~mask, float("-inf"))
+print(masked)
+print(torch.softmax(masked, dim=-1))
+m2 = scores.masked_fill(mask == 0, -1e9)
+print(m2[0])
+att = torch.randn(2, 1, T, T)
+causal = torch.tril(torch.ones(T, T)).view(1, 1, T, T)
+print(att.masked_fill(causal[:, :, :T, :T] == 0, float("-inf"))[1, 0])
+a = torch.tensor([True, False, True, False])
+b = torch.tensor([True, True, False, False])
+print(a & b, a | b, ~a, a ^ b, a.logical_not(), torch.logical_and(a, b), torch.logical_or(a, b))
+x = torch.arange(6.0)
+x.masked_fill_(x > 3, 0.0)
+print(x, x.masked_fill(torch.tensor([True, False, False, False, False, True]), 9))
+print(torch.triu(torch.arange(16).view(4, 4), diagonal=-1), torch.tril(torch.randn(3, 4)).shape)

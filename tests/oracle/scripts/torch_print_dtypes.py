@@ -1,0 +1,22 @@
+# covers: printing tensors of dtypes float16/float64/int32/int8/uint8/bool, dtype= suffix rules, mixed magnitudes per dtype, requires_grad and grad_fn in reprs
+import torch
+
+torch.manual_seed(21)
+x = torch.randn(3)
+print(x.half(), x.double(), x.double() * 1e6, x.half() * 100)
+print(torch.tensor([1, 2], dtype=torch.int32), torch.tensor([1, 2], dtype=torch.int8), torch.tensor([1, 2], dtype=torch.uint8))
+print(torch.tensor([1, 2], dtype=torch.int16), torch.tensor([1, 2], dtype=torch.int64), torch.tensor([True]))
+print(torch.tensor(5, dtype=torch.int32), torch.tensor(0.5, dtype=torch.float64), torch.tensor(False))
+print(torch.zeros(2, dtype=torch.float16), torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.int32))
+w = torch.randn(2, 2, requires_grad=True)
+print(w)
+print(w * 2)
+print(w.sum())
+print(w.double())
+print(w.detach())
+print(torch.zeros(2, requires_grad=True), torch.tensor(1.0, requires_grad=True))
+print(torch.nn.Parameter(torch.ones(2)))
+print(torch.nn.Parameter(torch.arange(3.0), requires_grad=False))
+print((w @ w)[0], w.mean(0), w.t(), torch.relu(w), w[0, 1], w.view(-1), w.exp().log())
+print(torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True) * 3)
+print(torch.randn(2, 3, dtype=torch.float64), torch.randint(0, 5, (2, 3), dtype=torch.int32))

@@ -1,0 +1,30 @@
+# covers: view, reshape, flatten, squeeze, unsqueeze, transpose, t, permute, expand, expand_as, repeat, contiguous, is_contiguous
+import torch
+
+torch.manual_seed(4)
+x = torch.arange(24.0)
+a = x.view(2, 3, 4)
+print(a.shape, x.view(-1, 6).shape, x.view(4, -1).shape, a.view(6, 4)[5])
+print(x.reshape(3, 8).shape, a.reshape(-1).shape, torch.reshape(a, (4, 6)).shape)
+print(a.flatten().shape, a.flatten(1).shape, a.flatten(0, 1).shape, torch.flatten(a, start_dim=1).shape)
+s = torch.zeros(1, 3, 1, 2)
+print(s.squeeze().shape, s.squeeze(0).shape, s.squeeze(2).shape, s.squeeze(1).shape, s.squeeze(-2).shape)
+v = torch.tensor([1.0, 2.0, 3.0])
+print(v.unsqueeze(0), v.unsqueeze(1), v.unsqueeze(-1).shape, torch.unsqueeze(v, 0).shape, v[None].shape)
+print(a.transpose(0, 1).shape, a.transpose(-2, -1).shape, torch.transpose(a, 0, 2).shape)
+m = torch.randn(2, 3)
+print(m.t(), m.T.shape, torch.t(m).shape)
+p = a.permute(2, 0, 1)
+print(p.shape, p[1], a.permute(0, 2, 1).shape, torch.permute(a, (1, 0, 2)).shape)
+print(p.is_contiguous(), p.contiguous().is_contiguous(), a.is_contiguous(), m.t().is_contiguous())
+try:
+    p.view(-1)
+except RuntimeError:
+    print("view on non-contiguous raised RuntimeError")
+print(p.reshape(-1)[:6], p.contiguous().view(-1)[:6])
+e = v.unsqueeze(0).expand(2, 3)
+print(e, e.shape, v.expand(4, -1).shape, e.is_contiguous())
+print(torch.zeros(2, 1).expand_as(torch.zeros(2, 5)).shape, v.repeat(2), v.repeat(2, 1))
+print(torch.arange(6).view(2, 3).view(3, 2), x.view(2, 12).t().shape)
+print(a.size(), a.size(1), a.size(-1), a.shape[0], a.dim(), a.ndim, a.numel())
+print(a.unflatten(2, (2, 2)).shape, a.movedim(0, -1).shape, a.view(2, 3, 2, 2).shape)

@@ -1,0 +1,27 @@
+# covers: split (int and list sizes), chunk, cat (dims, negative dims), stack, unbind, tensor_split, unpacking split results
+import torch
+
+torch.manual_seed(5)
+x = torch.arange(10.0)
+print(x.split(3))
+print(torch.split(x, [2, 3, 5]))
+print(x.chunk(3), x.chunk(5)[4], len(x.chunk(4)))
+m = torch.arange(12).view(3, 4)
+a, b = m.split(2, dim=1)
+print(a, b)
+q, k, v = torch.randn(2, 9).split(3, dim=-1)
+print(q.shape, k.shape, v.shape, v)
+c0, c1 = m.chunk(2, dim=1)
+print(c0.shape, c1)
+print(torch.cat([m, m]).shape, torch.cat((m, m), dim=1).shape, torch.cat([m, m], dim=-1)[0])
+print(torch.cat([torch.zeros(2), torch.ones(3)]), torch.cat([torch.zeros(1, 2), torch.ones(2, 2)], 0))
+print(torch.stack([x[:3], x[3:6]]), torch.stack([x[:2], x[2:4]], dim=1))
+print(torch.stack([m, m], dim=0).shape, torch.stack([m, m], dim=2).shape, torch.stack([m, m], dim=-1).shape)
+rows = m.unbind(0)
+print(len(rows), rows[1], torch.unbind(m, dim=1)[3])
+parts = [torch.full((2,), float(i)) for i in range(3)]
+print(torch.cat(parts), torch.stack(parts).sum(0))
+print(torch.cat([torch.tensor([1, 2]), torch.tensor([3.5])]))
+h = torch.randn(2, 3, 8)
+heads = h.view(2, 3, 2, 4).transpose(1, 2)
+print(heads.shape, torch.cat(heads.unbind(1), dim=-1).shape)
