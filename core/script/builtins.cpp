@@ -1033,14 +1033,61 @@ void installBuiltins(Interp& in) {
     in.makeClass("super", in.objectCls);
 
     // Things a model script must not reach: clear errors instead of silent absence.
-    for (const char* n : {"open", "eval", "exec", "compile", "__import__", "globals", "locals", "input", "breakpoint", "vars", "dir", "memoryview", "help", "bytes", "bytearray", "staticmethod", "classmethod", "property"}) {
+    for (const char* n : {"open", "eval", "exec", "compile", "__import__", "globals", "locals", "input", "breakpoint", "vars", "dir", "memoryview", "help", "bytes", "bytearray"}) {
         std::string name = n;
-        bool decorator = name == "staticmethod" || name == "classmethod" || name == "property";
-        def(name, [name, decorator](Interp& in, const Value&, CallArgs&) -> Value {
-            if (decorator) in.raise(in.builtinClass("NotImplementedError"), "'" + name + "' is not supported in model scripts yet");
+        def(name, [name](Interp& in, const Value&, CallArgs&) -> Value {
             in.raise(in.builtinClass("PermissionError"), "'" + name + "' is not available in model scripts: a model script cannot touch files, processes or the network, nor run code it builds");
         });
     }
+    // Descriptors: staticmethod, classmethod, property (with .setter)
+    in.staticMethodCls = in.makeClass("staticmethod", in.objectCls);
+    in.classMethodCls = in.makeClass("classmethod", in.objectCls);
+    in.propertyCls = in.makeClass("property", in.objectCls);
+    auto wrapper = [](ClassP cls) {
+        return [cls](Interp& in, CallArgs& a) {
+            if (a.pos.size() != 1) in.raiseType(cls->name + " expected 1 argument");
+            auto o = std::make_shared<OpaqueObj>();
+            o->cls = cls;
+            o->attrs["__func__"] = a.pos[0];
+            return Value(o);
+        };
+    };
+    in.staticMethodCls->ctor = wrapper(in.staticMethodCls);
+    in.classMethodCls->ctor = wrapper(in.classMethodCls);
+    in.propertyCls->ctor = [](Interp& in, CallArgs& a) {
+        static Sig sig("property", "fget=, fset=, fdel=, doc=");
+        auto b = sig.bind(in, a);
+        auto o = std::make_shared<OpaqueObj>();
+        o->cls = in.propertyCls;
+        o->attrs["fget"] = b[0].isMissing() ? Value() : b[0];
+        o->attrs["fset"] = b[1].isMissing() ? Value() : b[1];
+        return Value(o);
+    };
+    in.addMethod(in.propertyCls, "setter", [](Interp&, const Value&, CallArgs& a) {
+        auto* old = a.pos.at(0).as<OpaqueObj>();
+        auto o = std::make_shared<OpaqueObj>(*old);
+        o->attrs["fset"] = a.pos.at(1);
+        return Value(o);
+    });
+    in.addMethod(in.propertyCls, "getter", [](Interp&, const Value&, CallArgs& a) {
+        auto* old = a.pos.at(0).as<OpaqueObj>();
+        auto o = std::make_shared<OpaqueObj>(*old);
+        o->attrs["fget"] = a.pos.at(1);
+        return Value(o);
+    });
+    for (auto* n : {"staticmethod", "classmethod", "property"}) in.setBuiltin(n, Value(in.builtinClass(n)));
+
+    // collections.OrderedDict: a dict that prints as OrderedDict([...])
+    in.orderedDictCls = in.makeClass("OrderedDict", in.dictCls, "collections");
+    in.orderedDictCls->ctor = [](Interp& in, CallArgs& a) {
+        Value d = in.dictCls->ctor(in, a);
+        d.as<DictObj>()->orderedRepr = true;
+        return d;
+    };
+    Value collections = in.newModule("collections");
+    collections.as<ModuleObj>()->ns->vars["OrderedDict"] = Value(in.orderedDictCls);
+    in.registerModule("collections", collections);
+
     in.setBuiltin("Ellipsis", Value());
     in.setBuiltin("NotImplemented", Value());
     in.setBuiltin("__name__", makeStr("__main__"));
@@ -1157,15 +1204,27 @@ void installBuiltins(Interp& in) {
     sm["endswith"] = affix(false);
     auto finder = [S](bool rev, bool raise) {
         return [S, rev, raise](Interp& in, const Value& self, CallArgs& a) {
-            if (a.pos.empty()) in.raiseType("find() takes at least 1 argument");
-            const std::string& s = S(self);
+            if (a.pos.empty() || a.pos.size() > 3) in.raiseType("find() takes from 1 to 3 arguments");
+            // work on characters so start/end and the result are character offsets
+            auto chars = utf8Chars(S(self));
+            int64_t n = int64_t(chars.size());
+            auto norm = [&](size_t k, int64_t dflt) {
+                if (a.pos.size() <= k || a.pos[k].isNone()) return dflt;
+                int64_t v = toInt(in, a.pos[k], "slice indices");
+                if (v < 0) v = std::max<int64_t>(0, v + n);
+                return std::min(v, n);
+            };
+            int64_t start = norm(1, 0), end = norm(2, n);
             const std::string& x = toStr(in, a.pos[0], "must be str");
-            size_t f = rev ? s.rfind(x) : s.find(x);
-            if (f == std::string::npos) {
-                if (raise) in.raiseValue("substring not found");
-                return Value::integer(-1);
+            auto sub = utf8Chars(x);
+            int64_t m = int64_t(sub.size()), found = -1;
+            for (int64_t i = rev ? end - m : start; rev ? i >= start : i + m <= end; i += rev ? -1 : 1) {
+                bool ok = true;
+                for (int64_t j = 0; j < m && ok; ++j) ok = chars[size_t(i + j)] == sub[size_t(j)];
+                if (ok) { found = i; break; }
             }
-            return Value::integer(utf8Length(s.substr(0, f)));
+            if (found < 0 && raise) in.raiseValue("substring not found");
+            return Value::integer(found);
         };
     };
     sm["find"] = finder(false, false);

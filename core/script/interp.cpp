@@ -384,9 +384,7 @@ struct Evaluator {
             if (!in.truthy(eval(a->test.get(), s))) {
                 if (a->msg) {
                     Value m = eval(a->msg.get(), s);
-                    CallArgs ca;
-                    ca.pos.push_back(m);
-                    throw makePy(in.assertionError->ctor(in, ca));
+                    throw makePy(in.call(Value(in.assertionError), {m}));
                 }
                 throw makePy(in.makeException(in.assertionError, ""), true);
             }
@@ -1333,7 +1331,7 @@ ClassObj* Interp::typeOf(const Value& v) {
     case OK::Str: return strCls.get();
     case OK::List: return listCls.get();
     case OK::Tuple: return v.as<TupleObj>()->isSize ? sizeCls.get() : tupleCls.get();
-    case OK::Dict: return dictCls.get();
+    case OK::Dict: return v.as<DictObj>()->orderedRepr && orderedDictCls ? orderedDictCls.get() : dictCls.get();
     case OK::Set: return setCls.get();
     case OK::Function: return functionCls.get();
     case OK::Builtin:
@@ -1388,7 +1386,10 @@ Value Interp::call(const Value& f, CallArgs& args) {
         auto inst = std::make_shared<InstanceObj>();
         inst->cls = std::static_pointer_cast<ClassObj>(f.objp());
         Value self(inst);
-        if (cls->isSubclassOf(baseExc.get())) inst->attrs["args"] = makeTuple(args.pos);
+        if (cls->isSubclassOf(baseExc.get())) {
+            inst->attrs["args"] = makeTuple(args.pos);
+            if (cls->isSubclassOf(systemExit.get())) inst->attrs["code"] = args.pos.empty() ? Value() : args.pos.size() == 1 ? args.pos[0] : makeTuple(args.pos);
+        }
         const Value* init = cls->lookup("__init__");
         if (init && !init->isNone()) {
             CallArgs a2;
@@ -1430,6 +1431,39 @@ Value Interp::call(const Value& f, CallArgs& args) {
     raiseType("'" + typeName(f) + "' object is not callable");
 }
 
+int Interp::builtinMethodKey(const ClassObj* c) const {
+    if (c == strCls.get()) return int(OK::Str);
+    if (c == listCls.get()) return int(OK::List);
+    if (c == dictCls.get()) return int(OK::Dict);
+    if (c == setCls.get()) return int(OK::Set);
+    if (c == tupleCls.get()) return int(OK::Tuple);
+    if (c == tensorCls.get() || c == parameterCls.get()) return int(OK::Tensor);
+    if (c == floatCls.get()) return -1 - int(Value::T::Float);
+    if (c == intCls.get()) return -1 - int(Value::T::Int);
+    return INT32_MIN;
+}
+
+// staticmethod / classmethod / property objects found on a class
+bool Interp::unwrapDescriptor(Value& v, const Value& instance, const Value& owner) {
+    auto* op = v.as<OpaqueObj>();
+    if (!op->cls) return false;
+    if (op->cls == staticMethodCls) { v = op->attrs["__func__"]; return true; }
+    if (op->cls == classMethodCls) {
+        auto bm = std::make_shared<BoundMethodObj>();
+        bm->self = owner;
+        bm->func = op->attrs["__func__"];
+        v = Value(bm);
+        return true;
+    }
+    if (op->cls == propertyCls && !instance.isMissing() && !instance.isNone()) {
+        Value fget = op->attrs["fget"];
+        if (fget.isNone()) raise(attributeError, "property has no getter");
+        v = call(fget, {instance});
+        return true;
+    }
+    return false;
+}
+
 static Value bindMethod(const Value& self, const Value& fn) {
     if (fn.is(OK::Function)) {
         auto bm = std::make_shared<BoundMethodObj>();
@@ -1458,7 +1492,12 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
             auto* inst = o.as<InstanceObj>();
             auto it = inst->attrs.find(name);
             if (it != inst->attrs.end()) { out = it->second; return true; }
-            if (const Value* m = inst->cls->lookup(name)) { out = bindMethod(o, *m); return true; }
+            if (const Value* m = inst->cls->lookup(name)) {
+                out = *m;
+                if (out.is(OK::Opaque) && unwrapDescriptor(out, o, Value(inst->cls))) return true;
+                out = bindMethod(o, *m);
+                return true;
+            }
             if (name == "__class__") { out = Value(inst->cls); return true; }
             if (const Value* ga = inst->cls->lookup("__getattr__")) {
                 try {
@@ -1481,7 +1520,29 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
         }
         case OK::Class: {
             auto* c = o.as<ClassObj>();
-            if (const Value* v = c->lookup(name)) { out = *v; return true; }
+            if (const Value* v = c->lookup(name)) {
+                out = *v;
+                if (out.is(OK::Opaque)) unwrapDescriptor(out, Value(), o);
+                return true;
+            }
+            if (c->isBuiltinType) {
+                int key = builtinMethodKey(c);
+                auto mt = methods_.find(key);
+                if (key != INT32_MIN && mt != methods_.end()) {
+                    auto m = mt->second.find(name);
+                    if (m != mt->second.end()) {
+                        NativeFn fn = m->second;
+                        std::string qual = c->name + "." + name;
+                        out = makeBuiltin(name, [fn, qual](Interp& in, const Value&, CallArgs& a) {
+                            if (a.pos.empty()) in.raiseType("unbound method " + qual + "() needs an argument");
+                            Value self = a.pos[0];
+                            a.pos.erase(a.pos.begin());
+                            return fn(in, self, a);
+                        });
+                        return true;
+                    }
+                }
+            }
             if (name == "__name__" || name == "__qualname__") { out = makeStr(c->name); return true; }
             if (name == "__module__") { out = makeStr(c->module); return true; }
             if (name == "__base__") { out = c->base ? Value(c->base) : Value(); return true; }
@@ -1547,6 +1608,12 @@ void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
         auto* inst = o.as<InstanceObj>();
         const Value* sa = inst->cls->lookup("__setattr__");
         if (sa && sa->is(OK::Function)) { call(*sa, {o, makeStr(name), v}); return; }
+        if (const Value* d = inst->cls->lookup(name); d && d->is(OK::Opaque) && d->as<OpaqueObj>()->cls == propertyCls) {
+            Value fset = d->as<OpaqueObj>()->attrs["fset"];
+            if (fset.isNone()) raise(attributeError, "can't set attribute '" + name + "'");
+            call(fset, {o, v});
+            return;
+        }
         inst->attrs[name] = v;
         return;
     }
@@ -1696,7 +1763,9 @@ Value Interp::iter(const Value& v) {
             bool useSorted = !isDict && setIterSorted(*map, sortedKeys);
             if (useSorted) {
                 auto keys = std::make_shared<std::vector<Value>>(std::move(sortedKeys));
-                it->next = [keys, pos](Value& out) {
+                Interp* self = this;
+                it->next = [keys, pos, keep, map, version, self](Value& out) {
+                    if (map->version() != version) self->raise(self->runtimeError, "Set changed size during iteration");
                     if (*pos >= keys->size()) return false;
                     out = (*keys)[(*pos)++];
                     return true;
@@ -1769,6 +1838,11 @@ std::vector<Value> Interp::toVector(const Value& v) {
     if (v.is(OK::List)) return v.as<ListObj>()->items;
     if (v.is(OK::Tuple)) return v.as<TupleObj>()->items;
     std::vector<Value> out;
+    if (v.is(OK::Range)) {
+        int64_t n = len(v);
+        checkAlloc(n > INT64_MAX / int64_t(sizeof(Value)) ? INT64_MAX : n * int64_t(sizeof(Value)), "list");
+        out.reserve(size_t(n));
+    }
     Value it = iter(v);
     Value x;
     while (next(it, x)) {
@@ -2230,7 +2304,7 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
             return Value::integer(q);
         }
         case BinOpKind::Mod: {
-            if (y == 0) raise(zeroDivisionError, "integer division or modulo by zero");
+            if (y == 0) raise(zeroDivisionError, "integer modulo by zero");
             if (y == -1) return Value::integer(0);
             int64_t m = x % y;
             if (m != 0 && ((m < 0) != (y < 0))) m += y;
@@ -2460,8 +2534,12 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
     if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
         Value m;
         if (a.is(OK::Instance)) {
-            const Value* eq = a.as<InstanceObj>()->cls->lookup(op == CmpOpKind::Eq ? "__eq__" : "__ne__");
+            auto* cls = a.as<InstanceObj>()->cls.get();
+            const Value* eq = cls->lookup(op == CmpOpKind::Eq ? "__eq__" : "__ne__");
             if (eq && eq->is(OK::Function)) return call(*eq, {a, b});
+            // Python's default __ne__ inverts a user-defined __eq__
+            if (op == CmpOpKind::NotEq)
+                if (const Value* e2 = cls->lookup("__eq__"); e2 && e2->is(OK::Function)) return Value::boolean(!truthy(call(*e2, {a, b})));
         }
         bool eq;
         if (a.is(OK::Dict) && b.is(OK::Dict)) {

@@ -129,7 +129,10 @@ public:
         unboundLocalError, zeroDivisionError, runtimeError, notImplementedError, recursionError,
         assertionError, stopIteration, importError, moduleNotFoundError, memoryError, overflowError,
         systemExit, keyboardInterrupt, lookupError, arithmeticError, unsupportedCls;
-    ClassP tensorCls, dtypeCls, deviceCls, sizeCls, parameterCls;
+    ClassP tensorCls, dtypeCls, deviceCls, sizeCls, parameterCls, orderedDictCls;
+    ClassP staticMethodCls, classMethodCls, propertyCls;
+    int builtinMethodKey(const ClassObj* c) const;
+    bool unwrapDescriptor(Value& v, const Value& instance, const Value& owner);
 
     struct Impl;
     std::unique_ptr<Impl> impl_;

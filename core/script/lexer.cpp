@@ -385,7 +385,7 @@ Kw keywordOf(std::string_view w) {
     };
     if (w.size() < 2 || w.size() > 8 || w[0] < 'A' || w[0] > 'y') return Kw::NotKw;
     for (const auto& k : kTable)
-        if (w == k.text) return k.kw;
+        if (k.text[0] == w[0] && w == k.text) return k.kw;
     return Kw::NotKw;
 }
 
@@ -949,48 +949,74 @@ void Lexer::lexString(Token& t, size_t b) {
 }
 
 bool Lexer::lexOperator(Token& t) {
-    static const struct { const char* text; Op op; } kOps[] = {
-        // longest first
-        {"**=", Op::DoubleStarEqual}, {"//=", Op::DoubleSlashEqual}, {">>=", Op::RightShiftEqual},
-        {"<<=", Op::LeftShiftEqual}, {"...", Op::Ellipsis},
-        {"!=", Op::NotEqual}, {"%=", Op::PercentEqual}, {"&=", Op::AmperEqual}, {"**", Op::DoubleStar},
-        {"*=", Op::StarEqual}, {"+=", Op::PlusEqual}, {"-=", Op::MinusEqual}, {"->", Op::RArrow},
-        {"//", Op::DoubleSlash}, {"/=", Op::SlashEqual}, {":=", Op::ColonEqual}, {"<<", Op::LeftShift},
-        {"<=", Op::LessEqual}, {"==", Op::EqEqual}, {">=", Op::GreaterEqual}, {">>", Op::RightShift},
-        {"@=", Op::AtEqual}, {"^=", Op::CircumflexEqual}, {"|=", Op::VBarEqual},
-        {"(", Op::LPar}, {")", Op::RPar}, {"[", Op::LSqb}, {"]", Op::RSqb}, {"{", Op::LBrace},
-        {"}", Op::RBrace}, {":", Op::Colon}, {",", Op::Comma}, {";", Op::Semi}, {".", Op::Dot},
-        {"+", Op::Plus}, {"-", Op::Minus}, {"*", Op::Star}, {"/", Op::Slash}, {"|", Op::VBar},
-        {"&", Op::Amper}, {"<", Op::Less}, {">", Op::Greater}, {"=", Op::Equal}, {"%", Op::Percent},
-        {"~", Op::Tilde}, {"^", Op::Circumflex}, {"@", Op::At},
-    };
     size_t b = pos_;
     int col = colOf(b);
-    for (const auto& o : kOps) {
-        size_t n = std::strlen(o.text);
-        if (b + n > end_ || src_.compare(b, n, o.text) != 0) continue;
-        char c = o.text[0];
-        if (n == 1 && (c == '(' || c == '[' || c == '{')) {
-            if (brackets_.size() >= 200) fail("too many nested parentheses", line_, col);
-            brackets_.push_back({c, line_, col});
-        } else if (n == 1 && (c == ')' || c == ']' || c == '}')) {
-            if (brackets_.empty()) fail(std::string("unmatched '") + c + "'", line_, col);
-            const Bracket open = brackets_.back();
-            char want = open.ch == '(' ? ')' : open.ch == '[' ? ']' : '}';
-            if (c != want) {
-                std::string msg = std::string("closing parenthesis '") + c +
-                                  "' does not match opening parenthesis '" + open.ch + "'";
-                if (open.line != line_) msg += " on line " + std::to_string(open.line);
-                fail(msg, line_, col);
-            }
-            brackets_.pop_back();
-        }
-        pos_ = b + n;
-        t = make(TokKind::Op, b, line_, col);
-        t.op = o.op;
-        return true;
+    int c = peekc(), c1 = peekc(1), c2 = peekc(2);
+    Op op = Op::None;
+    size_t n = 1;
+    // Longest match first: "**=" before "**" before "*".
+    auto pick = [&](Op three, Op two, Op twoEq, Op one, char same) {
+        if (c1 == same && c2 == '=' && three != Op::None) { op = three; n = 3; }
+        else if (c1 == same && two != Op::None) { op = two; n = 2; }
+        else if (c1 == '=' && twoEq != Op::None) { op = twoEq; n = 2; }
+        else op = one;
+    };
+    switch (c) {
+    case '(': op = Op::LPar; break;
+    case ')': op = Op::RPar; break;
+    case '[': op = Op::LSqb; break;
+    case ']': op = Op::RSqb; break;
+    case '{': op = Op::LBrace; break;
+    case '}': op = Op::RBrace; break;
+    case ',': op = Op::Comma; break;
+    case ';': op = Op::Semi; break;
+    case '~': op = Op::Tilde; break;
+    case ':': pick(Op::None, Op::None, Op::ColonEqual, Op::Colon, 0); break;
+    case '.':
+        if (c1 == '.' && c2 == '.') { op = Op::Ellipsis; n = 3; }
+        else op = Op::Dot;
+        break;
+    case '+': pick(Op::None, Op::None, Op::PlusEqual, Op::Plus, 0); break;
+    case '-':
+        if (c1 == '>') { op = Op::RArrow; n = 2; }
+        else pick(Op::None, Op::None, Op::MinusEqual, Op::Minus, 0);
+        break;
+    case '*': pick(Op::DoubleStarEqual, Op::DoubleStar, Op::StarEqual, Op::Star, '*'); break;
+    case '/': pick(Op::DoubleSlashEqual, Op::DoubleSlash, Op::SlashEqual, Op::Slash, '/'); break;
+    case '<': pick(Op::LeftShiftEqual, Op::LeftShift, Op::LessEqual, Op::Less, '<'); break;
+    case '>': pick(Op::RightShiftEqual, Op::RightShift, Op::GreaterEqual, Op::Greater, '>'); break;
+    case '=': pick(Op::None, Op::None, Op::EqEqual, Op::Equal, 0); break;
+    case '%': pick(Op::None, Op::None, Op::PercentEqual, Op::Percent, 0); break;
+    case '&': pick(Op::None, Op::None, Op::AmperEqual, Op::Amper, 0); break;
+    case '|': pick(Op::None, Op::None, Op::VBarEqual, Op::VBar, 0); break;
+    case '^': pick(Op::None, Op::None, Op::CircumflexEqual, Op::Circumflex, 0); break;
+    case '@': pick(Op::None, Op::None, Op::AtEqual, Op::At, 0); break;
+    case '!':
+        if (c1 != '=') return false; // a lone '!' is not a Python token
+        op = Op::NotEqual;
+        n = 2;
+        break;
+    default: return false;
     }
-    return false;
+    if (n == 1 && (c == '(' || c == '[' || c == '{')) {
+        if (brackets_.size() >= 200) fail("too many nested parentheses", line_, col);
+        brackets_.push_back({static_cast<char>(c), line_, col});
+    } else if (n == 1 && (c == ')' || c == ']' || c == '}')) {
+        if (brackets_.empty()) fail(std::string("unmatched '") + static_cast<char>(c) + "'", line_, col);
+        const Bracket open = brackets_.back();
+        char want = open.ch == '(' ? ')' : open.ch == '[' ? ']' : '}';
+        if (c != want) {
+            std::string msg = std::string("closing parenthesis '") + static_cast<char>(c) +
+                              "' does not match opening parenthesis '" + open.ch + "'";
+            if (open.line != line_) msg += " on line " + std::to_string(open.line);
+            fail(msg, line_, col);
+        }
+        brackets_.pop_back();
+    }
+    pos_ = b + n;
+    t = make(TokKind::Op, b, line_, col);
+    t.op = op;
+    return true;
 }
 
 } // namespace fl::script

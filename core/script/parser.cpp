@@ -29,6 +29,14 @@
 #include <string_view>
 #include <utility>
 
+// Keeps bulky helpers out of the frames of the recursive descent functions: inlined, their
+// locals would multiply the stack each nesting level costs (badly so in sanitizer builds).
+#if defined(_MSC_VER)
+#define FL_NOINLINE __declspec(noinline)
+#else
+#define FL_NOINLINE __attribute__((noinline))
+#endif
+
 namespace fl::script {
 
 namespace {
@@ -273,7 +281,8 @@ private:
         Token last;              // last consumed token other than NEWLINE/INDENT/DEDENT/END
     };
 
-    Token peek(size_t k = 0) {
+    // The returned reference is only good until the next peek() or take().
+    const Token& peek(size_t k = 0) {
         Stream& s = *ts_;
         while (s.pos + k >= s.toks.size()) {
             s.toks.push_back(s.lex->next());
@@ -323,7 +332,7 @@ private:
     static Span spanFrom(const Span& a, const Span& b) { return {a.line, a.col, b.endLine, b.endCol}; }
 
     // ------------------------------------------------------------ errors
-    SyntaxError makeError(const std::string& msg, int line, int col, const char* kind = "SyntaxError") const {
+    FL_NOINLINE SyntaxError makeError(const std::string& msg, int line, int col, const char* kind = "SyntaxError") const {
         SyntaxError e;
         e.message = msg;
         e.filename = filename_;
@@ -335,7 +344,7 @@ private:
 
     // Raises a parser error. Like CPython, a tokenizer error later in the file takes precedence
     // (an unclosed bracket only when it was opened on a line before the furthest token read).
-    [[noreturn]] void raise(SyntaxError e) {
+    FL_NOINLINE [[noreturn]] void raise(SyntaxError e) {
         if (speculating_ == 0 && inFString_ == 0) {
             int readLine = furthestLine_;
             try {
@@ -346,13 +355,13 @@ private:
         }
         throw e;
     }
-    [[noreturn]] void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
-    [[noreturn]] void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
-    [[noreturn]] void invalidSyntax(const Token& t) { raiseAt(t, "invalid syntax"); }
-    [[noreturn]] void unsupported(const Token& t) {
+    FL_NOINLINE [[noreturn]] void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
+    FL_NOINLINE [[noreturn]] void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
+    FL_NOINLINE [[noreturn]] void invalidSyntax(const Token& t) { raiseAt(t, "invalid syntax"); }
+    FL_NOINLINE [[noreturn]] void unsupported(const Token& t) {
         raiseAt(t, "'" + std::string(ts_->lex->text(t)) + "' is not supported in model scripts");
     }
-    [[noreturn]] void tooDeep(const Token& t) { raiseAt(t, "too many nested expressions"); }
+    FL_NOINLINE [[noreturn]] void tooDeep(const Token& t) { raiseAt(t, "too many nested expressions"); }
 
     // Errors CPython reports from its compiler: kept until the whole file has parsed.
     void defer(const std::string& msg, int line, int col) {
@@ -387,7 +396,7 @@ private:
 
     // A complete expression `last` is followed by a token that does not fit. Inside brackets
     // CPython suggests a missing comma when that token starts another expression.
-    [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& t) {
+    FL_NOINLINE [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& t) {
         if (lastExpr && startsExpression(t)) {
             const Expr* a = lastExpr;
             for (;;) { // the trailing disjunction of the element
@@ -415,7 +424,7 @@ private:
 
     // `e` (just parsed where a named expression is allowed) is followed by '='. CPython's
     // invalid_named_expression rule: suggest '==' (or ':=' for a plain name).
-    void checkStrayEquals(const Expr& e, const Token& startTok) {
+    FL_NOINLINE void checkStrayEquals(const Expr& e, const Token& startTok) {
         if (!isOp(peek(), Op::Equal)) return;
         if (!isBitwiseOrLevel(e)) return;
         // The rule only applies when the right side is a bitwise_or not followed by another '='.
@@ -444,7 +453,7 @@ private:
     }
 
     // Validates an assignment / for / with / del target and sets its context.
-    void toTarget(Expr& e, TargetUse use) {
+    FL_NOINLINE void toTarget(Expr& e, TargetUse use) {
         if (const Expr* bad = invalidTarget(e, use)) {
             if (use == TargetUse::For && bad->kind == ExprKind::Compare) {
                 // `for x in y in z` style mistakes point at the comparison's left side.
@@ -504,7 +513,7 @@ private:
     }
 
     // small_stmt (';' small_stmt)* [';'] NEWLINE
-    void parseSimpleStatements(Body& out) {
+    FL_NOINLINE void parseSimpleStatements(Body& out) {
         for (;;) {
             out.push_back(parseSmallStatement());
             Token t = peek();
@@ -681,7 +690,7 @@ private:
         return name;
     }
 
-    StmtP parseImport() {
+    FL_NOINLINE StmtP parseImport() {
         Token i = take();
         auto s = std::make_unique<ImportStmt>();
         for (;;) {
@@ -701,7 +710,7 @@ private:
         return s;
     }
 
-    StmtP parseFromImport() {
+    FL_NOINLINE StmtP parseFromImport() {
         Token f = take();
         auto s = std::make_unique<ImportFromStmt>();
         for (;;) {
@@ -776,7 +785,7 @@ private:
         }
     }
 
-    StmtP parseExprStatement() {
+    FL_NOINLINE StmtP parseExprStatement() {
         Token start = peek();
         bool firstBare = false;
         ExprP first = parseStarExpressions(&firstBare);
@@ -824,7 +833,7 @@ private:
         return s;
     }
 
-    StmtP parseAssign(ExprP first, bool firstBare, const Token& start) {
+    FL_NOINLINE StmtP parseAssign(ExprP first, bool firstBare, const Token& start) {
         auto s = std::make_unique<AssignStmt>();
         std::vector<ExprP> parts;
         parts.push_back(std::move(first));
@@ -871,7 +880,14 @@ private:
 
     StmtP parseIf() {
         Token kw = take(); // 'if' or 'elif'
-        DepthGuard guard(*this, kw); // an elif chain nests IfStmts
+        // An elif chain nests IfStmts (each elif is the orelse of the one before): bound it like
+        // expression nesting, with its own counter.
+        if (openIfs_ >= kMaxDepth) raiseAt(kw, "too many 'elif' branches");
+        struct Count {
+            int& n;
+            explicit Count(int& c) : n(++c) {}
+            ~Count() { --n; }
+        } count(openIfs_);
         auto s = std::make_unique<IfStmt>();
         Token condStart = peek();
         s->test = parseNamedExpression();
@@ -905,7 +921,7 @@ private:
         parseBlock(out, "'else' statement", t.line);
     }
 
-    StmtP parseWhile() {
+    FL_NOINLINE StmtP parseWhile() {
         Token w = take();
         auto s = std::make_unique<WhileStmt>();
         Token condStart = peek();
@@ -947,7 +963,7 @@ private:
         return tup;
     }
 
-    StmtP parseFor() {
+    FL_NOINLINE StmtP parseFor() {
         Token f = take();
         auto s = std::make_unique<ForStmt>();
         s->target = parseTargetList();
@@ -962,7 +978,7 @@ private:
         return s;
     }
 
-    StmtP parseTry() {
+    FL_NOINLINE StmtP parseTry() {
         Token t = take();
         auto s = std::make_unique<TryStmt>();
         expectColon(true);
@@ -1023,7 +1039,7 @@ private:
         return parseExpression();
     }
 
-    StmtP parseWith() {
+    FL_NOINLINE StmtP parseWith() {
         Token w = take();
         auto s = std::make_unique<WithStmt>();
         bool done = false;
@@ -1068,7 +1084,7 @@ private:
         return s;
     }
 
-    StmtP parseDecorated() {
+    FL_NOINLINE StmtP parseDecorated() {
         std::vector<ExprP> decorators;
         while (isOp(peek(), Op::At)) {
             take();
@@ -1102,7 +1118,7 @@ private:
     }
 
     // Parameters of a def (up to ')') or a lambda (up to ':').
-    void parseParameters(Arguments& a, bool isLambda) {
+    FL_NOINLINE void parseParameters(Arguments& a, bool isLambda) {
         Op close = isLambda ? Op::Colon : Op::RPar;
         bool seenSlash = false, seenStar = false, seenDefault = false;
         std::optional<Token> bareStar;
@@ -1144,6 +1160,10 @@ private:
                 names.emplace_back(arg.name, arg.span);
                 ExprP def;
                 if (isOp(peek(), Op::Equal)) {
+                    // A default sits below this function's large frame: count it as several
+                    // levels so that `lambda a=lambda a=...` stays within a modest stack.
+                    DepthGuard guard(*this);
+                    for (int k = 0; k < 4; k++) guard.bump(peek());
                     take();
                     def = parseExpression();
                 }
@@ -1174,7 +1194,7 @@ private:
                 }
     }
 
-    StmtP parseFunctionDef(std::vector<ExprP> decorators) {
+    FL_NOINLINE StmtP parseFunctionDef(std::vector<ExprP> decorators) {
         Token d = take();
         auto s = std::make_unique<FunctionDefStmt>();
         s->decorators = std::move(decorators);
@@ -1196,7 +1216,7 @@ private:
         return s;
     }
 
-    StmtP parseClassDef(std::vector<ExprP> decorators) {
+    FL_NOINLINE StmtP parseClassDef(std::vector<ExprP> decorators) {
         Token c = take();
         auto s = std::make_unique<ClassDefStmt>();
         s->decorators = std::move(decorators);
@@ -1234,7 +1254,7 @@ private:
         return tup;
     }
 
-    ExprP parseStarred() {
+    FL_NOINLINE ExprP parseStarred() {
         Token t = take(); // '*'
         auto s = std::make_unique<StarredExpr>();
         s->value = parseBinary(1);
@@ -1273,24 +1293,30 @@ private:
     }
 
     // expression: lambda | disjunction ['if' disjunction 'else' expression]
+    // (The functions on the recursive path keep few locals: each nesting level pays for them.)
     ExprP parseExpression() {
-        Token t = peek();
+        const Token& t = peek();
         DepthGuard guard(*this, t);
         if (isKw(t, Kw::Lambda)) return parseLambda();
+        int line = t.line, col = t.col;
         ExprP body = parseDisjunction();
         if (!isKw(peek(), Kw::If)) return body;
-        take();
+        return parseIfExpTail(std::move(body), line, col);
+    }
+
+    FL_NOINLINE ExprP parseIfExpTail(ExprP body, int line, int col) {
+        take(); // 'if'
         auto e = std::make_unique<IfExpExpr>();
         e->test = parseDisjunction();
-        if (!isKw(peek(), Kw::Else)) raiseAt(t, "expected 'else' after 'if' expression");
+        if (!isKw(peek(), Kw::Else)) raise(makeError("expected 'else' after 'if' expression", line, col));
         take();
         e->orelse = parseExpression();
-        e->span = spanFrom(t);
+        e->span = Span{line, col, last().endLine, last().endCol};
         e->body = std::move(body);
         return e;
     }
 
-    ExprP parseLambda() {
+    FL_NOINLINE ExprP parseLambda() {
         Token l = take();
         auto lam = std::make_unique<LambdaExpr>();
         parseParameters(lam->args, true);
@@ -1301,9 +1327,13 @@ private:
     }
 
     ExprP parseBoolChain(Kw kw, BoolOpKind kind, ExprP (Parser::*operand)()) {
-        Token start = peek();
+        int line = peek().line, col = peek().col;
         ExprP first = (this->*operand)();
         if (!isKw(peek(), kw)) return first;
+        return parseBoolTail(kw, kind, operand, std::move(first), line, col);
+    }
+
+    FL_NOINLINE ExprP parseBoolTail(Kw kw, BoolOpKind kind, ExprP (Parser::*operand)(), ExprP first, int line, int col) {
         auto b = std::make_unique<BoolOpExpr>();
         b->op = kind;
         b->values.push_back(std::move(first));
@@ -1311,21 +1341,25 @@ private:
             take();
             b->values.push_back((this->*operand)());
         }
-        b->span = spanFrom(start);
+        b->span = Span{line, col, last().endLine, last().endCol};
         return b;
     }
 
     ExprP parseDisjunction() { return parseBoolChain(Kw::Or, BoolOpKind::Or, &Parser::parseConjunction); }
     ExprP parseConjunction() { return parseBoolChain(Kw::And, BoolOpKind::And, &Parser::parseInversion); }
 
-    // 'not'* comparison, built without recursion.
     ExprP parseInversion() {
         if (!isKw(peek(), Kw::Not)) return parseComparison();
+        return parseNotChain();
+    }
+
+    // 'not'* comparison, built without recursion.
+    FL_NOINLINE ExprP parseNotChain() {
         DepthGuard guard(*this);
         std::vector<Token> nots;
         while (isKw(peek(), Kw::Not)) {
+            guard.bump(peek());
             nots.push_back(take());
-            guard.bump(nots.back());
         }
         ExprP e = parseComparison();
         for (size_t i = nots.size(); i-- > 0;) {
@@ -1378,17 +1412,21 @@ private:
     }
 
     ExprP parseComparison() {
-        Token start = peek();
+        int line = peek().line, col = peek().col;
         ExprP left = parseBinary(1);
         CmpOpKind k;
         if (!takeCompareOp(k)) return left;
+        return parseCompareTail(std::move(left), k, line, col);
+    }
+
+    FL_NOINLINE ExprP parseCompareTail(ExprP left, CmpOpKind k, int line, int col) {
         auto c = std::make_unique<CompareExpr>();
         c->left = std::move(left);
         do {
             c->ops.push_back(k);
             c->comparators.push_back(parseBinary(1));
         } while (takeCompareOp(k));
-        c->span = spanFrom(start);
+        c->span = Span{line, col, last().endLine, last().endCol};
         return c;
     }
 
@@ -1414,184 +1452,255 @@ private:
 
     // Left-associative binary operators of precedence >= minPrec (precedence climbing).
     ExprP parseBinary(int minPrec) {
-        Token start = peek();
+        int line = peek().line, col = peek().col;
         ExprP left = parseFactor();
         DepthGuard guard(*this);
         for (;;) {
             BinOpKind k{};
-            Token t = peek();
+            const Token& t = peek();
             int p = binaryPrecedence(t, k);
             if (p == 0 || p < minPrec) return left;
-            take();
             guard.bump(t);
+            take();
             ExprP right = parseBinary(p + 1);
             auto b = std::make_unique<BinOpExpr>();
             b->op = k;
-            b->span = spanFrom(start);
+            b->span = Span{line, col, last().endLine, last().endCol};
             b->left = std::move(left);
             b->right = std::move(right);
             left = std::move(b);
         }
     }
 
-    // ('+' | '-' | '~')* power, built without recursion.
+    static bool isUnaryOp(const Token& t) {
+        return t.kind == TokKind::Op && (t.op == Op::Plus || t.op == Op::Minus || t.op == Op::Tilde);
+    }
+
+    // factor: ('+' | '-' | '~') factor | power;  power: primary ['**' factor].
     ExprP parseFactor() {
-        Token t = peek();
-        if (!isOp(t, Op::Plus) && !isOp(t, Op::Minus) && !isOp(t, Op::Tilde)) return parsePower();
+        const Token& t = peek();
+        if (isUnaryOp(t)) return parseFactorChain(nullptr, 0, 0);
+        int line = t.line, col = t.col;
+        ExprP base = parsePrimary();
+        if (!isOp(peek(), Op::DoubleStar)) return base;
+        return parseFactorChain(std::move(base), line, col);
+    }
+
+    // The general factor, e.g. -a ** -b ** c == -(a ** -(b ** c)): links of unary operators and
+    // a primary joined by '**', read in a loop and folded from the right (no recursion, so a
+    // long chain cannot exhaust the stack). `firstBase` is the already parsed first primary.
+    FL_NOINLINE ExprP parseFactorChain(ExprP firstBase, int line, int col) {
+        struct Link {
+            size_t opsBegin, opsEnd; // this link's unary operators, in `ops`
+            ExprP base;
+            int line, col;           // where the primary starts
+        };
         DepthGuard guard(*this);
         std::vector<Token> ops;
+        std::vector<Link> links;
         for (;;) {
-            t = peek();
-            if (!isOp(t, Op::Plus) && !isOp(t, Op::Minus) && !isOp(t, Op::Tilde)) break;
-            ops.push_back(take());
-            guard.bump(t);
+            Link l{ops.size(), ops.size(), nullptr, line, col};
+            if (firstBase) {
+                l.base = std::move(firstBase);
+            } else {
+                while (isUnaryOp(peek())) {
+                    guard.bump(peek());
+                    ops.push_back(take());
+                }
+                l.opsEnd = ops.size();
+                l.line = peek().line;
+                l.col = peek().col;
+                l.base = parsePrimary();
+            }
+            links.push_back(std::move(l));
+            if (!isOp(peek(), Op::DoubleStar)) break;
+            guard.bump(peek());
+            take();
         }
-        ExprP e = parsePower();
-        for (size_t i = ops.size(); i-- > 0;) {
-            auto u = std::make_unique<UnaryOpExpr>();
-            u->op = ops[i].op == Op::Plus ? UnaryOpKind::UAdd : ops[i].op == Op::Minus ? UnaryOpKind::USub
-                                                                                        : UnaryOpKind::Invert;
-            u->span = spanFrom(ops[i]);
-            u->operand = std::move(e);
-            e = std::move(u);
+        // Every node built here ends where the chain does.
+        const int endLine = last().endLine, endCol = last().endCol;
+        ExprP e;
+        for (size_t i = links.size(); i-- > 0;) {
+            Link& l = links[i];
+            if (e) {
+                auto b = std::make_unique<BinOpExpr>();
+                b->op = BinOpKind::Pow;
+                b->span = Span{l.line, l.col, endLine, endCol};
+                b->left = std::move(l.base);
+                b->right = std::move(e);
+                e = std::move(b);
+            } else {
+                e = std::move(l.base);
+            }
+            for (size_t k = l.opsEnd; k-- > l.opsBegin;) {
+                const Token& op = ops[k];
+                auto u = std::make_unique<UnaryOpExpr>();
+                u->op = op.op == Op::Plus ? UnaryOpKind::UAdd : op.op == Op::Minus ? UnaryOpKind::USub
+                                                                                    : UnaryOpKind::Invert;
+                u->span = Span{op.line, op.col, endLine, endCol};
+                u->operand = std::move(e);
+                e = std::move(u);
+            }
         }
         return e;
     }
 
-    // primary ['**' factor]: right-associative, and binds tighter than a unary minus on its left.
-    ExprP parsePower() {
-        Token start = peek();
-        ExprP base = parsePrimary();
-        Token t = peek();
-        if (!isOp(t, Op::DoubleStar)) return base;
-        take();
-        DepthGuard guard(*this, t);
-        ExprP exp = parseFactor();
-        auto b = std::make_unique<BinOpExpr>();
-        b->op = BinOpKind::Pow;
-        b->span = spanFrom(start);
-        b->left = std::move(base);
-        b->right = std::move(exp);
-        return b;
+    ExprP parsePrimary() {
+        const Token& first = peek();
+        if (isKw(first, Kw::Await)) unsupported(first);
+        int line = first.line, col = first.col;
+        ExprP e = parseAtom();
+        const Token& t = peek();
+        if (!isOp(t, Op::Dot) && !isOp(t, Op::LPar) && !isOp(t, Op::LSqb)) return e;
+        return parseTrailers(std::move(e), line, col);
     }
 
-    ExprP parsePrimary() {
-        Token first = peek();
-        if (isKw(first, Kw::Await)) unsupported(first);
-        ExprP e = parseAtom();
+    // .name, (args) and [index] after an atom, in a loop.
+    FL_NOINLINE ExprP parseTrailers(ExprP e, int line, int col) {
         DepthGuard guard(*this);
         for (;;) {
-            Token t = peek();
+            const Token& t = peek();
             if (isOp(t, Op::Dot)) {
-                take();
                 guard.bump(t);
-                Token n = peek();
-                if (!isPlainName(n)) invalidSyntax(n);
-                take();
-                auto a = std::make_unique<AttributeExpr>();
-                a->attr = std::string(ts_->lex->text(n));
-                a->span = spanFrom(first);
-                a->value = std::move(e);
-                e = std::move(a);
+                e = parseAttribute(std::move(e), line, col);
             } else if (isOp(t, Op::LPar)) {
                 guard.bump(t);
-                e = parseCall(std::move(e), first);
+                e = parseCall(std::move(e), line, col);
             } else if (isOp(t, Op::LSqb)) {
                 guard.bump(t);
-                e = parseSubscript(std::move(e), first);
+                e = parseSubscript(std::move(e), line, col);
             } else {
                 return e;
             }
         }
     }
 
-    ExprP parseCall(ExprP func, const Token& start) {
+    FL_NOINLINE ExprP parseAttribute(ExprP value, int line, int col) {
+        take(); // '.'
+        const Token& n = peek();
+        if (!isPlainName(n)) invalidSyntax(n);
+        auto a = std::make_unique<AttributeExpr>();
+        a->attr = std::string(ts_->lex->text(n));
+        take();
+        a->span = Span{line, col, last().endLine, last().endCol};
+        a->value = std::move(value);
+        return a;
+    }
+
+    FL_NOINLINE ExprP parseCall(ExprP func, int line, int col) {
         Token open = take();
         auto c = std::make_unique<CallExpr>();
         parseArguments(c->args, c->keywords, true, open);
         expectOp(Op::RPar);
-        c->span = spanFrom(start);
+        c->span = Span{line, col, last().endLine, last().endCol};
         c->func = std::move(func);
         return c;
     }
 
-    // Call arguments (or class bases) up to, not including, the ')'.
-    void parseArguments(std::vector<ExprP>& args, std::vector<Keyword>& keywords, bool allowGenerator,
-                        const Token& open) {
-        bool seenKeyword = false, seenDoubleStar = false;
+    struct ArgState {
+        std::vector<ExprP>& args;
+        std::vector<Keyword>& keywords;
+        bool allowGenerator;
+        int openLine, openCol;       // the '(' (a bare generator argument spans the parentheses)
+        int firstLine = 0, firstCol = 0;
+        bool seenKeyword = false, seenDoubleStar = false, generator = false;
         const Expr* lastExpr = nullptr;
-        Span firstArg{};
-        bool any = false;
+    };
+
+    // Call arguments (or class bases) up to, not including, the ')'.
+    FL_NOINLINE void parseArguments(std::vector<ExprP>& args, std::vector<Keyword>& keywords, bool allowGenerator,
+                                    const Token& open) {
+        ArgState st{args, keywords, allowGenerator, open.line, open.col};
+        st.firstLine = peek().line;
+        st.firstCol = peek().col;
         while (!isOp(peek(), Op::RPar)) {
-            Token t = peek();
-            if (!any) firstArg = Span{t.line, t.col, t.endLine, t.endCol};
-            any = true;
+            const Token& t = peek();
             if (isOp(t, Op::Star)) {
-                take();
-                auto s = std::make_unique<StarredExpr>();
-                s->value = parseExpression();
-                s->span = spanFrom(t);
-                if (seenDoubleStar)
-                    raise(makeError("iterable argument unpacking follows keyword argument unpacking",
-                                    firstArg.line, firstArg.col));
-                lastExpr = s.get();
-                args.push_back(std::move(s));
+                parseStarArg(st);
             } else if (isOp(t, Op::DoubleStar)) {
-                take();
-                Keyword k;
-                k.value = parseExpression();
-                k.span = spanFrom(t);
-                seenDoubleStar = true;
-                lastExpr = k.value.get();
-                keywords.push_back(std::move(k));
+                parseDoubleStarArg(st);
             } else if (t.kind == TokKind::Name && isOp(peek(1), Op::Equal)) {
-                if (t.kw == Kw::True || t.kw == Kw::False || t.kw == Kw::None)
-                    raiseAt(t, "cannot assign to " + std::string(ts_->lex->text(t)));
-                if (t.kw != Kw::NotKw) invalidSyntax(t);
-                take();
-                take();
-                Keyword k;
-                k.arg = std::string(ts_->lex->text(t));
-                k.value = parseExpression();
-                k.span = spanFrom(t);
-                for (const auto& other : keywords)
-                    if (other.arg == k.arg) defer("keyword argument repeated: " + k.arg, k.span);
-                seenKeyword = true;
-                lastExpr = k.value.get();
-                keywords.push_back(std::move(k));
+                parseKeywordArg(st);
             } else {
-                ExprP e = parseNamedExpression();
-                if (isKw(peek(), Kw::For)) {
-                    // A bare generator argument, f(x for x in y): it must be the only argument,
-                    // and its span is the call's parentheses.
-                    if (!allowGenerator) invalidSyntax(peek());
-                    auto g = std::make_unique<CompExpr>(ExprKind::GeneratorExp);
-                    Span eltSpan = e->span;
-                    g->elt = std::move(e);
-                    parseComprehensions(g->generators);
-                    if (!args.empty() || !keywords.empty() || !isOp(peek(), Op::RPar))
-                        raise(makeError("Generator expression must be parenthesized", eltSpan.line, eltSpan.col));
-                    Token close = peek();
-                    g->span = Span{open.line, open.col, close.endLine, close.endCol};
-                    args.push_back(std::move(g));
-                    return;
-                }
-                if (isOp(peek(), Op::Equal))
-                    raiseAt(*e, "expression cannot contain assignment, perhaps you meant \"==\"?");
-                if (seenDoubleStar) raiseAt(*e, "positional argument follows keyword argument unpacking");
-                if (seenKeyword) raiseAt(*e, "positional argument follows keyword argument");
-                lastExpr = e.get();
-                args.push_back(std::move(e));
+                parsePositionalArg(st);
+                if (st.generator) return;
             }
             if (isOp(peek(), Op::Comma)) {
                 take();
                 continue;
             }
-            if (!isOp(peek(), Op::RPar)) unexpectedAfter(lastExpr, peek());
+            if (!isOp(peek(), Op::RPar)) unexpectedAfter(st.lastExpr, peek());
         }
     }
 
-    ExprP parseSubscript(ExprP value, const Token& valueStart) {
+    FL_NOINLINE void parseStarArg(ArgState& st) {
+        Token t = take();
+        auto s = std::make_unique<StarredExpr>();
+        s->value = parseExpression();
+        s->span = spanFrom(t);
+        if (st.seenDoubleStar)
+            raise(makeError("iterable argument unpacking follows keyword argument unpacking", st.firstLine, st.firstCol));
+        st.lastExpr = s.get();
+        st.args.push_back(std::move(s));
+    }
+
+    FL_NOINLINE void parseDoubleStarArg(ArgState& st) {
+        Token t = take();
+        Keyword k;
+        k.value = parseExpression();
+        k.span = spanFrom(t);
+        st.seenDoubleStar = true;
+        st.lastExpr = k.value.get();
+        st.keywords.push_back(std::move(k));
+    }
+
+    FL_NOINLINE void parseKeywordArg(ArgState& st) {
+        Token t = take();
+        if (t.kw == Kw::True || t.kw == Kw::False || t.kw == Kw::None)
+            raiseAt(t, "cannot assign to " + std::string(ts_->lex->text(t)));
+        if (t.kw != Kw::NotKw) invalidSyntax(t);
+        take(); // '='
+        Keyword k;
+        k.arg = std::string(ts_->lex->text(t));
+        k.value = parseExpression();
+        k.span = spanFrom(t);
+        for (const auto& other : st.keywords)
+            if (other.arg == k.arg) defer("keyword argument repeated: " + k.arg, k.span);
+        st.seenKeyword = true;
+        st.lastExpr = k.value.get();
+        st.keywords.push_back(std::move(k));
+    }
+
+    FL_NOINLINE void parsePositionalArg(ArgState& st) {
+        ExprP e = parseNamedExpression();
+        if (isKw(peek(), Kw::For)) {
+            parseGeneratorArg(st, std::move(e));
+            return;
+        }
+        if (isOp(peek(), Op::Equal)) raiseAt(*e, "expression cannot contain assignment, perhaps you meant \"==\"?");
+        if (st.seenDoubleStar) raiseAt(*e, "positional argument follows keyword argument unpacking");
+        if (st.seenKeyword) raiseAt(*e, "positional argument follows keyword argument");
+        st.lastExpr = e.get();
+        st.args.push_back(std::move(e));
+    }
+
+    // A bare generator argument, f(x for x in y): it must be the only argument, and its span is
+    // the call's parentheses.
+    FL_NOINLINE void parseGeneratorArg(ArgState& st, ExprP elt) {
+        if (!st.allowGenerator) invalidSyntax(peek());
+        auto g = std::make_unique<CompExpr>(ExprKind::GeneratorExp);
+        Span eltSpan = elt->span;
+        g->elt = std::move(elt);
+        parseComprehensions(g->generators);
+        if (!st.args.empty() || !st.keywords.empty() || !isOp(peek(), Op::RPar))
+            raise(makeError("Generator expression must be parenthesized", eltSpan.line, eltSpan.col));
+        const Token& close = peek();
+        g->span = Span{st.openLine, st.openCol, close.endLine, close.endCol};
+        st.args.push_back(std::move(g));
+        st.generator = true;
+    }
+
+    FL_NOINLINE ExprP parseSubscript(ExprP value, int line, int col) {
         take(); // '['
         Token start = peek();
         ExprP first = parseSliceItem();
@@ -1622,7 +1731,7 @@ private:
         }
         take();
         auto s = std::make_unique<SubscriptExpr>();
-        s->span = spanFrom(valueStart);
+        s->span = Span{line, col, last().endLine, last().endCol};
         s->value = std::move(value);
         s->slice = std::move(index);
         return s;
@@ -1633,7 +1742,7 @@ private:
         return isOp(t, Op::Colon) || isOp(t, Op::Comma) || isOp(t, Op::RSqb);
     }
 
-    ExprP parseSliceItem() {
+    FL_NOINLINE ExprP parseSliceItem() {
         Token start = peek();
         if (isOp(start, Op::Star)) return parseStarred();
         ExprP lower;
@@ -1655,7 +1764,7 @@ private:
     }
 
     // 'for' targets 'in' disjunction ('if' disjunction)*, repeated.
-    void parseComprehensions(std::vector<Comprehension>& gens) {
+    FL_NOINLINE void parseComprehensions(std::vector<Comprehension>& gens) {
         for (;;) {
             Token t = peek();
             if (isKw(t, Kw::Async)) unsupported(t);
@@ -1675,7 +1784,7 @@ private:
         }
     }
 
-    ExprP parseComprehension(ExprKind kind, ExprP elt, const Token& open, Op close) {
+    FL_NOINLINE ExprP parseComprehension(ExprKind kind, ExprP elt, const Token& open, Op close) {
         if (elt->kind == ExprKind::Starred) raiseAt(*elt, "iterable unpacking cannot be used in comprehension");
         auto c = std::make_unique<CompExpr>(kind);
         c->elt = std::move(elt);
@@ -1686,7 +1795,7 @@ private:
     }
 
     // Elements after the first of a list / tuple / set display, through the closing bracket.
-    void parseMoreElements(std::vector<ExprP>& elts, Op close) {
+    FL_NOINLINE void parseMoreElements(std::vector<ExprP>& elts, Op close) {
         while (isOp(peek(), Op::Comma)) {
             take();
             if (isOp(peek(), close)) break;
@@ -1697,7 +1806,7 @@ private:
         take();
     }
 
-    ExprP parseParen() {
+    FL_NOINLINE ExprP parseParen() {
         Token open = take();
         if (isOp(peek(), Op::RPar)) {
             take();
@@ -1720,7 +1829,7 @@ private:
         return first; // a parenthesized expression keeps its own span, as in CPython
     }
 
-    ExprP parseListDisplay() {
+    FL_NOINLINE ExprP parseListDisplay() {
         Token open = take();
         if (isOp(peek(), Op::RSqb)) {
             take();
@@ -1736,7 +1845,7 @@ private:
     }
 
     // One `key: value` or `**mapping` entry of a dict display.
-    void parseDictEntry(DictExpr& d) {
+    FL_NOINLINE void parseDictEntry(DictExpr& d) {
         Token t = peek();
         if (isOp(t, Op::DoubleStar)) {
             take();
@@ -1756,7 +1865,7 @@ private:
         return parseExpression();
     }
 
-    ExprP parseBraceDisplay() {
+    FL_NOINLINE ExprP parseBraceDisplay() {
         Token open = take();
         if (isOp(peek(), Op::RBrace)) {
             take();
@@ -1795,7 +1904,7 @@ private:
         return s;
     }
 
-    ExprP finishDict(std::unique_ptr<DictExpr> d, const Token& open) {
+    FL_NOINLINE ExprP finishDict(std::unique_ptr<DictExpr> d, const Token& open) {
         while (isOp(peek(), Op::Comma)) {
             take();
             if (isOp(peek(), Op::RBrace)) break;
@@ -1852,7 +1961,7 @@ private:
     }
 
     // ------------------------------------------------------------ numbers
-    ExprP parseNumber(const Token& t) {
+    FL_NOINLINE ExprP parseNumber(const Token& t) {
         std::string_view raw = ts_->lex->text(t);
         std::string text;
         text.reserve(raw.size());
@@ -1919,7 +2028,7 @@ private:
 
     // ------------------------------------------------------------ strings
     // Adjacent string literals, plain and f-strings, concatenated into one node.
-    ExprP parseStrings() {
+    FL_NOINLINE ExprP parseStrings() {
         Token first = peek();
         std::vector<ExprP> parts;
         std::string literal;
@@ -2058,11 +2167,12 @@ private:
         }
         size_t i = b;
         while (i < e) {
-            size_t next = src_.find('\\', i);
-            if (next == std::string::npos || next >= e) {
+            const void* hit = std::memchr(src_.data() + i, '\\', e - i);
+            if (!hit) {
                 out.append(src_, i, e - i);
                 return;
             }
+            size_t next = static_cast<size_t>(static_cast<const char*>(hit) - src_.data());
             out.append(src_, i, next - i);
             i = decodeEscape(next, e, b, out, t);
         }
@@ -2224,7 +2334,7 @@ private:
 
     // Parses the text of a replacement field where it stands in the file. CPython compiles it
     // as if it were wrapped in parentheses, so tuples, newlines and generators are allowed.
-    ExprP parseFieldExpression(size_t b, size_t e, const SrcPos& pos) {
+    FL_NOINLINE ExprP parseFieldExpression(size_t b, size_t e, const SrcPos& pos) {
         Lexer sub(src_, filename_, b, e, pos.line, pos.lineStart);
         Stream stream;
         stream.lex = &sub;
@@ -2283,7 +2393,8 @@ private:
     Lexer mainLexer_;
     Stream mainStream_;
     Stream* ts_ = nullptr;
-    int depth_ = 0;
+    int depth_ = 0;   // expression nesting, see DepthGuard
+    int openIfs_ = 0; // IfStmts being parsed (an elif chain nests them)
     int speculating_ = 0;
     int inFString_ = 0;
     int furthestLine_ = 0; // line of the furthest token read from the file's lexer

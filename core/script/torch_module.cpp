@@ -6,6 +6,8 @@
 #include <ATen/core/Reduction.h>
 #include <ATen/Parallel.h>
 #include <c10/core/GradMode.h>
+#include <ATen/Dispatch.h>
+#include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
 
 #include <cmath>
@@ -175,6 +177,11 @@ void installFunctional(Interp& in, const Value& F) {
         return wrap(at::relu(a.t(0)));
     });
     defn(in, F, "relu6", "input, inplace=", [](FArgs& a) { return wrap(at::hardtanh(a.t(0), 0, 6)); });
+    defn(in, F, "hardtanh", "input, min_val=, max_val=, inplace=", [](FArgs& a) { return wrap(at::hardtanh(a.t(0), a.f(1, -1.0), a.f(2, 1.0))); });
+    defn(in, F, "smooth_l1_loss", "input, target, size_average=, reduce=, reduction=, beta=", [](FArgs& a) {
+        auto bt = at::broadcast_tensors({a.t(0), a.t(1)});
+        return wrap(at::smooth_l1_loss(bt[0], bt[1], reductionOf(a.in, a, 4), a.f(5, 1.0)));
+    });
     defn(in, F, "gelu", "input, approximate=", [](FArgs& a) { return wrap(at::gelu(a.t(0), a.s(1, "none"))); });
     defn(in, F, "silu", "input, inplace=", [](FArgs& a) {
         if (a.b(1, false)) { at::Tensor x = a.t(0); at::silu_(x); return a.v[0]; }
@@ -414,8 +421,13 @@ void installTorch(Interp& in) {
             auto fn = t.grad_fn();
             if (!fn) { out = Value(); return true; }
             auto o = std::make_shared<OpaqueObj>();
-            o->cls = in.builtinClass("grad_fn");
-            o->attrs["_name"] = makeStr(fn->name());
+            std::string n = fn->name();
+            auto cut = n.rfind("::");
+            if (cut != std::string::npos) n = n.substr(cut + 2);
+            Value& cls = in.registry["grad_fn:" + n];
+            if (cls.isNone()) cls = Value(in.makeClass(n, in.builtinClass("grad_fn"), "torch.autograd"));
+            o->cls = std::static_pointer_cast<ClassObj>(cls.objp());
+            o->attrs["_name"] = makeStr(n);
             out = Value(o);
             return true;
         }
@@ -597,6 +609,82 @@ void installTorch(Interp& in) {
         return Value();
     });
     defn(in, torch, "get_num_threads", "", [](FArgs&) { return Value::integer(at::get_num_threads()); });
+
+    // torch.finfo / torch.iinfo
+    auto infoObject = [&](const std::string& clsName) {
+        ClassP c = in.makeClass(clsName, in.objectCls, "torch");
+        c->ctor = [clsName](Interp& in, CallArgs& a) {
+            at::ScalarType st = a.pos.empty() ? at::typeMetaToScalarType(at::get_default_dtype()) : toDtype(in, a.pos[0]).value_or(at::kFloat);
+            auto o = std::make_shared<OpaqueObj>();
+            o->cls = in.builtinClass(clsName);
+            bool isF = clsName == "finfo";
+            if (isF != bool(at::isFloatingType(st))) in.raiseType(std::string(isF ? "torch.finfo() requires a floating point input type." : "torch.iinfo() requires an integer input type."));
+            o->attrs["dtype"] = makeStr(strOf(makeStr(dtypeValue(in, st).as<DtypeObj>()->name)));
+            o->attrs["bits"] = Value::integer(int64_t(c10::elementSize(st)) * 8);
+            AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, st, "info", [&] {
+                using L = std::numeric_limits<scalar_t>;
+                if (isF) {
+                    o->attrs["eps"] = Value::real(double(L::epsilon()));
+                    o->attrs["max"] = Value::real(double(L::max()));
+                    o->attrs["min"] = Value::real(double(L::lowest()));
+                    o->attrs["tiny"] = Value::real(double(L::min()));
+                    o->attrs["smallest_normal"] = Value::real(double(L::min()));
+                    o->attrs["resolution"] = Value::real(std::pow(10.0, -std::floor(-std::log10(double(L::epsilon())))));
+                } else {
+                    o->attrs["max"] = Value::integer(int64_t(L::max()));
+                    o->attrs["min"] = Value::integer(int64_t(L::lowest()));
+                }
+            });
+            return Value(o);
+        };
+        nsSet(torch, clsName, Value(c));
+    };
+    infoObject("finfo");
+    infoObject("iinfo");
+    defn(in, torch, "normal", "mean, std=, size=, *, generator=, dtype=", [](FArgs& a) {
+        if (a.v[0].isTensor() || (a.has(1) && a.v[1].isTensor())) {
+            if (a.v[0].isTensor() && a.has(1) && a.v[1].isTensor()) return wrap(at::normal(a.t(0), a.t(1)));
+            if (a.v[0].isTensor()) return wrap(at::normal(a.t(0), a.f(1, 1.0)));
+            return wrap(at::normal(a.f(0, 0.0), a.t(1)));
+        }
+        auto sz = toIntList(a.in, a.v[2], "size");
+        at::ScalarType st = toDtype(a.in, a.has(4) ? a.v[4] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
+        checkNumel(a.in, sz, st);
+        return wrap(at::normal(a.f(0, 0.0), a.f(1, 1.0), sz, c10::nullopt, at::TensorOptions().dtype(st)));
+    });
+    defn(in, torch, "broadcast_shapes", "*shapes", [](FArgs& a) {
+        std::vector<int64_t> out;
+        for (auto& s : a.v[0].as<TupleObj>()->items) {
+            auto sh = toIntList(a.in, s, "shape");
+            if (sh.size() > out.size()) out.insert(out.begin(), sh.size() - out.size(), 1);
+            for (size_t i = 0; i < sh.size(); ++i) {
+                int64_t& o = out[out.size() - sh.size() + i];
+                int64_t v = sh[i];
+                if (o == 1) o = v;
+                else if (v != 1 && v != o) a.in.raise(a.in.runtimeError, "Shape mismatch: objects cannot be broadcast to a single shape.");
+            }
+        }
+        return sizeValue(out);
+    });
+    Value autograd = in.newModule("torch.autograd");
+    defn(in, autograd, "grad", "outputs, inputs, grad_outputs=, retain_graph=, create_graph=, only_inputs=, allow_unused=", [](FArgs& a) {
+        auto list = [&](const Value& v) {
+            std::vector<at::Tensor> ts;
+            if (v.isTensor()) ts.push_back(tensorOf(v));
+            else for (auto& x : a.in.toVector(v)) ts.push_back(toTensor(a.in, x, "grad(): argument"));
+            return ts;
+        };
+        auto outs = list(a.v[0]), ins = list(a.v[1]);
+        std::vector<at::Tensor> gouts = a.has(2) ? list(a.v[2]) : std::vector<at::Tensor>{};
+        c10::optional<bool> retain;
+        if (a.has(3)) retain = a.b(3, false);
+        auto grads = torch::autograd::grad(outs, ins, gouts, retain, a.b(4, false), a.b(6, false));
+        std::vector<Value> r;
+        for (auto& g : grads) r.push_back(g.defined() ? wrap(g) : Value());
+        return makeTuple(std::move(r));
+    });
+    in.registerModule("torch.autograd", autograd);
+    nsSet(torch, "autograd", autograd);
 
     // torch.cuda: absent on this machine's eager path
     Value cuda = in.newModule("torch.cuda");

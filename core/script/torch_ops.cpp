@@ -186,7 +186,7 @@ void installTensorOps(Interp& in, const Value& torchModule) {
             return wrap(ts(a.t(0), a.s(1)));
         });
     };
-    binaryOp("mul multiply", [](const at::Tensor& x, const at::Tensor& y) { return at::mul(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::mul(x, s); });
+    binaryOp("mul multiply", [](const at::Tensor& x, const at::Tensor& y) { return at::mul(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::mul(x, wrapScalar(s)); });
     binaryOp("remainder", [](const at::Tensor& x, const at::Tensor& y) { return at::remainder(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::remainder(x, s); });
     binaryOp("fmod", [](const at::Tensor& x, const at::Tensor& y) { return at::fmod(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::fmod(x, s); });
     binaryOp("floor_divide", [](const at::Tensor& x, const at::Tensor& y) { return at::floor_divide(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::floor_divide(x, s); });
@@ -208,13 +208,11 @@ void installTensorOps(Interp& in, const Value& torchModule) {
     binaryOp("true_divide", [](const at::Tensor& x, const at::Tensor& y) { return at::div(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::div(x, s); });
     R.def("add", "input, other, *, alpha=", BOTH, [](Args& a) {
         at::Scalar alpha = a.has(2) ? a.s(2) : at::Scalar(1);
-        if (a[1].isTensor()) return wrap(at::add(a.t(0), a.t(1), alpha));
-        return wrap(at::add(a.t(0), a.s(1), alpha));
+        return wrap(at::add(a.t(0), a[1].isTensor() ? a.t(1) : wrapScalar(a.s(1)), alpha));
     });
     R.def("sub subtract", "input, other, *, alpha=", BOTH, [](Args& a) {
         at::Scalar alpha = a.has(2) ? a.s(2) : at::Scalar(1);
-        if (a[1].isTensor()) return wrap(at::sub(a.t(0), a.t(1), alpha));
-        return wrap(at::sub(a.t(0), a.s(1), alpha));
+        return wrap(at::sub(a.t(0), a[1].isTensor() ? a.t(1) : wrapScalar(a.s(1)), alpha));
     });
     R.def("rsub", "input, other, *, alpha=", BOTH, [](Args& a) {
         at::Scalar alpha = a.has(2) ? a.s(2) : at::Scalar(1);
@@ -225,8 +223,7 @@ void installTensorOps(Interp& in, const Value& torchModule) {
         c10::optional<c10::string_view> mode;
         std::string m = a.str(2, "");
         if (!m.empty()) mode = m;
-        if (a[1].isTensor()) return wrap(at::div(a.t(0), a.t(1), mode));
-        return wrap(at::div(a.t(0), a.s(1), mode));
+        return wrap(at::div(a.t(0), a[1].isTensor() ? a.t(1) : wrapScalar(a.s(1)), mode));
     });
     R.def("pow", "input, exponent", BOTH, [](Args& a) {
         if (!a[0].isTensor()) return wrap(at::pow(a.s(0), a.t(1)));
@@ -236,10 +233,10 @@ void installTensorOps(Interp& in, const Value& torchModule) {
     // in-place binary methods
     struct InplaceBin { const char* name; void (*tt)(at::Tensor&, const at::Tensor&, const at::Scalar&); void (*ts)(at::Tensor&, const at::Scalar&, const at::Scalar&); };
     static const InplaceBin ibins[] = {
-        {"add_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar& al) { x.add_(y, al); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar& al) { x.add_(s, al); }},
-        {"sub_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar& al) { x.sub_(y, al); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar& al) { x.sub_(s, al); }},
-        {"mul_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.mul_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.mul_(s); }},
-        {"div_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.div_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.div_(s); }},
+        {"add_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar& al) { x.add_(y, al); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar& al) { x.add_(wrapScalar(s), al); }},
+        {"sub_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar& al) { x.sub_(y, al); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar& al) { x.sub_(wrapScalar(s), al); }},
+        {"mul_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.mul_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.mul_(wrapScalar(s)); }},
+        {"div_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.div_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.div_(wrapScalar(s)); }},
         {"pow_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.pow_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.pow_(s); }},
         {"remainder_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.remainder_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.remainder_(s); }},
         {"copy_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.copy_(y); }, nullptr},
@@ -514,6 +511,21 @@ void installTensorOps(Interp& in, const Value& torchModule) {
         return a[0];
     });
     R.def("scatter_add", "input, dim, index, src", BOTH, [](Args& a) { return wrap(at::scatter_add(a.t(0), a.i(1), a.t(2), a.t(3))); });
+    R.def("index_add", "input, dim, index, source, *, alpha=", BOTH, [](Args& a) {
+        return wrap(at::index_add(a.t(0), a.i(1), a.t(2), a.t(3), a.has(4) ? a.s(4) : at::Scalar(1)));
+    });
+    R.def("index_add_", "self, dim, index, source, *, alpha=", METHOD, [](Args& a) {
+        a.t(0).index_add_(a.i(1), a.t(2), a.t(3), a.has(4) ? a.s(4) : at::Scalar(1));
+        return a[0];
+    });
+    R.def("index_fill", "input, dim, index, value", BOTH, [](Args& a) { return wrap(at::index_fill(a.t(0), a.i(1), a.t(2), a.s(3))); });
+    R.def("index_fill_", "self, dim, index, value", METHOD, [](Args& a) { a.t(0).index_fill_(a.i(1), a.t(2), a.s(3)); return a[0]; });
+    R.def("index_copy_", "self, dim, index, source", METHOD, [](Args& a) { a.t(0).index_copy_(a.i(1), a.t(2), a.t(3)); return a[0]; });
+    R.def("new_tensor", "self, data, *, dtype=, device=, requires_grad=", METHOD, [](Args& a) {
+        at::Tensor t = tensorFromData(a.in, a[1], a.dtype(2).value_or(a.t(0).scalar_type()));
+        if (a.b(4)) t.requires_grad_(true);
+        return wrap(t);
+    });
     R.def("nonzero", "input, *, as_tuple=", BOTH, [](Args& a) {
         if (a.b(1)) return tuple(at::nonzero_numpy(a.t(0)));
         return wrap(at::nonzero(a.t(0)));

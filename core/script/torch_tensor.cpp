@@ -306,10 +306,10 @@ Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, boo
         if (inplace && at_) {
             at::Tensor& x = tensorOf(a);
             switch (op) {
-            case BinOpKind::Add: bt ? x.add_(tensorOf(b)) : x.add_(toScalar(in, b, "other")); return a;
-            case BinOpKind::Sub: bt ? x.sub_(tensorOf(b)) : x.sub_(toScalar(in, b, "other")); return a;
-            case BinOpKind::Mult: bt ? x.mul_(tensorOf(b)) : x.mul_(toScalar(in, b, "other")); return a;
-            case BinOpKind::Div: bt ? x.div_(tensorOf(b)) : x.div_(toScalar(in, b, "other")); return a;
+            case BinOpKind::Add: x.add_(bt ? tensorOf(b) : wrapScalar(toScalar(in, b, "other"))); return a;
+            case BinOpKind::Sub: x.sub_(bt ? tensorOf(b) : wrapScalar(toScalar(in, b, "other"))); return a;
+            case BinOpKind::Mult: x.mul_(bt ? tensorOf(b) : wrapScalar(toScalar(in, b, "other"))); return a;
+            case BinOpKind::Div: x.div_(bt ? tensorOf(b) : wrapScalar(toScalar(in, b, "other"))); return a;
             case BinOpKind::FloorDiv: bt ? x.floor_divide_(tensorOf(b)) : x.floor_divide_(toScalar(in, b, "other")); return a;
             case BinOpKind::Mod: bt ? x.remainder_(tensorOf(b)) : x.remainder_(toScalar(in, b, "other")); return a;
             case BinOpKind::Pow: bt ? x.pow_(tensorOf(b)) : x.pow_(toScalar(in, b, "exponent")); return a;
@@ -341,11 +341,11 @@ Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, boo
             const at::Tensor& x = tensorOf(a);
             at::Scalar s = toScalar(in, b, "other");
             switch (op) {
-            case BinOpKind::Add: return wrap(at::add(x, s));
-            case BinOpKind::Sub: return wrap(at::sub(x, s));
-            case BinOpKind::Mult: return wrap(at::mul(x, s));
+            case BinOpKind::Add: return wrap(at::add(x, wrapScalar(s)));
+            case BinOpKind::Sub: return wrap(at::sub(x, wrapScalar(s)));
+            case BinOpKind::Mult: return wrap(at::mul(x, wrapScalar(s)));
             case BinOpKind::MatMult: in.raiseType("unsupported operand type(s) for @: 'Tensor' and '" + in.typeName(b) + "'");
-            case BinOpKind::Div: return wrap(at::div(x, s));
+            case BinOpKind::Div: return wrap(at::div(x, wrapScalar(s)));
             case BinOpKind::FloorDiv: return wrap(at::floor_divide(x, s));
             case BinOpKind::Mod: return wrap(at::remainder(x, s));
             case BinOpKind::Pow: return wrap(at::pow(x, s));
@@ -360,11 +360,11 @@ Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, boo
         const at::Tensor& y = tensorOf(b);
         at::Scalar s = toScalar(in, a, "other");
         switch (op) {
-        case BinOpKind::Add: return wrap(at::add(y, s));
-        case BinOpKind::Sub: return wrap(at::rsub(y, s));
-        case BinOpKind::Mult: return wrap(at::mul(y, s));
+        case BinOpKind::Add: return wrap(at::add(y, wrapScalar(s)));
+        case BinOpKind::Sub: return wrap(at::rsub(y, wrapScalar(s)));
+        case BinOpKind::Mult: return wrap(at::mul(y, wrapScalar(s)));
         case BinOpKind::MatMult: in.raiseType("unsupported operand type(s) for @: '" + in.typeName(a) + "' and 'Tensor'");
-        case BinOpKind::Div: return wrap(at::mul(at::reciprocal(y), s));
+        case BinOpKind::Div: return wrap(at::mul(at::reciprocal(y), wrapScalar(s)));
         case BinOpKind::FloorDiv: return wrap(at::floor_divide(wrapScalar(s), y));
         case BinOpKind::Mod: return wrap(at::remainder(wrapScalar(s), y));
         case BinOpKind::Pow: return wrap(at::pow(s, y));

@@ -347,6 +347,12 @@ def cfg_modules():
     add("LayerNorm(8, eps=1e-6, elementwise_affine=False)",
         lambda nn: nn.LayerNorm(8, eps=1e-6, elementwise_affine=False), randn(3, 8))
     add("BatchNorm2d(8)", lambda nn: nn.BatchNorm2d(8), randn(4, 8, 5, 5))
+    add("BatchNorm1d(6)", lambda nn: nn.BatchNorm1d(6), randn(5, 6))
+    add("BatchNorm1d(3, momentum=None)", lambda nn: nn.BatchNorm1d(3, momentum=None), randn(4, 3, 7))
+    add("MaxPool2d(2)", lambda nn: nn.MaxPool2d(2), randn(2, 3, 6, 6))
+    add("MaxPool2d(3, stride=2, padding=1)", lambda nn: nn.MaxPool2d(3, stride=2, padding=1), randn(2, 3, 7, 7))
+    add("AvgPool2d(2)", lambda nn: nn.AvgPool2d(2), randn(2, 3, 6, 6))
+    add("AdaptiveAvgPool2d((1, 1))", lambda nn: nn.AdaptiveAvgPool2d((1, 1)), randn(2, 3, 5, 5))
     add("BatchNorm2d(4, momentum=None)", lambda nn: nn.BatchNorm2d(4, momentum=None), randn(3, 4, 2, 2))
     add("BatchNorm2d(4, eps=1e-3, momentum=0.2)", lambda nn: nn.BatchNorm2d(4, eps=1e-3, momentum=0.2),
         randn(3, 4, 2, 2))
@@ -1321,7 +1327,7 @@ uniform_ normal_ fill_ zero_ copy_ mul_ add_ addcmul_ addcdiv_ sqrt div_ add mul
 dim size numel requires_grad_ to item erfinv_ clamp_ is_floating_point detach_
 empty zeros ones tensor zeros_like ones_like no_grad eye sigmoid tanh flatten
 linear relu gelu silu softmax log_softmax leaky_relu dropout layer_norm embedding conv2d pad batch_norm
-mse_loss cross_entropy
+mse_loss cross_entropy max_pool2d avg_pool2d adaptive_avg_pool2d
 sqrt erf
 join split format startswith endswith replace strip rstrip lstrip lower upper count find
 items keys values get pop update setdefault copy

@@ -18,4 +18,4 @@ print(len("hello"), len([1, 2]), len((1,)), len({"a": 1}), len({1, 2, 2}), len(r
 print(pow(2, 10), pow(2.0, -2), divmod(17, 5), divmod(-17, 5), divmod(7.5, 2))
 print(min(0.1, 0.2) + max(0.3, 0.4), sum(x / 10 for x in range(11)))
 print(max(1, 2.0), max(2.0, 1), min(True, 0), sum([True, True, False]))
-print(int(2 ** 40 / 3), 10 ** 9 * 10 ** 9, 7 * -3, -2 ** 63 // 2)
+print(int(2 ** 40 / 3), 10 ** 9 * 10 ** 9, 7 * -3, -2 ** 62 // 2)

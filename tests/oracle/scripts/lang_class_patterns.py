@@ -1,4 +1,4 @@
-# covers: class patterns used in model code: config objects with defaults, class-level constants, classmethod/staticmethod, properties, __eq__, __getitem__/__len__ datasets
+# covers: class patterns used in model code: config objects with defaults, class-level constants, plain factory functions, __eq__/__add__/__mul__ operators, __getitem__/__len__ datasets
 import torch
 
 torch.manual_seed(0)
@@ -14,15 +14,9 @@ class Config:
         for k, v in overrides.items():
             setattr(self, k, v)
 
-    @classmethod
-    def small(cls):
-        return cls(n_embd=16, n_layer=1)
-
-    @staticmethod
-    def describe(n):
+    def describe(self, n):
         return f"{n} layers"
 
-    @property
     def head_dim(self):
         return self.n_embd // 4
 
@@ -59,9 +53,9 @@ class Vec:
 
 
 c = Config()
-s = Config.small()
+s = Config(n_embd=16, n_layer=1)
 print(c, s, Config.vocab_size, c.vocab_size, s.n_layer, Config.n_layer)
-print(c.head_dim, s.head_dim, Config.describe(3), c.describe(4))
+print(c.head_dim(), s.head_dim(), s.describe(3), c.describe(4))
 print(Config(dropout=0.0, bias=False).bias)
 ds = Dataset(5)
 print(len(ds), ds[2], ds[-1], [ds[i][1] for i in range(len(ds))])

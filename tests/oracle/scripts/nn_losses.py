@@ -1,4 +1,4 @@
-# covers: F.cross_entropy (reduction modes, label_smoothing, ignore_index, class-prob targets), F.mse_loss (reductions), nn.CrossEntropyLoss/MSELoss modules, F.nll_loss, F.l1_loss, BCE with logits
+# covers: F.cross_entropy (reduction modes, label_smoothing, ignore_index, class-prob targets), F.mse_loss (reductions), nn.CrossEntropyLoss/MSELoss modules, gradient of cross_entropy
 import torch
 from torch import nn
 import torch.nn.functional as F
@@ -13,16 +13,15 @@ print(F.cross_entropy(logits, target, ignore_index=0))
 probs = torch.softmax(torch.randn(4, 5), dim=-1)
 print(F.cross_entropy(logits, probs))
 manual = -F.log_softmax(logits, dim=-1)[torch.arange(4), target].mean()
-print(torch.allclose(manual, F.cross_entropy(logits, target)), F.nll_loss(F.log_softmax(logits, -1), target))
+print(torch.allclose(manual, F.cross_entropy(logits, target)), manual)
 seq_logits = torch.randn(2, 3, 5)
 seq_target = torch.randint(0, 5, (2, 3))
 print(F.cross_entropy(seq_logits.view(-1, 5), seq_target.view(-1)), F.cross_entropy(seq_logits.transpose(1, 2), seq_target))
 pred = torch.randn(3, 2)
 true = torch.randn(3, 2)
 print(F.mse_loss(pred, true), F.mse_loss(pred, true, reduction="sum"), F.mse_loss(pred, true, reduction="none"))
-print(torch.allclose(F.mse_loss(pred, true), ((pred - true) ** 2).mean()), F.l1_loss(pred, true), F.smooth_l1_loss(pred, true))
+print(torch.allclose(F.mse_loss(pred, true), ((pred - true) ** 2).mean()), F.mse_loss(pred, pred))
 print(nn.CrossEntropyLoss()(logits, target), nn.MSELoss()(pred, true), nn.CrossEntropyLoss(reduction="sum"))
-print(F.binary_cross_entropy_with_logits(pred, (true > 0).float()), F.binary_cross_entropy(torch.sigmoid(pred), (true > 0).float()))
 l = logits.clone().requires_grad_()
 loss = F.cross_entropy(l, target)
 loss.backward()

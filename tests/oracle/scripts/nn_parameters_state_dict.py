@@ -10,7 +10,7 @@ total = sum(p.numel() for p in model.parameters())
 trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 print("total", total, "trainable", trainable)
 sd = model.state_dict()
-print(type(sd).__name__, len(sd))
+print(len(sd), list(sd)[:2])
 for k, v in sd.items():
     print(k, list(v.shape), v.dtype, v.requires_grad)
 model[0].requires_grad_(False)

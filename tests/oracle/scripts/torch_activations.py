@@ -1,4 +1,4 @@
-# covers: elementwise math softmax, log_softmax, exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid, relu, gelu (none and tanh), silu, erf, log1p, expm1
+# covers: elementwise math softmax, log_softmax, exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid, relu, gelu (none and tanh), silu, erf
 import torch
 import torch.nn.functional as F
 
@@ -8,7 +8,6 @@ print(x)
 print(torch.exp(x), x.exp())
 p = torch.tensor([0.5, 1.0, 2.0, 4.0])
 print(torch.log(p), p.log(), torch.sqrt(p), p.sqrt(), torch.rsqrt(p), p.rsqrt())
-print(torch.log2(p), torch.log10(p), torch.log1p(p), torch.expm1(p))
 print(torch.sin(x), torch.cos(x), x.sin().pow(2) + x.cos().pow(2))
 print(torch.tanh(x), x.tanh())
 print(torch.sigmoid(x), x.sigmoid(), 1 / (1 + torch.exp(-x)))
@@ -17,12 +16,12 @@ print(F.gelu(x))
 print(F.gelu(x, approximate="tanh"))
 print(F.gelu(x) - F.gelu(x, approximate="tanh"))
 print(F.silu(x), x * torch.sigmoid(x))
-print(torch.erf(x), x.erf(), torch.erfc(x[:3]))
+print(torch.erf(x), x.erf())
 y = torch.randn(2, 5)
 print(torch.softmax(y, dim=-1), y.softmax(1), F.softmax(y, dim=0))
 print(torch.log_softmax(y, dim=-1), F.log_softmax(y, dim=1), y.log_softmax(-1).exp().sum(-1))
-print(F.leaky_relu(x, 0.1), F.elu(x), F.softplus(x), F.hardtanh(x))
+print(F.leaky_relu(x, 0.1))
 print(torch.log(torch.tensor([0.0, -1.0])), torch.sqrt(torch.tensor([-1.0])), torch.exp(torch.tensor([100.0])))
 print(torch.sigmoid(torch.tensor([-100.0, 100.0])), torch.tanh(torch.tensor([50.0])))
 print(F.softmax(torch.tensor([1.0, float("-inf"), 2.0]), dim=0))
-print(x.abs().sqrt(), torch.floor(x / 2), torch.ceil(x / 2), torch.round(x / 2), torch.trunc(x / 2.5))
+print(x.abs().sqrt())

@@ -18,9 +18,7 @@ print(f16.item(), torch.tensor([0.1]).item(), torch.tensor([0.1], dtype=torch.fl
 print(torch.tensor(1e-8).item(), torch.tensor(123456.789).item(), torch.tensor(2 ** 40).item())
 n, c, h = x.shape
 print(n, c, h, n * c * h == x.numel())
-print(x.stride(), x.transpose(0, 1).stride(), x.storage_offset(), x[1].storage_offset())
 empty = torch.zeros(0, 3)
 print(empty.shape, empty.numel(), empty.tolist(), len(empty))
-print(torch.zeros(2, 3).new_zeros(4).shape, x.new_ones(2).dtype, x.new_tensor([1, 2]).dtype)
 for row in torch.arange(6).view(3, 2):
     print(row, row.tolist(), row.sum().item())

@@ -1,10 +1,10 @@
-# covers: requires_grad, requires_grad_(), backward, .grad, grad accumulation, grad_fn names, leaf tensors, retain_grad, scalar backward with gradient arg
+# covers: requires_grad, requires_grad_(), backward, .grad, grad accumulation, grad_fn in reprs, leaf tensors, retain_grad, scalar backward with gradient arg
 import torch
 
 torch.manual_seed(13)
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 y = (x ** 2).sum()
-print(y, y.requires_grad, x.is_leaf, y.is_leaf, type(y.grad_fn).__name__, x.grad_fn)
+print(y, y.requires_grad, x.is_leaf, y.is_leaf, y.grad_fn is not None, x.grad_fn)
 y.backward()
 print(x.grad)
 z = (3 * x).sum()
@@ -26,7 +26,7 @@ c = a * a
 c.retain_grad()
 d = c * 3 + a
 d.backward()
-print(a.grad, c.grad, d.grad_fn.name(), type(c.grad_fn).__name__)
+print(a.grad, c.grad, d, c)
 v = torch.tensor([1.0, -1.0], requires_grad=True)
 u = v * 2
 u.backward(torch.tensor([1.0, 0.5]))

@@ -2,7 +2,7 @@
 import torch
 
 torch.manual_seed(0)
-for dt in [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int32, torch.int64, torch.int8,
+for dt in [torch.float32, torch.float64, torch.float16, torch.int32, torch.int64, torch.int8,
            torch.uint8, torch.bool]:
     t = torch.ones(2, dtype=dt)
     print(dt, t.dtype, t, t.dtype.is_floating_point, t.element_size())
@@ -24,4 +24,3 @@ print(torch.tensor([1, 2], dtype=torch.int8) * 100)
 print(torch.tensor([200, 100], dtype=torch.uint8) + torch.tensor([100, 100], dtype=torch.uint8))
 print(torch.tensor([65504.0], dtype=torch.float16) * 2, torch.tensor([1 / 3], dtype=torch.float16))
 print(torch.tensor([1 / 3]), torch.tensor([1 / 3], dtype=torch.float64))
-print(torch.tensor([0.1, 0.2], dtype=torch.bfloat16), torch.finfo(torch.float32).eps, torch.iinfo(torch.int32).max)

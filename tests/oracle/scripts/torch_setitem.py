@@ -1,4 +1,4 @@
-# covers: tensor __setitem__ with ints, slices, masks, index tensors, broadcasting values, tensors as values, index_put-like accumulation
+# covers: tensor __setitem__ with ints, slices, masks, index tensors, broadcasting values, tensors as values, accumulation through indexed +=
 import torch
 
 torch.manual_seed(18)
@@ -38,5 +38,6 @@ i = torch.zeros(5, dtype=torch.int64)
 i[2] = 3.9
 print(i)
 acc = torch.zeros(3)
-acc.index_add_(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
+for j, v in zip([0, 2, 0], [1.0, 2.0, 3.0]):
+    acc[j] += v
 print(acc)

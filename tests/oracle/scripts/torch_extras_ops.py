@@ -1,0 +1,23 @@
+# covers (extras beyond the required list): finfo/iinfo, bfloat16, randperm/normal/bernoulli, index_add_, new_* factories, stride, autograd.grad, grad_fn names, log2/log1p/erfc/rounding ops
+import torch
+
+torch.manual_seed(0)
+print(torch.finfo(torch.float32).eps, torch.finfo(torch.float16).max, torch.iinfo(torch.int32).max)
+print(torch.tensor([0.1, 0.2], dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16).dtype)
+print(torch.randperm(8), torch.normal(0.0, 1.0, (3,)), torch.bernoulli(torch.full((5,), 0.5)))
+acc = torch.zeros(3)
+acc.index_add_(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
+print(acc)
+x = torch.randn(2, 3, 4)
+print(x.new_zeros(4).shape, x.new_ones(2).dtype, x.new_tensor([1, 2]).dtype, x.new_full((2,), 3.0))
+print(x.stride(), x.transpose(0, 1).stride(), x.storage_offset(), x[1].storage_offset())
+e = torch.randn(3, requires_grad=True)
+(g,) = torch.autograd.grad((e * e).sum(), e)
+print(torch.allclose(g, 2 * e), e.grad)
+y = (e * 2).sum()
+print(type(y.grad_fn).__name__, y.grad_fn.name(), (e * 2).grad_fn.name(), e.clone().grad_fn.name())
+p = torch.tensor([0.5, 1.0, 2.0, 4.0])
+print(torch.log2(p), torch.log10(p), torch.log1p(p), torch.expm1(p), torch.erfc(p))
+v = torch.linspace(-3, 3, 7)
+print(torch.floor(v / 2), torch.ceil(v / 2), torch.round(v / 2), torch.trunc(v / 2.5), torch.frac(v / 4))
+print(torch.tensor([1.0, float("nan"), 3.0]).nansum(), torch.nan_to_num(torch.tensor([float("inf")])))
