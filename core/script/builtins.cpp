@@ -39,6 +39,10 @@ std::string formatValue(Interp& in, const Value& v, const std::string& spec) {
         if (v.isFloat()) return formatFloat(v.f(), spec);
         if (v.isStr()) return formatStr(strOf(v), spec);
         if (v.isTensor()) return tensorFormat(in, v, spec);
+        if (isBigInt(v)) {
+            if (spec.empty() || spec == "d") return in.repr(v);
+            return formatFloat(toFloat(in, v, "int"), spec);
+        }
     } catch (FormatError& e) {
         in.raiseValue(e.message);
     }
@@ -372,7 +376,11 @@ Value toIntValue(Interp& in, const Value& v, const Value& baseV) {
         double f = v.f();
         if (std::isnan(f)) in.raiseValue("cannot convert float NaN to integer");
         if (std::isinf(f)) in.raise(in.overflowError, "cannot convert float infinity to integer");
-        if (std::fabs(f) >= 9.2233720368547758e18) in.raise(in.overflowError, "integer overflow: model scripts use 64-bit integers");
+        if (std::fabs(f) >= 9.2233720368547758e18) {
+            BigInt b;
+            BigInt::fromDouble(f, b);
+            return makeInt(b);
+        }
         return Value::integer(int64_t(std::trunc(f)));
     }
     if (v.isStr()) {
@@ -382,9 +390,14 @@ Value toIntValue(Interp& in, const Value& v, const Value& baseV) {
         char* end = nullptr;
         errno = 0;
         long long r = strtoll(t.c_str(), &end, 10);
+        if (!t.empty() && !*end && errno == ERANGE) {
+            BigInt b;
+            if (BigInt::fromDecimal(t, b)) return makeInt(b);
+        }
         if (t.empty() || *end || errno) in.raiseValue("invalid literal for int() with base 10: " + reprStr(strOf(v)));
         return Value::integer(r);
     }
+    if (isBigInt(v)) return v;
     if (v.isTensor()) {
         double f = tensorToFloat(in, v);
         return toIntValue(in, Value::real(f), Value::missing());
@@ -413,6 +426,7 @@ Value toFloatValue(Interp& in, const Value& v) {
         return Value::real(r);
     }
     if (v.isTensor()) return Value::real(tensorToFloat(in, v));
+    if (isBigInt(v)) return Value::real(toFloat(in, v, "int"));
     Value m;
     if (v.is(OK::Instance) && in.tryGetAttr(v, "__float__", m)) return in.call(m, std::vector<Value>{});
     in.raiseType("float() argument must be a string or a real number, not '" + in.typeName(v) + "'");
@@ -701,9 +715,10 @@ void installBuiltins(Interp& in) {
         const Value& v = a.pos[0];
         if (v.isFloat()) return Value::real(std::fabs(v.f()));
         if (v.isIntLike()) {
-            if (v.i() == INT64_MIN) in.raise(in.overflowError, "integer overflow");
+            if (v.i() == INT64_MIN) return makeInt(-BigInt::fromInt(v.i()));
             return Value::integer(v.i() < 0 ? -v.i() : v.i());
         }
+        if (isBigInt(v)) return v.as<BigIntObj>()->v.negative() ? makeInt(-v.as<BigIntObj>()->v) : v;
         if (v.isTensor()) return tensorUnary(in, "abs", v);
         Value m;
         if (v.is(OK::Instance) && in.tryGetAttr(v, "__abs__", m)) return in.call(m, std::vector<Value>{});
@@ -726,6 +741,7 @@ void installBuiltins(Interp& in) {
         auto b = sig.bind(in, a);
         const Value& v = b[0];
         bool noDigits = b[1].isMissing() || b[1].isNone();
+        if (isBigInt(v) && noDigits) return v;
         if (v.isIntLike()) {
             if (noDigits) return Value::integer(v.i());
             int64_t nd = toInt(in, b[1], "ndigits");
@@ -738,7 +754,7 @@ void installBuiltins(Interp& in) {
                 double r = std::nearbyint(v.f());
                 if (std::isnan(r)) in.raiseValue("cannot convert float NaN to integer");
                 if (std::isinf(r)) in.raise(in.overflowError, "cannot convert float infinity to integer");
-                return Value::integer(int64_t(r));
+                return toIntValue(in, Value::real(r), Value::missing());
             }
             return Value::real(pyRound(v.f(), toInt(in, b[1], "ndigits")));
         }
@@ -1453,6 +1469,16 @@ void installBuiltins(Interp& in) {
         return Value(d);
     };
     dm["clear"] = [D](Interp&, const Value& self, CallArgs&) { D(self).clear(); return Value(); };
+    in.dictCls->attrs["fromkeys"] = in.makeBuiltin("fromkeys", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.empty() || a.pos.size() > 2) in.raiseType("fromkeys expected 1 or 2 arguments");
+        auto d = std::make_shared<DictObj>();
+        Value fill = a.pos.size() > 1 ? a.pos[1] : Value();
+        for (auto& k : in.toVector(a.pos[0])) {
+            try { d->map.set(k, fill); }
+            catch (UnhashableError& u) { in.raiseType("unhashable type: '" + u.typeName + "'"); }
+        }
+        return Value(d);
+    });
 
     // ---- set methods
     auto& stm = in.methodsOf(OK::Set);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -897,7 +898,11 @@ struct Evaluator {
         case ConstKind::True: return Value::boolean(true);
         case ConstKind::False: return Value::boolean(false);
         case ConstKind::Int:
-            if (c->bigInt) in.raise(in.overflowError, "integer literal too large: model scripts use 64-bit integers");
+            if (c->bigInt) {
+                BigInt b;
+                if (!BigInt::fromDecimal(c->s, b)) in.raise(in.overflowError, "integer literal too large (only decimal literals may exceed 64 bits)");
+                return makeInt(b);
+            }
             return Value::integer(c->i);
         case ConstKind::Float: return Value::real(c->f);
         case ConstKind::Str: {
@@ -934,14 +939,15 @@ struct Evaluator {
         case UnaryOpKind::USub:
             if (v.isFloat()) return Value::real(-v.f());
             if (v.isIntLike()) {
-                if (v.i() == INT64_MIN) in.raise(in.overflowError, "integer overflow: model scripts use 64-bit integers");
+                if (v.i() == INT64_MIN) return makeInt(-BigInt::fromInt(v.i()));
                 return Value::integer(-v.i());
             }
+            if (isBigInt(v)) return makeInt(-v.as<BigIntObj>()->v);
             if (v.isTensor()) return tensorUnary(in, "neg", v);
             return userUnary(v, "__neg__", "-");
         case UnaryOpKind::UAdd:
             if (v.isFloat()) return v;
-            if (v.isIntLike()) return Value::integer(v.i());
+            if (v.isIntLike() || isBigInt(v)) return v.isBool() ? Value::integer(v.i()) : v;
             if (v.isTensor()) return tensorUnary(in, "positive", v);
             return userUnary(v, "__pos__", "+");
         case UnaryOpKind::Invert:
@@ -1347,6 +1353,7 @@ ClassObj* Interp::typeOf(const Value& v) {
     case OK::Iterator: return iteratorCls.get();
     case OK::Ellipsis: return ellipsisCls.get();
     case OK::Opaque: return v.as<OpaqueObj>()->cls.get();
+    case OK::BigInt: return intCls.get();
     }
     return objectCls.get();
 }
@@ -1947,6 +1954,14 @@ std::string Interp::repr(const Value& v) {
     };
     switch (o->kind) {
     case OK::Str: return reprStr(strOf(v));
+    case OK::BigInt: {
+        const BigInt& b = v.as<BigIntObj>()->v;
+        // CPython 3.11 refuses to print ints of more than 4300 digits (bit length is a cheap bound).
+        if (b.bitLength() > 14300) raiseValue("Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+        std::string d = b.toDecimal();
+        if (d.size() - (b.negative() ? 1 : 0) > 4300) raiseValue("Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+        return d;
+    }
     case OK::List:
         return guard("[", "]", [&] {
             auto* lo = v.as<ListObj>();
@@ -2284,21 +2299,78 @@ double pyFmod(double a, double b) {
 }
 } // namespace
 
+Value Interp::bigBinary(BinOpKind op, const Value& a, const Value& b) {
+    BigInt x = toBig(a), y = toBig(b);
+    switch (op) {
+    case BinOpKind::Add: return makeInt(x + y);
+    case BinOpKind::Sub: return makeInt(x - y);
+    case BinOpKind::Mult:
+        if (x.bitLength() + y.bitLength() > (size_t(1) << 26)) raise(memoryError, "integer too large");
+        return makeInt(x * y);
+    case BinOpKind::FloorDiv:
+    case BinOpKind::Mod: {
+        if (y.isZero()) raise(zeroDivisionError, op == BinOpKind::Mod ? "integer modulo by zero" : "integer division or modulo by zero");
+        BigInt q, r;
+        BigInt::floorDivMod(x, y, q, r);
+        return makeInt(op == BinOpKind::Mod ? r : q);
+    }
+    case BinOpKind::Div: {
+        if (y.isZero()) raise(zeroDivisionError, "division by zero");
+        double r = x.toDouble() / y.toDouble();
+        if (std::isinf(r) || std::isnan(r)) raise(overflowError, "integer division result too large for a float");
+        return Value::real(r);
+    }
+    case BinOpKind::Pow: {
+        if (y.negative()) {
+            if (x.isZero()) raise(zeroDivisionError, "0.0 cannot be raised to a negative power");
+            return Value::real(std::pow(x.toDouble(), y.toDouble()));
+        }
+        int64_t e;
+        if (!y.toInt64(e)) raise(memoryError, "integer too large");
+        if (double(x.bitLength()) * double(e) > double(size_t(1) << 26)) raise(memoryError, "integer too large");
+        return makeInt(BigInt::pow(x, uint64_t(e)));
+    }
+    case BinOpKind::LShift: {
+        int64_t sh;
+        if (y.negative()) raiseValue("negative shift count");
+        if (!y.toInt64(sh) || uint64_t(sh) + x.bitLength() > (size_t(1) << 26)) raise(memoryError, "integer too large");
+        return makeInt(x.shiftedLeft(uint64_t(sh)));
+    }
+    case BinOpKind::RShift: {
+        int64_t sh;
+        if (y.negative()) raiseValue("negative shift count");
+        if (!y.toInt64(sh) || uint64_t(sh) >= x.bitLength()) return Value::integer(x.negative() ? -1 : 0);
+        BigInt q, r;
+        BigInt::floorDivMod(x, BigInt::fromInt(1).shiftedLeft(uint64_t(sh)), q, r);
+        return makeInt(q);
+    }
+    default: raise(overflowError, "bitwise operations on ints past 64 bits are not supported in model scripts");
+    }
+}
+
 Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace) {
     if (a.isTensor() || b.isTensor()) return tensorBinary(*this, op, a, b, inplace);
+    if ((isBigInt(a) && (b.isIntLike() || isBigInt(b))) || (isBigInt(b) && a.isIntLike())) return bigBinary(op, a, b);
+    if ((isBigInt(a) && b.isFloat()) || (a.isFloat() && isBigInt(b))) {
+        double x = isBigInt(a) ? a.as<BigIntObj>()->v.toDouble() : a.f();
+        double y = isBigInt(b) ? b.as<BigIntObj>()->v.toDouble() : b.f();
+        if (std::isinf(x) || std::isinf(y)) raise(overflowError, "int too large to convert to float");
+        return binary(op, Value::real(x), Value::real(y), inplace);
+    }
     if (a.isIntLike() && b.isIntLike()) {
         int64_t x = a.i(), y = b.i(), r = 0;
-        auto overflow = [&]() -> Value { raise(overflowError, "integer overflow: model scripts use 64-bit integers"); };
+        // Python ints do not overflow: past 64 bits the arithmetic continues in BigInt.
+        auto overflow = [&]() -> Value { return bigBinary(op, Value::integer(x), Value::integer(y)); };
         switch (op) {
-        case BinOpKind::Add: if (__builtin_add_overflow(x, y, &r)) overflow(); return Value::integer(r);
-        case BinOpKind::Sub: if (__builtin_sub_overflow(x, y, &r)) overflow(); return Value::integer(r);
-        case BinOpKind::Mult: if (__builtin_mul_overflow(x, y, &r)) overflow(); return Value::integer(r);
+        case BinOpKind::Add: if (__builtin_add_overflow(x, y, &r)) return overflow(); return Value::integer(r);
+        case BinOpKind::Sub: if (__builtin_sub_overflow(x, y, &r)) return overflow(); return Value::integer(r);
+        case BinOpKind::Mult: if (__builtin_mul_overflow(x, y, &r)) return overflow(); return Value::integer(r);
         case BinOpKind::Div:
             if (y == 0) raise(zeroDivisionError, "division by zero");
             return Value::real(double(x) / double(y));
         case BinOpKind::FloorDiv: {
             if (y == 0) raise(zeroDivisionError, "integer division or modulo by zero");
-            if (x == INT64_MIN && y == -1) overflow();
+            if (x == INT64_MIN && y == -1) return overflow();
             int64_t q = x / y;
             if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
             return Value::integer(q);
@@ -2319,9 +2391,9 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
             int64_t e = y;
             while (e > 0) {
                 if (e & 1)
-                    if (__builtin_mul_overflow(result, base, &result)) overflow();
+                    if (__builtin_mul_overflow(result, base, &result)) return overflow();
                 e >>= 1;
-                if (e && __builtin_mul_overflow(base, base, &base)) overflow();
+                if (e && __builtin_mul_overflow(base, base, &base)) return overflow();
             }
             return Value::integer(result);
         }
@@ -2329,7 +2401,7 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
             if (y < 0) raiseValue("negative shift count");
             if (y >= 63 || (x != 0 && (y >= 64 || (x > 0 ? x > (INT64_MAX >> y) : x < (INT64_MIN >> y))))) {
                 if (x == 0) return Value::integer(0);
-                overflow();
+                return overflow();
             }
             return Value::integer(x << y);
         case BinOpKind::RShift:
@@ -2477,6 +2549,17 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
     default: break;
     }
     if (a.isTensor() || b.isTensor()) return tensorCompare(*this, op, a, b);
+    if ((isBigInt(a) || isBigInt(b)) && (a.isNumber() || isBigInt(a)) && (b.isNumber() || isBigInt(b))) {
+        int c;
+        if (a.isFloat() || b.isFloat()) {
+            double x = isBigInt(a) ? a.as<BigIntObj>()->v.toDouble() : a.num(), y = isBigInt(b) ? b.as<BigIntObj>()->v.toDouble() : b.num();
+            c = x < y ? -1 : x > y ? 1 : 0;
+        } else {
+            c = BigInt::compare(toBig(a), toBig(b));
+        }
+        bool r = op == CmpOpKind::Eq ? c == 0 : op == CmpOpKind::NotEq ? c != 0 : op == CmpOpKind::Lt ? c < 0 : op == CmpOpKind::LtE ? c <= 0 : op == CmpOpKind::Gt ? c > 0 : c >= 0;
+        return Value::boolean(r);
+    }
     if (a.isNumber() && b.isNumber()) {
         bool r;
         if (a.isFloat() || b.isFloat()) {
@@ -2516,6 +2599,15 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
         return Value::boolean(r);
     }
     bool seqs = (a.is(OK::List) && b.is(OK::List)) || (a.is(OK::Tuple) && b.is(OK::Tuple));
+    struct CompareDepth {
+        Interp& in;
+        explicit CompareDepth(Interp& i) : in(i) {
+            if (++in.nativeDepth > 3000) { in.nativeDepth = 0; in.raise(in.recursionError, "maximum recursion depth exceeded in comparison"); }
+        }
+        ~CompareDepth() { if (in.nativeDepth > 0) --in.nativeDepth; }
+    };
+    std::optional<CompareDepth> depthGuard;
+    if (seqs || (a.is(OK::Dict) && b.is(OK::Dict))) depthGuard.emplace(*this);
     if (seqs) {
         const auto& x = a.is(OK::List) ? a.as<ListObj>()->items : a.as<TupleObj>()->items;
         const auto& y = b.is(OK::List) ? b.as<ListObj>()->items : b.as<TupleObj>()->items;
@@ -2631,12 +2723,18 @@ std::vector<Value> Sig::bind(Interp& in, CallArgs& a) const {
 
 int64_t toInt(Interp& in, const Value& v, const char* what) {
     if (v.isIntLike()) return v.i();
+    if (isBigInt(v)) in.raise(in.overflowError, "Python int too large to convert to C long");
     if (v.isTensor()) return tensorToIndex(in, v).i();
     in.raiseType(std::string(what) + " must be an integer, not '" + in.typeName(v) + "'");
 }
 
 double toFloat(Interp& in, const Value& v, const char* what) {
     if (v.isNumber()) return v.num();
+    if (isBigInt(v)) {
+        double d = v.as<BigIntObj>()->v.toDouble();
+        if (std::isinf(d)) in.raise(in.overflowError, "int too large to convert to float");
+        return d;
+    }
     if (v.isTensor()) return tensorToFloat(in, v);
     in.raiseType(std::string(what) + " must be a real number, not '" + in.typeName(v) + "'");
 }

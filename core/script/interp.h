@@ -83,6 +83,7 @@ public:
     std::string repr(const Value& v);
     std::string str(const Value& v);
     Value binary(BinOpKind op, const Value& a, const Value& b, bool inplace = false);
+    Value bigBinary(BinOpKind op, const Value& a, const Value& b); // ints past 64 bits
     Value compare(CmpOpKind op, const Value& a, const Value& b);
     bool equals(const Value& a, const Value& b);
     ClassObj* typeOf(const Value& v);
@@ -119,6 +120,7 @@ public:
     void setAttrHook(OK kind, AttrHook hook);
 
     RunOptions& options() { return opts_; }
+    int nativeDepth = 0; // nesting of native recursion (comparisons of nested containers)
     std::vector<Frame>& frames() { return frames_; }
     const Value& noneV() const { return none_; }
 

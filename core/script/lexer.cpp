@@ -555,7 +555,7 @@ Lexer::Lexer(const std::string& src, std::string filename, size_t begin, size_t 
     : src_(src), filename_(std::move(filename)), pos_(begin), end_(end), lineStart_(lineStart),
       line_(line), fstringExpr_(true), atLineStart_(false) {}
 
-void Lexer::fail(const std::string& msg, int line, int col, const char* kind) {
+void Lexer::fail(const std::string& msg, int line, int col, const char* kind, bool quiet) {
     SyntaxError e;
     e.message = msg;
     e.filename = filename_;
@@ -563,6 +563,7 @@ void Lexer::fail(const std::string& msg, int line, int col, const char* kind) {
     e.col = col < 0 ? 0 : col;
     e.kind = kind;
     failed_ = true;
+    quietError_ = quiet;
     error_ = e;
     throw e;
 }
@@ -614,14 +615,14 @@ bool Lexer::atLineStartIndent(Token& out) {
 
     if (col == indents_.back()) {
         if (altCol != altIndents_.back())
-            fail("inconsistent use of tabs and spaces in indentation", line_, 0, "TabError");
+            fail("inconsistent use of tabs and spaces in indentation", line_, 0, "TabError", true);
         return false;
     }
     if (col > indents_.back()) {
         if (altCol <= altIndents_.back())
-            fail("inconsistent use of tabs and spaces in indentation", line_, 0, "TabError");
+            fail("inconsistent use of tabs and spaces in indentation", line_, 0, "TabError", true);
         if (indents_.size() >= 100)
-            fail("too many levels of indentation", line_, colOf(pos_), "IndentationError");
+            fail("too many levels of indentation", line_, colOf(pos_), "IndentationError", true);
         indents_.push_back(col);
         altIndents_.push_back(altCol);
         out = make(TokKind::Indent, pos_, line_, colOf(pos_));
@@ -634,9 +635,9 @@ bool Lexer::atLineStartIndent(Token& out) {
         dedents++;
     }
     if (col != indents_.back())
-        fail("unindent does not match any outer indentation level", line_, colOf(pos_), "IndentationError");
+        fail("unindent does not match any outer indentation level", line_, colOf(pos_), "IndentationError", true);
     if (altCol != altIndents_.back())
-        fail("inconsistent use of tabs and spaces in indentation", line_, 0, "TabError");
+        fail("inconsistent use of tabs and spaces in indentation", line_, 0, "TabError", true);
     pendingDedents_ = dedents - 1;
     out = make(TokKind::Dedent, pos_, line_, colOf(pos_));
     return true;
@@ -669,11 +670,11 @@ Token Lexer::next() {
                 int col = colOf(pos_) + 1;
                 newline(pos_ + 1);
                 pos_ += 2;
-                if (pos_ >= end_) fail("unexpected EOF while parsing", line_ - 1, col);
+                if (pos_ >= end_) fail("unexpected EOF while parsing", line_ - 1, col, "SyntaxError", true);
                 continue;
             }
-            if (n == -1) fail("unexpected EOF while parsing", line_, colOf(pos_) + 1);
-            fail("unexpected character after line continuation character", line_, colOf(pos_) + 1);
+            if (n == -1) fail("unexpected EOF while parsing", line_, colOf(pos_) + 1, "SyntaxError", true);
+            fail("unexpected character after line continuation character", line_, colOf(pos_) + 1, "SyntaxError", true);
         }
         if (c == '\n') {
             if (!brackets_.empty() || fstringExpr_) {
@@ -749,8 +750,12 @@ Token Lexer::next() {
     if (lexOperator(t)) return t;
     if (c < 0x20 || c == 0x7F)
         fail("invalid non-printable character " + codePointHex(static_cast<uint32_t>(c)), line_, colOf(pos_));
-    // '$', '?', '`', a lone '!': CPython's tokenizer gives up with a plain "invalid syntax".
-    fail("invalid syntax", line_, colOf(pos_));
+    // '$', '?', '`', a lone '!': CPython passes these on as operator tokens that no grammar rule
+    // accepts, so the parser reports "invalid syntax" (and a tokenizer error further down the
+    // file still wins). Op::None marks them.
+    size_t b = pos_++;
+    t = make(TokKind::Op, b, line_, colOf(b));
+    return t;
 }
 
 void Lexer::lexName(Token& t) {

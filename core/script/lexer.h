@@ -72,13 +72,18 @@ public:
     const std::string& source() const { return src_; }
     const std::string& filename() const { return filename_; }
     bool isFString() const { return fstringExpr_; }
+    bool failed() const { return failed_; }
 
     // Set when the last error was "'(' was never closed" at end of input, with the line of the
     // innermost open bracket: the parser reports that error only in some situations (see parser).
     bool unclosedAtEof() const { return unclosedAtEof_; }
     int unclosedLine() const { return unclosedLine_; }
 
-    [[noreturn]] void fail(const std::string& msg, int line, int col, const char* kind = "SyntaxError");
+    // `quiet`: an error CPython's tokenizer only signals with a status code (bad dedent, TabError,
+    // stray character after '\\'), which does not replace a parser error found earlier.
+    [[noreturn]] void fail(const std::string& msg, int line, int col, const char* kind = "SyntaxError",
+                           bool quiet = false);
+    bool lastErrorQuiet() const { return quietError_; }
 
 private:
     struct Bracket { char ch; int line, col; };
@@ -112,6 +117,7 @@ private:
     std::vector<Bracket> brackets_;
 
     bool failed_ = false;
+    bool quietError_ = false;
     SyntaxError error_;
     bool unclosedAtEof_ = false;
     int unclosedLine_ = 0;

@@ -350,7 +350,11 @@ private:
             try {
                 while (mainLexer_.next().kind != TokKind::End) {}
             } catch (const SyntaxError& te) {
-                if (!mainLexer_.unclosedAtEof() || mainLexer_.unclosedLine() < readLine) throw te;
+                if (mainLexer_.unclosedAtEof()) {
+                    if (mainLexer_.unclosedLine() < readLine) throw te;
+                } else if (!mainLexer_.lastErrorQuiet()) {
+                    throw te;
+                }
             }
         }
         throw e;
@@ -394,9 +398,11 @@ private:
         return std::string(ts_->lex->text(t));
     }
 
-    // A complete expression `last` is followed by a token that does not fit. Inside brackets
-    // CPython suggests a missing comma when that token starts another expression.
-    FL_NOINLINE [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& t) {
+    // A complete expression `lastExpr` is followed by token `t` that does not fit. Like CPython:
+    // if an expression can be parsed from `t`, suggest the missing parentheses of a Python 2
+    // print statement, or (inside brackets) a missing comma.
+    FL_NOINLINE [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& bad) {
+        Token t = bad; // `bad` may refer into the token buffer, which the look-ahead below grows
         if (lastExpr && startsExpression(t)) {
             const Expr* a = lastExpr;
             for (;;) { // the trailing disjunction of the element
@@ -406,20 +412,36 @@ private:
                 else break;
             }
             const Expr* head = leftmost(a);
-            if (head->kind == ExprKind::Name) {
-                const std::string& id = static_cast<const NameExpr*>(head)->id;
-                if (head == a && (id == "print" || id == "exec"))
-                    raiseAt(*a, "Missing parentheses in call to '" + id + "'. Did you mean " + id + "(...)?");
+            const std::string* id = head->kind == ExprKind::Name ? &static_cast<const NameExpr*>(head)->id : nullptr;
+            bool legacy = head == a && id && (*id == "print" || *id == "exec");
+            bool parses = false;
+            int levelAfter = 0;
+            {
+                Mark m = mark();
+                try {
+                    if (legacy) (void)parseStarExpressions();
+                    else (void)parseExpression();
+                    parses = true;
+                    levelAfter = last().level;
+                } catch (const SyntaxError&) {
+                }
+                rewind(m);
+                release();
             }
-            bool softKeyword = head->kind == ExprKind::Name &&
-                               (static_cast<const NameExpr*>(head)->id == "match" ||
-                                static_cast<const NameExpr*>(head)->id == "case" ||
-                                static_cast<const NameExpr*>(head)->id == "_");
+            if (parses && legacy)
+                raiseAt(*a, "Missing parentheses in call to '" + *id + "'. Did you mean " + *id + "(...)?");
+            bool softKeyword = id && (*id == "match" || *id == "case" || *id == "_");
             bool nameThenString = a->kind == ExprKind::Name && t.kind == TokKind::String;
-            if (a->kind != ExprKind::Starred && t.level > 0 && !softKeyword && !nameThenString)
+            if (parses && levelAfter > 0 && a->kind != ExprKind::Starred && !softKeyword && !nameThenString)
                 raiseAt(*a, "invalid syntax. Perhaps you forgot a comma?");
         }
         invalidSyntax(t);
+    }
+
+    static const Expr* lastElement(const Expr& e) {
+        if (e.kind == ExprKind::Tuple && !static_cast<const TupleExpr&>(e).elts.empty())
+            return static_cast<const TupleExpr&>(e).elts.back().get();
+        return &e;
     }
 
     // `e` (just parsed where a named expression is allowed) is followed by '='. CPython's
@@ -967,7 +989,7 @@ private:
         Token f = take();
         auto s = std::make_unique<ForStmt>();
         s->target = parseTargetList();
-        if (!isKw(peek(), Kw::In)) invalidSyntax(peek());
+        if (!isKw(peek(), Kw::In)) unexpectedAfter(lastElement(*s->target), peek());
         take();
         toTarget(*s->target, TargetUse::For);
         s->iter = parseValue();
@@ -1048,6 +1070,7 @@ private:
             // expression `with (a, b) as c:` only by the ':' after the ')'. Try it, else rewind.
             Mark m = mark();
             std::vector<WithItem> items;
+            bool missingColon = false;
             try {
                 take();
                 for (;;) {
@@ -1061,8 +1084,13 @@ private:
                 }
                 expectOp(Op::RPar);
                 done = isOp(peek(), Op::Colon);
+                missingColon = peek().kind == TokKind::Newline;
             } catch (const SyntaxError&) {
                 done = false;
+            }
+            if (missingColon) {
+                release();
+                raiseAt(peek(), "expected ':'");
             }
             if (done) {
                 s->items = std::move(items);
@@ -1204,6 +1232,8 @@ private:
         parseParameters(s->args, false);
         expectOp(Op::RPar);
         if (isOp(peek(), Op::RArrow)) {
+            // No annotation after '->': CPython's forced ':' reports at the arrow.
+            if (!startsExpression(peek(1))) raiseAt(peek(), "expected ':'");
             take();
             s->returns = parseExpression();
         }
@@ -1307,8 +1337,23 @@ private:
     FL_NOINLINE ExprP parseIfExpTail(ExprP body, int line, int col) {
         take(); // 'if'
         auto e = std::make_unique<IfExpExpr>();
+        {
+            // CPython settles for the longest disjunction that parses and then wants 'else':
+            // a test that breaks off with a plain syntax error gets "expected 'else'".
+            Mark m = mark();
+            bool plainError = false;
+            try {
+                (void)parseDisjunction();
+            } catch (const SyntaxError& err) {
+                plainError = err.message == "invalid syntax";
+            }
+            rewind(m);
+            release();
+            if (plainError && startsExpression(peek()) && !isKw(peek(), Kw::Lambda))
+                raiseAt(*body, "expected 'else' after 'if' expression");
+        }
         e->test = parseDisjunction();
-        if (!isKw(peek(), Kw::Else)) raise(makeError("expected 'else' after 'if' expression", line, col));
+        if (!isKw(peek(), Kw::Else)) raiseAt(*body, "expected 'else' after 'if' expression");
         take();
         e->orelse = parseExpression();
         e->span = Span{line, col, last().endLine, last().endCol};
@@ -1692,8 +1737,9 @@ private:
         Span eltSpan = elt->span;
         g->elt = std::move(elt);
         parseComprehensions(g->generators);
-        if (!st.args.empty() || !st.keywords.empty() || !isOp(peek(), Op::RPar))
+        if (!st.args.empty() || !st.keywords.empty() || isOp(peek(), Op::Comma))
             raise(makeError("Generator expression must be parenthesized", eltSpan.line, eltSpan.col));
+        if (!isOp(peek(), Op::RPar)) invalidSyntax(peek());
         const Token& close = peek();
         g->span = Span{st.openLine, st.openCol, close.endLine, close.endCol};
         st.args.push_back(std::move(g));
@@ -1772,7 +1818,7 @@ private:
             take();
             Comprehension c;
             c.target = parseTargetList();
-            if (!isKw(peek(), Kw::In)) invalidSyntax(peek());
+            if (!isKw(peek(), Kw::In)) unexpectedAfter(lastElement(*c.target), peek());
             take();
             toTarget(*c.target, TargetUse::For);
             c.iter = parseDisjunction();
@@ -2060,7 +2106,10 @@ private:
                 inFString_--;
             } catch (SyntaxError& err) {
                 inFString_--;
-                if (err.message.rfind("f-string", 0) != 0) err.message = "f-string: " + err.message;
+                // Parser errors inside a replacement field say "f-string: ...", tokenizer ones
+                // do not (as in CPython 3.11).
+                if (!fieldLexerFailed_ && err.message.rfind("f-string", 0) != 0) err.message = "f-string: " + err.message;
+                fieldLexerFailed_ = false;
                 raise(err);
             }
         }
@@ -2343,8 +2392,12 @@ private:
         struct Restore {
             Parser& p;
             Stream* s;
-            ~Restore() { p.ts_ = s; }
-        } restore{*this, saved};
+            Lexer& lex;
+            ~Restore() {
+                p.ts_ = s;
+                if (lex.failed()) p.fieldLexerFailed_ = true;
+            }
+        } restore{*this, saved, sub};
 
         // A tuple or generator here spans the implicit parentheses, which CPython puts where the
         // '{' and the character after the expression are.
@@ -2398,6 +2451,7 @@ private:
     int speculating_ = 0;
     int inFString_ = 0;
     int furthestLine_ = 0; // line of the furthest token read from the file's lexer
+    bool fieldLexerFailed_ = false; // the error in an f-string field came from its tokenizer
     Scope scope_;
     std::optional<SyntaxError> deferred_;
 

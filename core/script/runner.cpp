@@ -107,6 +107,10 @@ void* runJob(void* p) {
         r.status = RunStatus::ScriptError;
         r.exitCode = 1;
         emitErr("MemoryError: out of memory\n");
+    } catch (NestingTooDeep&) {
+        r.status = RunStatus::ScriptError;
+        r.exitCode = 1;
+        emitErr("RecursionError: maximum recursion depth exceeded while hashing or comparing nested keys\n");
     } catch (PyException&) {
         r.status = RunStatus::InternalError;
         r.exitCode = 70;

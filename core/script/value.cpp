@@ -11,7 +11,50 @@ const std::string& strOf(const Value& v) { return v.as<StrObj>()->s; }
 
 namespace {
 size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); }
+
+thread_local int keyDepth = 0;
+struct KeyDepth {
+    KeyDepth() { if (++keyDepth > 10000) { keyDepth = 0; throw NestingTooDeep{}; } }
+    ~KeyDepth() { if (keyDepth > 0) --keyDepth; }
+};
+
+thread_local int releaseDepth = 0;
+thread_local std::vector<Value>* releaseQueue = nullptr;
 } // namespace
+
+void releaseChildren(std::vector<Value>& items) {
+    if (items.empty()) return;
+    if (releaseDepth > 64) {
+        // Deep: defer to the outermost releaser instead of recursing further.
+        for (auto& v : items) if (v.isObj()) releaseQueue->push_back(std::move(v));
+        items.clear();
+        return;
+    }
+    std::vector<Value> queue;
+    bool outermost = releaseDepth == 0;
+    if (outermost) releaseQueue = &queue;
+    ++releaseDepth;
+    items.clear();
+    if (outermost) {
+        while (!queue.empty()) {
+            Value v = std::move(queue.back());
+            queue.pop_back();
+            v = Value(); // may push more children onto the queue
+        }
+        releaseQueue = nullptr;
+    }
+    --releaseDepth;
+}
+
+DictObj::~DictObj() {
+    std::vector<Value> children;
+    for (auto& e : map.entries()) {
+        if (e.key.isObj()) children.push_back(std::move(e.key));
+        if (e.val.isObj()) children.push_back(std::move(e.val));
+    }
+    map.clear();
+    releaseChildren(children);
+}
 
 // Python's rule: equal numbers hash equal (1 == 1.0 == True), so ints and integral floats share one.
 size_t hashValue(const Value& v) {
@@ -27,7 +70,9 @@ size_t hashValue(const Value& v) {
     }
     case Value::T::Obj: break;
     }
+    KeyDepth guard;
     switch (v.obj()->kind) {
+    case OK::BigInt: return v.as<BigIntObj>()->v.hash();
     case OK::Str: return std::hash<std::string>()(strOf(v));
     case OK::Tuple: {
         size_t h = 0x345678;
@@ -50,8 +95,10 @@ bool keyEquals(const Value& a, const Value& b) {
     if (!a.isObj()) return true; // None == None
     if (a.obj() == b.obj()) return true;
     if (a.obj()->kind != b.obj()->kind) return false;
+    KeyDepth guard;
     switch (a.obj()->kind) {
     case OK::Str: return strOf(a) == strOf(b);
+    case OK::BigInt: return BigInt::compare(a.as<BigIntObj>()->v, b.as<BigIntObj>()->v) == 0;
     case OK::Tuple: {
         const auto& x = a.as<TupleObj>()->items;
         const auto& y = b.as<TupleObj>()->items;

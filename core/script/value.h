@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/script/ast.h"
+#include "core/script/bigint.h"
 
 namespace fl::script {
 
@@ -19,7 +20,7 @@ class Interp;
 
 enum class OK : uint8_t {
     Str, List, Tuple, Dict, Set, Function, Builtin, BoundMethod, Class, Instance, Module, Tensor,
-    Dtype, Device, Slice, Range, Iterator, Ellipsis, Opaque,
+    Dtype, Device, Slice, Range, Iterator, Ellipsis, Opaque, BigInt,
 };
 
 struct Obj : std::enable_shared_from_this<Obj> {
@@ -70,7 +71,8 @@ private:
 
 // ---------------------------------------------------------------- hashing and an ordered map
 struct UnhashableError { std::string typeName; }; // becomes TypeError("unhashable type: ...")
-size_t hashValue(const Value& v);   // throws PyException(TypeError) for unhashable values
+struct NestingTooDeep {};          // hashing or comparing keys nested past 10,000 levels
+size_t hashValue(const Value& v);   // throws UnhashableError, NestingTooDeep
 bool keyEquals(const Value& a, const Value& b);
 
 class ValueMap { // insertion-ordered, like Python's dict
@@ -95,11 +97,17 @@ private:
 };
 
 // ---------------------------------------------------------------- objects
+// Freeing a deeply nested container must not recurse once per level (a list nested a million
+// times would overflow the stack). Containers hand their children to a per-thread queue that the
+// outermost destructor drains iteratively, like CPython's trashcan.
+void releaseChildren(std::vector<Value>& items);
+
 struct StrObj : Obj { std::string s; explicit StrObj(std::string v) : Obj(OK::Str), s(std::move(v)) {} };
 struct ListObj : Obj {
     std::vector<Value> items;
     const char* viewName = nullptr; // dict views print as dict_keys([...])
     ListObj() : Obj(OK::List) {}
+    ~ListObj() override { releaseChildren(items); }
 };
 struct TupleObj : Obj {
     std::vector<Value> items;
@@ -107,13 +115,25 @@ struct TupleObj : Obj {
     std::string structName;             // named tuples: torch.return_types.max(values=..., indices=...)
     std::vector<std::string> fieldNames;
     TupleObj() : Obj(OK::Tuple) {}
+    ~TupleObj() override { releaseChildren(items); }
 };
 struct DictObj : Obj {
     ValueMap map;
     bool orderedRepr = false; // prints as OrderedDict([...]) (state_dict)
     DictObj() : Obj(OK::Dict) {}
+    ~DictObj() override;
 };
 struct SetObj : Obj { ValueMap map; SetObj() : Obj(OK::Set) {} };
+// An int past 64 bits (Python ints are unbounded). Never holds a value that fits in int64.
+struct BigIntObj : Obj { BigInt v; explicit BigIntObj(BigInt x) : Obj(OK::BigInt), v(std::move(x)) {} };
+inline Value makeInt(const BigInt& b) {
+    int64_t small;
+    if (b.toInt64(small)) return Value::integer(small);
+    return Value(std::make_shared<BigIntObj>(b));
+}
+inline bool isBigInt(const Value& v) { return v.is(OK::BigInt); }
+inline BigInt toBig(const Value& v) { return v.is(OK::BigInt) ? v.as<BigIntObj>()->v : BigInt::fromInt(v.i()); }
+
 struct SliceObj : Obj { Value start, stop, step; SliceObj() : Obj(OK::Slice) {} };
 struct RangeObj : Obj { int64_t start = 0, stop = 0, step = 1; RangeObj() : Obj(OK::Range) {} };
 struct EllipsisObj : Obj { EllipsisObj() : Obj(OK::Ellipsis) {} };
