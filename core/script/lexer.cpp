@@ -594,6 +594,17 @@ bool Lexer::atLineStartIndent(Token& out) {
             if (c == ' ') { col++; altCol++; }
             else if (c == '\t') { col = (col / 8 + 1) * 8; altCol++; }
             else if (c == '\f') { col = altCol = 0; }
+            else if (c == '\\') {
+                // A backslash continuation inside the indentation: the next line's leading
+                // whitespace adds to it (CPython 3.11 behaves the same way).
+                if (p + 1 < end_ && src_[p + 1] == '\n') {
+                    newline(p + 1);
+                    p += 2;
+                    if (p >= end_) fail("unexpected EOF while parsing", line_ - 1, col + 1, "SyntaxError", true);
+                    continue;
+                }
+                fail("unexpected character after line continuation character", line_, colOf(p) + 1, "SyntaxError", true);
+            }
             else break;
             p++;
         }

@@ -279,6 +279,7 @@ private:
         size_t pos = 0;
         int marks = 0;
         Token last;              // last consumed token other than NEWLINE/INDENT/DEDENT/END
+        Token furthest;          // the furthest token read ahead, outside speculative parses
     };
 
     // The returned reference is only good until the next peek() or take().
@@ -287,6 +288,7 @@ private:
         while (s.pos + k >= s.toks.size()) {
             s.toks.push_back(s.lex->next());
             if (ts_ == &mainStream_) furthestLine_ = s.toks.back().line;
+            if (speculating_ == 0) s.furthest = s.toks.back();
         }
         return s.toks[s.pos + k];
     }
@@ -347,6 +349,9 @@ private:
     FL_NOINLINE [[noreturn]] void raise(SyntaxError e) {
         if (speculating_ == 0 && inFString_ == 0) {
             int readLine = furthestLine_;
+            // End of input inside brackets already reached while looking ahead: CPython's
+            // parser saw that too and reports the unclosed bracket.
+            if (mainLexer_.failed() && mainLexer_.unclosedAtEof()) readLine = std::numeric_limits<int>::max();
             try {
                 while (mainLexer_.next().kind != TokKind::End) {}
             } catch (const SyntaxError& te) {
@@ -361,7 +366,12 @@ private:
     }
     FL_NOINLINE [[noreturn]] void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
     FL_NOINLINE [[noreturn]] void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
-    FL_NOINLINE [[noreturn]] void invalidSyntax(const Token& t) { raiseAt(t, "invalid syntax"); }
+    // Like CPython, a plain "invalid syntax" points at the furthest token the parser looked at.
+    FL_NOINLINE [[noreturn]] void invalidSyntax(const Token& t) {
+        const Token& f = ts_->furthest;
+        if (speculating_ == 0 && f.begin > t.begin && f.kind != TokKind::End) raiseAt(Token(f), "invalid syntax");
+        raiseAt(t, "invalid syntax");
+    }
     FL_NOINLINE [[noreturn]] void unsupported(const Token& t) {
         raiseAt(t, "'" + std::string(ts_->lex->text(t)) + "' is not supported in model scripts");
     }
@@ -828,6 +838,11 @@ private:
             return s;
         }
         if (isOp(t, Op::Colon)) {
+            // CPython only blames the target when an annotation follows the ':'.
+            if (!startsExpression(peek(1))) {
+                take();
+                invalidSyntax(peek());
+            }
             switch (first->kind) {
             case ExprKind::Name:
             case ExprKind::Attribute:
@@ -993,7 +1008,7 @@ private:
         take();
         toTarget(*s->target, TargetUse::For);
         s->iter = parseValue();
-        expectColon(true);
+        expectColon(false);
         parseLoopBody(s->body, "'for' statement", f.line);
         parseElse(s->orelse);
         s->span = spanFrom(f);

@@ -150,6 +150,8 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
     nsSet(nn, "init", init);
     nsSet(nn, "Parameter", param);
     nsSet(torch, "nn", nn);
+    ScopeP utilsNs = in.runModule(parsedPrelude("utils.py", kPreludeUtils), "torch.nn.utils", {{"torch", torch}, {"math", math}});
+    nsSet(nn, "utils", scopeAsModule(in, "torch.nn.utils", utilsNs));
     ScopeP optimNs = in.runModule(parsedPrelude("optim.py", kPreludeOptim), "torch.optim", {{"torch", torch}, {"math", math}});
     Value optim = scopeAsModule(in, "torch.optim", optimNs);
     nsSet(torch, "optim", optim);
