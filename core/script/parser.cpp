@@ -349,9 +349,9 @@ private:
     FL_NOINLINE [[noreturn]] void raise(SyntaxError e) {
         if (speculating_ == 0 && inFString_ == 0) {
             int readLine = furthestLine_;
-            // End of input inside brackets already reached while looking ahead: CPython's
-            // parser saw that too and reports the unclosed bracket.
-            if (mainLexer_.failed() && mainLexer_.unclosedAtEof()) readLine = std::numeric_limits<int>::max();
+            // A tokenizer error already met while looking ahead: CPython's parser met it too
+            // (it reads at least as far) and reports it.
+            if (mainLexer_.failed()) (void)mainLexer_.next(); // rethrows that error
             try {
                 while (mainLexer_.next().kind != TokKind::End) {}
             } catch (const SyntaxError& te) {
@@ -434,6 +434,17 @@ private:
                     parses = true;
                     levelAfter = last().level;
                 } catch (const SyntaxError&) {
+                }
+                if (!parses && !legacy && !isKw(t, Kw::Lambda)) {
+                    // A PEG parser settles for the longest prefix that parses: an atom will do.
+                    rewind(m);
+                    while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
+                    try {
+                        (void)parseAtom();
+                        parses = true;
+                        levelAfter = last().level;
+                    } catch (const SyntaxError&) {
+                    }
                 }
                 rewind(m);
                 release();
@@ -573,6 +584,16 @@ private:
         case StmtKind::Assign: e = static_cast<const AssignStmt&>(s).value.get(); break;
         case StmtKind::AugAssign: e = static_cast<const AugAssignStmt&>(s).value.get(); break;
         case StmtKind::Return: e = static_cast<const ReturnStmt&>(s).value.get(); break;
+        case StmtKind::Raise: {
+            const auto& r = static_cast<const RaiseStmt&>(s);
+            e = r.cause ? r.cause.get() : r.exc.get();
+            break;
+        }
+        case StmtKind::Assert: {
+            const auto& a = static_cast<const AssertStmt&>(s);
+            e = a.msg ? a.msg.get() : a.test.get();
+            break;
+        }
         case StmtKind::AnnAssign: {
             const auto& a = static_cast<const AnnAssignStmt&>(s);
             e = a.value ? a.value.get() : a.annotation.get();
@@ -1356,16 +1377,25 @@ private:
             // CPython settles for the longest disjunction that parses and then wants 'else':
             // a test that breaks off with a plain syntax error gets "expected 'else'".
             Mark m = mark();
-            bool plainError = false;
+            bool plainError = false, prefixParses = false;
             try {
                 (void)parseDisjunction();
             } catch (const SyntaxError& err) {
                 plainError = err.message == "invalid syntax";
             }
+            if (plainError) {
+                // ... provided some prefix of it is a disjunction: at least its first atom parses.
+                rewind(m);
+                while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
+                try {
+                    (void)parseAtom();
+                    prefixParses = true;
+                } catch (const SyntaxError&) {
+                }
+            }
             rewind(m);
             release();
-            if (plainError && startsExpression(peek()) && !isKw(peek(), Kw::Lambda))
-                raiseAt(*body, "expected 'else' after 'if' expression");
+            if (prefixParses) raiseAt(*body, "expected 'else' after 'if' expression");
         }
         e->test = parseDisjunction();
         if (!isKw(peek(), Kw::Else)) raiseAt(*body, "expected 'else' after 'if' expression");
