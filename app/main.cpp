@@ -1,4 +1,7 @@
 // fuselab: the explorer window, or with a subcommand the command line.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -50,9 +53,26 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
 }
 #endif
 
+// A model script may allocate many tensors that are each under the per-object cap. Capping the
+// address space at 80% of physical memory (FUSELAB_MAX_MEMORY_MB overrides) turns exhaustion into
+// a clean RuntimeError/MemoryError instead of a visit from the OOM killer.
+void limitAddressSpace() {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || size <= 0) return;
+    rlim_t limit = rlim_t(double(pages) * double(size) * 0.8);
+    if (const char* env = std::getenv("FUSELAB_MAX_MEMORY_MB")) limit = rlim_t(std::strtoull(env, nullptr, 10)) << 20;
+    limit += rlim_t(2) << 30; // head room for the 512 MiB interpreter stack and library mappings
+    struct rlimit cur;
+    if (getrlimit(RLIMIT_AS, &cur) == 0 && (cur.rlim_max == RLIM_INFINITY || cur.rlim_max > limit)) {
+        struct rlimit lim{limit, cur.rlim_max};
+        setrlimit(RLIMIT_AS, &lim);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    limitAddressSpace();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
     std::string model, screenshot;

@@ -267,7 +267,11 @@ public:
     }
 
     void parseFile(Body& out) {
-        while (peek().kind != TokKind::End) parseStatement(out);
+        try {
+            while (peek().kind != TokKind::End) parseStatement(out);
+        } catch (const SyntaxError& e) {
+            report(e);
+        }
         if (deferred_) throw *deferred_;
     }
 
@@ -323,6 +327,12 @@ private:
         ts_->marks--;
         speculating_--;
     }
+    // Keeps tokens for a possible rewind without making the parse speculative.
+    Mark keep() {
+        ts_->marks++;
+        return Mark{ts_->pos, ts_->last, deferred_};
+    }
+    void unkeep() { ts_->marks--; }
     void rewind(const Mark& m) {
         ts_->pos = m.pos;
         ts_->last = m.last;
@@ -344,26 +354,27 @@ private:
         return e;
     }
 
-    // Raises a parser error. Like CPython, a tokenizer error later in the file takes precedence
-    // (an unclosed bracket only when it was opened on a line before the furthest token read).
-    FL_NOINLINE [[noreturn]] void raise(SyntaxError e) {
-        if (speculating_ == 0 && inFString_ == 0) {
-            int readLine = furthestLine_;
-            // A tokenizer error already met while looking ahead: CPython's parser met it too
-            // (it reads at least as far) and reports it.
-            if (mainLexer_.failed()) (void)mainLexer_.next(); // rethrows that error
-            try {
-                while (mainLexer_.next().kind != TokKind::End) {}
-            } catch (const SyntaxError& te) {
-                if (mainLexer_.unclosedAtEof()) {
-                    if (mainLexer_.unclosedLine() < readLine) throw te;
-                } else if (!mainLexer_.lastErrorQuiet()) {
-                    throw te;
-                }
+    // Picks the error to report for a failed parse, the way CPython does: a tokenizer error
+    // met while reading ahead wins; so does one found by tokenizing the rest of the file,
+    // except the kinds CPython's tokenizer only flags with a status code, and an unclosed
+    // bracket that was opened on the line of the furthest token read or later.
+    [[noreturn]] void report(const SyntaxError& e) {
+        if (mainLexer_.failed()) (void)mainLexer_.next(); // rethrows the tokenizer's error
+        if (e.message == "unexpected indent") throw e;
+        int readLine = furthestLine_;
+        try {
+            while (mainLexer_.next().kind != TokKind::End) {}
+        } catch (const SyntaxError& te) {
+            if (mainLexer_.unclosedAtEof()) {
+                if (mainLexer_.unclosedLine() < readLine) throw te;
+            } else if (!mainLexer_.lastErrorQuiet()) {
+                throw te;
             }
         }
         throw e;
     }
+
+    FL_NOINLINE [[noreturn]] void raise(const SyntaxError& e) { throw e; }
     FL_NOINLINE [[noreturn]] void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
     FL_NOINLINE [[noreturn]] void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
     // Like CPython, a plain "invalid syntax" points at the furthest token the parser looked at.
@@ -1373,31 +1384,30 @@ private:
     FL_NOINLINE ExprP parseIfExpTail(ExprP body, int line, int col) {
         take(); // 'if'
         auto e = std::make_unique<IfExpExpr>();
-        {
-            // CPython settles for the longest disjunction that parses and then wants 'else':
-            // a test that breaks off with a plain syntax error gets "expected 'else'".
-            Mark m = mark();
-            bool plainError = false, prefixParses = false;
-            try {
-                (void)parseDisjunction();
-            } catch (const SyntaxError& err) {
-                plainError = err.message == "invalid syntax";
-            }
-            if (plainError) {
-                // ... provided some prefix of it is a disjunction: at least its first atom parses.
+        Mark m = keep();
+        try {
+            e->test = parseDisjunction();
+        } catch (const SyntaxError& err) {
+            // CPython settles for the longest disjunction that parses and then wants 'else': a
+            // test that breaks off with a plain syntax error after at least one atom gets
+            // "expected 'else'" instead.
+            bool prefixParses = false;
+            if (err.message == "invalid syntax") {
                 rewind(m);
+                speculating_++;
                 while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
                 try {
                     (void)parseAtom();
                     prefixParses = true;
                 } catch (const SyntaxError&) {
                 }
+                speculating_--;
             }
-            rewind(m);
-            release();
+            unkeep();
             if (prefixParses) raiseAt(*body, "expected 'else' after 'if' expression");
+            throw;
         }
-        e->test = parseDisjunction();
+        unkeep();
         if (!isKw(peek(), Kw::Else)) raiseAt(*body, "expected 'else' after 'if' expression");
         take();
         e->orelse = parseExpression();
@@ -2146,16 +2156,14 @@ private:
             try {
                 SrcPos pos{t.begin, t.line, t.begin - static_cast<size_t>(t.col)};
                 size_t cur = b;
-                inFString_++;
                 parseFStringBody(cur, e, raw, 0, parts, literal, pos, t);
-                inFString_--;
             } catch (SyntaxError& err) {
-                inFString_--;
                 // Parser errors inside a replacement field say "f-string: ...", tokenizer ones
                 // do not (as in CPython 3.11).
-                if (!fieldLexerFailed_ && err.message.rfind("f-string", 0) != 0) err.message = "f-string: " + err.message;
+                if (!fieldLexerFailed_ && err.message.rfind("f-string", 0) != 0 && err.message.rfind("(unicode error)", 0) != 0)
+                    err.message = "f-string: " + err.message;
                 fieldLexerFailed_ = false;
-                raise(err);
+                throw;
             }
         }
         Span span = spanFrom(first);
@@ -2494,7 +2502,6 @@ private:
     int depth_ = 0;   // expression nesting, see DepthGuard
     int openIfs_ = 0; // IfStmts being parsed (an elif chain nests them)
     int speculating_ = 0;
-    int inFString_ = 0;
     int furthestLine_ = 0; // line of the furthest token read from the file's lexer
     bool fieldLexerFailed_ = false; // the error in an f-string field came from its tokenizer
     Scope scope_;

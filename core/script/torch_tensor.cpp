@@ -22,6 +22,15 @@ std::string cleanTorchMessage(std::string m) {
     auto replaceAll = [&](const std::string& from, const std::string& to) {
         for (size_t p = m.find(from); p != std::string::npos; p = m.find(from, p + to.size())) m.replace(p, from.size(), to);
     };
+    // "[enforce fail at alloc_cpu.cpp:75] err == 0. " names our internals, not the user's problem
+    if (m.rfind("[enforce fail at ", 0) == 0) {
+        size_t close = m.find("] ");
+        if (close != std::string::npos) {
+            m = m.substr(close + 2);
+            size_t dot = m.find(". ");
+            if (dot != std::string::npos && dot < 40) m = m.substr(dot + 2);
+        }
+    }
     replaceAll("c10::optional", "Optional");
     replaceAll("at::Tensor", "Tensor");
     replaceAll("c10::", "");
