@@ -387,7 +387,7 @@ struct Evaluator {
                     Value m = eval(a->msg.get(), s);
                     throw makePy(in.call(Value(in.assertionError), {m}));
                 }
-                throw makePy(in.makeException(in.assertionError, ""), true);
+                throw makePy(in.makeException(in.assertionError, ""));
             }
             return Flow::Normal;
         }
@@ -617,7 +617,7 @@ struct Evaluator {
         return tb;
     }
 
-    PyException makePy(const Value& exc, bool = false) { return PyException{exc, snapshot()}; }
+    PyException makePy(const Value& exc) { return PyException{exc, snapshot()}; }
 
     bool matches(const Value& exc, const Value& type) {
         if (type.is(OK::Class)) return in.isInstance(exc, type.as<ClassObj>());

@@ -30,9 +30,6 @@ struct PyException {
 // Not catchable by scripts: the run was cancelled (timeout, Cancel button).
 struct Cancelled {};
 
-// Raised by sys-exit-like calls (exit(), quit(), raise SystemExit) once they reach the top.
-struct ExitRequest { int code = 0; };
-
 struct Frame {
     std::string function;
     const Module* module = nullptr;
@@ -58,7 +55,7 @@ public:
     Interp(const Interp&) = delete;
     Interp& operator=(const Interp&) = delete;
 
-    // Runs a parsed module as __main__. Throws PyException, Cancelled, ExitRequest.
+    // Runs a parsed module as __main__. Throws PyException (SystemExit included) and Cancelled.
     void runMain(const std::shared_ptr<Module>& mod);
     // Executes a module body in a fresh namespace with `preset` names; returns the namespace.
     ScopeP runModule(const std::shared_ptr<Module>& mod, const std::string& name,

@@ -424,6 +424,7 @@ private:
     // print statement, or (inside brackets) a missing comma.
     FL_NOINLINE [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& bad) {
         Token t = bad; // `bad` may refer into the token buffer, which the look-ahead below grows
+        if (isKw(t, Kw::Async) || isKw(t, Kw::Await) || isKw(t, Kw::Yield)) unsupported(t);
         if (lastExpr && startsExpression(t)) {
             const Expr* a = lastExpr;
             for (;;) { // the trailing disjunction of the element

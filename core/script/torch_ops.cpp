@@ -82,13 +82,6 @@ struct Registry {
     }
 };
 
-at::TensorOptions factoryOptions(Args& a, size_t dtypeIdx, size_t deviceIdx, at::ScalarType dflt) {
-    checkDevice(a.in, a.has(deviceIdx) ? a[deviceIdx] : Value());
-    return at::TensorOptions().dtype(a.dtype(dtypeIdx).value_or(dflt));
-}
-
-at::ScalarType defaultFloat() { return at::typeMetaToScalarType(at::get_default_dtype()); }
-
 Value finishFactory(Args& a, at::Tensor t, size_t requiresGradIdx) {
     if (a.b(requiresGradIdx)) t.requires_grad_(true);
     return wrap(t);
@@ -240,10 +233,8 @@ void installTensorOps(Interp& in, const Value& torchModule) {
         {"pow_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.pow_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.pow_(s); }},
         {"remainder_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.remainder_(y); }, [](at::Tensor& x, const at::Scalar& s, const at::Scalar&) { x.remainder_(s); }},
         {"copy_", [](at::Tensor& x, const at::Tensor& y, const at::Scalar&) { x.copy_(y); }, nullptr},
-        {"maximum_", nullptr, nullptr},
     };
     for (const InplaceBin& ib : ibins) {
-        if (!ib.tt) continue;
         auto tt = ib.tt;
         auto ts = ib.ts;
         R.def(ib.name, "self, other, *, alpha=", METHOD, [tt, ts](Args& a) {
