@@ -34,15 +34,16 @@ called", "Exception raised from", "Segmentation fault", "core dumped",
 Prints `ok NAME` or `FAIL NAME: reasons` per case and, last, exactly
 `N passed, M failed`.  Exit status 0 / 1 (failures) / 2 (usage error).
 """
-import argparse
 import concurrent.futures
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -234,22 +235,9 @@ def tail(data, n=6, width=200):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--fuselab", required=True, help="path to the fuselab binary")
-    ap.add_argument("--jobs", type=int, default=2, help="cases run in parallel (default 2)")
-    ap.add_argument("--filter", default=None, help="only cases whose name contains SUBSTR")
-    args = ap.parse_args()
-
-    fuselab = args.fuselab
-    if os.sep not in fuselab:
-        fuselab = shutil.which(fuselab) or fuselab
-    fuselab = os.path.abspath(fuselab)
-    if not os.path.isfile(fuselab):
-        print("error: fuselab binary not found: %s (build it first, then pass --fuselab PATH)"
-              % args.fuselab, file=sys.stderr)
-        return 2
-    if not os.access(fuselab, os.X_OK):
-        print("error: fuselab binary is not executable: %s" % fuselab, file=sys.stderr)
+    args = harness.parse_args(__doc__, "cases")
+    fuselab = harness.resolve_fuselab(args.fuselab)
+    if fuselab is None:
         return 2
     if not os.path.isdir(CASES_DIR):
         print("error: no cases directory %s" % CASES_DIR, file=sys.stderr)

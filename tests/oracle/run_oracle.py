@@ -20,14 +20,15 @@ A known script still runs and shows its diff but does not count as failed.
 The last line is exactly `N passed, M failed`.  Exit status: 0 if nothing
 failed, 1 if something failed, 2 on usage errors (e.g. missing binary).
 """
-import argparse
 import concurrent.futures
 import difflib
 import os
-import shutil
 import signal
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 import threading
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -177,22 +178,9 @@ def check_script(rel, fuselab):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--fuselab", required=True, help="path to the fuselab binary")
-    ap.add_argument("--jobs", type=int, default=2, help="scripts run in parallel (default 2)")
-    ap.add_argument("--filter", default=None, help="only scripts whose path contains SUBSTR")
-    args = ap.parse_args()
-
-    fuselab = args.fuselab
-    if os.sep not in fuselab:
-        fuselab = shutil.which(fuselab) or fuselab
-    fuselab = os.path.abspath(fuselab)
-    if not os.path.isfile(fuselab):
-        print("error: fuselab binary not found: %s (build it first, then pass --fuselab PATH)"
-              % args.fuselab, file=sys.stderr)
-        return 2
-    if not os.access(fuselab, os.X_OK):
-        print("error: fuselab binary is not executable: %s" % fuselab, file=sys.stderr)
+    args = harness.parse_args(__doc__, "scripts")
+    fuselab = harness.resolve_fuselab(args.fuselab)
+    if fuselab is None:
         return 2
     if not os.access(TORCH_PYTHON, os.X_OK):
         print("error: %s not found (the oracle needs Debian's python3 with torch 1.13)"

@@ -1,0 +1,28 @@
+"""Shared pieces of the corpus harnesses (oracle, hostile): arguments and the fuselab binary."""
+import argparse
+import os
+import shutil
+import sys
+
+
+def parse_args(doc, noun):
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--fuselab", required=True, help="path to the fuselab binary")
+    ap.add_argument("--jobs", type=int, default=2, help="%s run in parallel (default 2)" % noun)
+    ap.add_argument("--filter", default=None, help="only %s whose path contains SUBSTR" % noun)
+    return ap.parse_args()
+
+
+def resolve_fuselab(path):
+    """Absolute path of an executable fuselab binary, or None after printing why not."""
+    fuselab = path
+    if os.sep not in fuselab:
+        fuselab = shutil.which(fuselab) or fuselab
+    fuselab = os.path.abspath(fuselab)
+    if not os.path.isfile(fuselab):
+        print("error: fuselab binary not found: %s (build it first, then pass --fuselab PATH)" % path, file=sys.stderr)
+        return None
+    if not os.access(fuselab, os.X_OK):
+        print("error: fuselab binary is not executable: %s" % fuselab, file=sys.stderr)
+        return None
+    return fuselab
