@@ -50,7 +50,8 @@ std::string prepareSource(const std::string& raw, const std::string& filename);
 // Splits prepared source into lines without their '\n'.
 std::vector<std::string> splitLines(const std::string& src);
 
-// Code-point classes the parser needs too (identifier check for f-string / error text).
+// Unicode classes used for identifiers (XID_Start / XID_Continue, from Unicode 14 as in Python
+// 3.11) and for choosing between CPython's "invalid character" messages.
 bool isXidStart(uint32_t cp);
 bool isXidContinue(uint32_t cp);
 bool isPrintableCodePoint(uint32_t cp);
@@ -71,7 +72,6 @@ public:
     std::string_view text(const Token& t) const { return std::string_view(src_).substr(t.begin, t.end - t.begin); }
     const std::string& source() const { return src_; }
     const std::string& filename() const { return filename_; }
-    bool isFString() const { return fstringExpr_; }
     bool failed() const { return failed_; }
 
     // Set when the last error was "'(' was never closed" at end of input, with the line of the
@@ -79,20 +79,21 @@ public:
     bool unclosedAtEof() const { return unclosedAtEof_; }
     int unclosedLine() const { return unclosedLine_; }
 
-    // `quiet`: an error CPython's tokenizer only signals with a status code (bad dedent, TabError,
-    // stray character after '\\'), which does not replace a parser error found earlier.
-    [[noreturn]] void fail(const std::string& msg, int line, int col, const char* kind = "SyntaxError",
-                           bool quiet = false);
+    // Whether the last error is one CPython's tokenizer only signals with a status code (bad
+    // dedent, TabError, stray character after '\\'): it does not replace a parser error found
+    // earlier in the file.
     bool lastErrorQuiet() const { return quietError_; }
 
 private:
+    [[noreturn]] void fail(const std::string& msg, int line, int col, const char* kind = "SyntaxError",
+                           bool quiet = false);
     struct Bracket { char ch; int line, col; };
 
     Token make(TokKind k, size_t b, int line, int col);
     bool atLineStartIndent(Token& out);   // handles indentation at the start of a logical line
     void lexName(Token& t);
     void lexNumber();
-    void lexString(Token& t, size_t quotePos);
+    void lexString(Token& t, size_t begin); // `begin`: start of the prefix, pos_ at the quote
     bool lexOperator(Token& t);
     void checkIdentifier(size_t b, size_t e);
     void verifyEndOfNumber(const char* kind);
@@ -111,7 +112,6 @@ private:
     bool atLineStart_ = true;
     bool lineHasTokens_ = false;       // a NEWLINE is owed at end of input
     int pendingDedents_ = 0;
-    bool emittedEnd_ = false;
     std::vector<int> indents_{0};      // columns with tabs to multiples of 8
     std::vector<int> altIndents_{0};   // columns with tabs counted as 1 (for TabError)
     std::vector<Bracket> brackets_;

@@ -1,8 +1,10 @@
 // Recursive-descent parser for model scripts (a Python 3.11 subset) producing the AST of ast.h.
 //
 // Structure: one Parser object per file pulls tokens lazily from the Lexer through a small
-// buffer (which can rewind for the one place that needs backtracking: parenthesized `with`
-// items). Expressions follow Python's grammar rule by rule (expression -> disjunction ->
+// buffer that can rewind. Rewinding is used for the one ambiguity of the grammar an LL parser
+// cannot settle with a token of look-ahead (parenthesized `with` items) and, on error paths
+// only, to try CPython's more specific diagnostics. Expressions follow Python's grammar rule
+// by rule (expression -> disjunction ->
 // conjunction -> inversion -> comparison -> bitwise/arithmetic by precedence climbing ->
 // factor -> power -> primary -> atom). f-strings are parsed like CPython 3.11 does: the string
 // token is scanned for replacement fields and each field's text is lexed and parsed again at
@@ -27,6 +29,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 
 // Keeps bulky helpers out of the frames of the recursive descent functions: inlined, their
@@ -374,19 +377,19 @@ private:
         throw e;
     }
 
-    FL_NOINLINE [[noreturn]] void raise(const SyntaxError& e) { throw e; }
-    FL_NOINLINE [[noreturn]] void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
-    FL_NOINLINE [[noreturn]] void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
+    [[noreturn]] FL_NOINLINE void raise(const SyntaxError& e) { throw e; }
+    [[noreturn]] FL_NOINLINE void raiseAt(const Token& t, const std::string& msg) { raise(makeError(msg, t.line, t.col)); }
+    [[noreturn]] FL_NOINLINE void raiseAt(const Expr& e, const std::string& msg) { raise(makeError(msg, e.span.line, e.span.col)); }
     // Like CPython, a plain "invalid syntax" points at the furthest token the parser looked at.
-    FL_NOINLINE [[noreturn]] void invalidSyntax(const Token& t) {
+    [[noreturn]] FL_NOINLINE void invalidSyntax(const Token& t) {
         const Token& f = ts_->furthest;
         if (speculating_ == 0 && f.begin > t.begin && f.kind != TokKind::End) raiseAt(Token(f), "invalid syntax");
         raiseAt(t, "invalid syntax");
     }
-    FL_NOINLINE [[noreturn]] void unsupported(const Token& t) {
+    [[noreturn]] FL_NOINLINE void unsupported(const Token& t) {
         raiseAt(t, "'" + std::string(ts_->lex->text(t)) + "' is not supported in model scripts");
     }
-    FL_NOINLINE [[noreturn]] void tooDeep(const Token& t) { raiseAt(t, "too many nested expressions"); }
+    [[noreturn]] FL_NOINLINE void tooDeep(const Token& t) { raiseAt(t, "too many nested expressions"); }
 
     // Errors CPython reports from its compiler: kept until the whole file has parsed.
     void defer(const std::string& msg, int line, int col) {
@@ -422,7 +425,7 @@ private:
     // A complete expression `lastExpr` is followed by token `t` that does not fit. Like CPython:
     // if an expression can be parsed from `t`, suggest the missing parentheses of a Python 2
     // print statement, or (inside brackets) a missing comma.
-    FL_NOINLINE [[noreturn]] void unexpectedAfter(const Expr* lastExpr, const Token& bad) {
+    [[noreturn]] FL_NOINLINE void unexpectedAfter(const Expr* lastExpr, const Token& bad) {
         Token t = bad; // `bad` may refer into the token buffer, which the look-ahead below grows
         if (isKw(t, Kw::Async) || isKw(t, Kw::Await) || isKw(t, Kw::Yield)) unsupported(t);
         if (lastExpr && startsExpression(t)) {
@@ -450,8 +453,8 @@ private:
                 if (!parses && !legacy && !isKw(t, Kw::Lambda)) {
                     // A PEG parser settles for the longest prefix that parses: an atom will do.
                     rewind(m);
-                    while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
                     try {
+                        while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
                         (void)parseAtom();
                         parses = true;
                         levelAfter = last().level;
@@ -1261,13 +1264,12 @@ private:
             take();
         }
         if (bareStar && a.kwonly.empty()) raiseAt(*bareStar, "named arguments must follow bare *");
-        for (size_t i = 1; i < names.size(); i++)
-            for (size_t j = 0; j < i; j++)
-                if (names[i].first == names[j].first) {
-                    defer("duplicate argument '" + names[i].first + "' in function definition", names[i].second);
-                    i = names.size() - 1;
-                    break;
-                }
+        std::unordered_set<std::string_view> seen;
+        for (const auto& [name, span] : names)
+            if (!seen.insert(name).second) {
+                defer("duplicate argument '" + name + "' in function definition", span);
+                break;
+            }
     }
 
     FL_NOINLINE StmtP parseFunctionDef(std::vector<ExprP> decorators) {
@@ -1396,8 +1398,8 @@ private:
             if (err.message == "invalid syntax") {
                 rewind(m);
                 speculating_++;
-                while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
                 try {
+                    while (isUnaryOp(peek()) || isKw(peek(), Kw::Not)) take();
                     (void)parseAtom();
                     prefixParses = true;
                 } catch (const SyntaxError&) {

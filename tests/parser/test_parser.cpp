@@ -75,7 +75,7 @@ struct ErrorCase {
     int line, col;
 };
 
-// Generated from CPython 3.11 ast.parse() output (checked equal to ours), one per construct.
+// What CPython 3.11's ast.parse() gives for each construct, written in ast_dump's format.
 const DumpCase kDumpCases[] = {
     // assign
     {"x = 1",
@@ -694,7 +694,8 @@ const DumpCase kDumpCases[] = {
      "(class A (body (def f (args self) (body (if x (body (return 1))) (return 2))) (= y:store 3)))\n(= z:store 4)"},
 };
 
-// Messages follow CPython 3.11 (checked with compile()); columns are 0-based byte offsets.
+// CPython 3.11's messages (from compile()) except the model-script ones; columns are 0-based byte
+// offsets of the offending token.
 const ErrorCase kErrorCases[] = {
     // syntax
     {"x = = 1", "SyntaxError", "invalid syntax", 1, 4},
@@ -738,6 +739,8 @@ const ErrorCase kErrorCases[] = {
     {"x = (((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))", "SyntaxError", "too many nested parentheses", 1, 204},
     // string
     {"x = 'abc\n", "SyntaxError", "unterminated string literal (detected at line 1)", 1, 4},
+    {"x = 1\ny = 2\nz = 3\nw = 'abc\nv = 4\n", "SyntaxError", "unterminated string literal (detected at line 4)", 4, 4},
+    {"x = 1\ns = '''abc\nline 0\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\n", "SyntaxError", "unterminated triple-quoted string literal (detected at line 9)", 2, 4},
     {"x = f\"abc", "SyntaxError", "unterminated string literal (detected at line 1)", 1, 4},
     {"x = 'a\\\n", "SyntaxError", "unterminated string literal (detected at line 1)", 1, 4},
     {"x = '''abc\n\n\n", "SyntaxError", "unterminated triple-quoted string literal (detected at line 3)", 1, 4},
@@ -1221,7 +1224,7 @@ void testFuzz() {
         "(", ")", "[", "]", "{", "}", ":", ",", "=", "==", "if", "else", "elif", "for", "in", "lambda", "*",
         "**", ".", "\n", "    ", "\t", "\"", "'", "\"\"\"", "'''", "\\", "#", "not", "and", "or", "return",
         "def", "class", "x", "y", "1", "1.5", "0x1f", "1e5", "f\"{", "f'", "}", "!", "$", "@", ";", ":=",
-        "yield", "import", "from", "as", "\xc3\xa9", "\xe2\x80\xa6", "\xff", std::string(1, '\0').c_str(), "with",
+        "yield", "import", "from", "as", "\xc3\xa9", "\xe2\x80\xa6", "\xff", "" /* a NUL byte */, "with",
         "try", "except", "finally", "while", "pass", "break", "continue", "global", "del", "assert", "raise",
         "->", "+", "-", "~", "<<", "%", "//", "r'", "b'", "u'", "1j", "None", "True", "...", "\r\n", "\r",
         "\f", "async", "await", "print", "match", "_", "!r", ":>", "{x}", "{{", "}}", "\\n", "\\x4", "\\N{",
