@@ -233,6 +233,7 @@ struct Interp::Impl {
     std::unordered_map<std::string, ClassP> classes;
     std::unordered_map<const void*, std::unique_ptr<FuncInfo>> funcInfos;
     std::vector<Value> handling; // exceptions being handled (for bare raise)
+    std::vector<std::weak_ptr<Scope>> moduleScopes; // cleared on destruction: functions and their globals form cycles
     std::unordered_set<const Obj*> reprActive; // recursive containers print as [...]
     int depth = 0;
     Value ellipsis;
@@ -1204,7 +1205,21 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
     installTorch(*this);
 }
 
-Interp::~Interp() = default;
+Interp::~Interp() {
+    // A module's functions hold its scope and the scope holds the functions: break those cycles so
+    // a finished run frees its globals (tensors included), which matters when the window runs
+    // scripts again and again.
+    for (auto& w : impl_->moduleScopes)
+        if (auto sc = w.lock()) {
+            auto vars = std::move(sc->vars);
+            sc->vars.clear();
+            vars.clear();
+        }
+    impl_->modules.clear();
+    impl_->builtins.clear();
+    impl_->classes.clear();
+    registry.clear();
+}
 
 Evaluator& Interp::ev() { return *evaluator_; }
 
@@ -1216,6 +1231,7 @@ ScopeP Interp::runModule(const std::shared_ptr<Module>& mod, const std::string& 
                          const std::vector<std::pair<std::string, Value>>& preset) {
     Evaluator& e = ev();
     ScopeP g = e.newScope(Scope::ModuleScope);
+    impl_->moduleScopes.push_back(g);
     g->vars["__name__"] = makeStr(name);
     for (auto& [k, v] : preset) g->vars[k] = v;
     auto saved = e.currentModule;
@@ -1266,6 +1282,7 @@ Value Interp::newModule(const std::string& name) {
     auto m = std::make_shared<ModuleObj>();
     m->name = name;
     m->ns = ev().newScope(Scope::ModuleScope);
+    impl_->moduleScopes.push_back(m->ns);
     m->ns->vars["__name__"] = makeStr(name);
     return Value(m);
 }

@@ -11,6 +11,7 @@
 #include "core/script/ast_dump.h"
 #include "core/script/lexer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>

@@ -2,7 +2,10 @@
 // and output is captured in order. These are the behaviours the CLI and the window rely on.
 #include <QtTest>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <fstream>
 #include <thread>
 
 #include "core/script/runner.h"
@@ -93,6 +96,25 @@ private slots:
         QCOMPARE(run("exit()\n").r.exitCode, 0);
         QCOMPARE(run("raise SystemExit(3)\n").r.exitCode, 3);
         QCOMPARE(run("import torch\nprint('a')\nquit(0)\nprint('b')\n").out, std::string("a\n"));
+    }
+    void finishedRunsFreeTheirGlobals() {
+        // A global tensor referenced from a function's globals must be freed when the run ends:
+        // ten runs of a 100 MB script must not keep 1 GB alive.
+        auto rssMb = [] {
+            std::ifstream f("/proc/self/statm");
+            long pages = 0, rss = 0;
+            f >> pages >> rss;
+            return double(rss) * double(sysconf(_SC_PAGE_SIZE)) / (1 << 20);
+        };
+        const std::string script =
+            "import torch\nbig = torch.ones(25_000_000)\ndef use():\n    return big.sum().item()\n"
+            "class Holder:\n    def get(self):\n        return big\nh = Holder()\nprint(use() > 0)\n";
+        auto first = run(script);
+        QCOMPARE(first.out, std::string("True\n"));
+        double base = rssMb();
+        for (int i = 0; i < 9; ++i) QCOMPARE(run(script).r.exitCode, 0);
+        double grown = rssMb() - base;
+        QVERIFY2(grown < 300, qPrintable(QString("resident memory grew by %1 MB over 9 runs").arg(grown)));
     }
     void hugeAllocationsAreErrors() {
         auto c = run("import torch\nx = torch.empty(1 << 40)\n");
