@@ -539,7 +539,6 @@ struct Evaluator {
             throw;
         }
         ownerStack.pop_back();
-        // Keep definition order for attrOrder (vars is unordered): walk the body for names.
         for (auto& [k, v] : cs->vars) {
             cls->attrs[k] = v;
             if (v.is(OK::Function)) {
@@ -1429,7 +1428,6 @@ Value Interp::call(const Value& f, CallArgs& args) {
         return self;
     }
     case OK::Instance: {
-        Value m;
         auto* inst = f.as<InstanceObj>();
         const Value* c = inst->cls->lookup("__call__");
         if (!c) raiseType("'" + typeName(f) + "' object is not callable");
@@ -2537,17 +2535,12 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
 }
 
 namespace {
-// Lexicographic three-way compare for sequences; returns false in `ok` if elements can't be ordered.
-int seqCompare(Interp& in, const std::vector<Value>& x, const std::vector<Value>& y, CmpOpKind op, Value& out) {
+// Lexicographic ordering of sequences: the first unequal pair decides, else the lengths.
+Value seqCompare(Interp& in, const std::vector<Value>& x, const std::vector<Value>& y, CmpOpKind op) {
     size_t n = std::min(x.size(), y.size());
-    for (size_t i = 0; i < n; ++i) {
-        if (in.equals(x[i], y[i])) continue;
-        out = in.compare(op, x[i], y[i]);
-        return 1;
-    }
-    int64_t a = int64_t(x.size()), b = int64_t(y.size());
-    out = in.compare(op, Value::integer(a), Value::integer(b));
-    return 1;
+    for (size_t i = 0; i < n; ++i)
+        if (!in.equals(x[i], y[i])) return in.compare(op, x[i], y[i]);
+    return in.compare(op, Value::integer(int64_t(x.size())), Value::integer(int64_t(y.size())));
 }
 } // namespace
 
@@ -2636,9 +2629,7 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
             }
             return Value::boolean(op == CmpOpKind::Eq ? eq : !eq);
         }
-        Value out;
-        seqCompare(*this, x, y, op, out);
-        return out;
+        return seqCompare(*this, x, y, op);
     }
     if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
         Value m;

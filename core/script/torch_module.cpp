@@ -621,7 +621,7 @@ void installTorch(Interp& in) {
             o->cls = in.builtinClass(clsName);
             bool isF = clsName == "finfo";
             if (isF != bool(at::isFloatingType(st))) in.raiseType(std::string(isF ? "torch.finfo() requires a floating point input type." : "torch.iinfo() requires an integer input type."));
-            o->attrs["dtype"] = makeStr(strOf(makeStr(dtypeValue(in, st).as<DtypeObj>()->name)));
+            o->attrs["dtype"] = makeStr(dtypeValue(in, st).as<DtypeObj>()->name);
             o->attrs["bits"] = Value::integer(int64_t(c10::elementSize(st)) * 8);
             AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, st, "info", [&] {
                 using L = std::numeric_limits<scalar_t>;

@@ -187,7 +187,6 @@ struct ClassObj : Obj {
     std::string module = "builtins";
     ClassP base;                                  // single inheritance; null for object
     std::unordered_map<std::string, Value> attrs; // class namespace
-    std::vector<std::string> attrOrder;
     OK instanceKind = OK::Instance;               // builtin types: the object kind they describe
     bool isBuiltinType = false;
     bool final_ = false;                          // cannot be subclassed from scripts
