@@ -4,17 +4,22 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "core/capture/capture.h"
+#include "core/script/interp.h"
 #include "core/script/runner.h"
 #include "profiler/phase_timer.h"
 
 namespace fl::app {
 
 std::string usage() {
-    return "usage: fuselab [MODEL.py]                     open the explorer (headless: print the report)\n"
-           "       fuselab run [--timeout S] MODEL.py     run a model script\n"
-           "       fuselab explain|bench|profile|kernels  (not built yet: they arrive with the capture\n"
-           "                                              and compiler layers)\n"
-           "       fuselab --version\n";
+    return "usage: fuselab [MODEL.py]                        open the explorer (headless: print the report)\n"
+           "       fuselab run [--timeout S] [--no-compile] MODEL.py\n"
+           "                                                 run a model script (--no-compile: torch.compile runs eagerly)\n"
+           "       fuselab explain [--json] [--timeout S] MODEL.py\n"
+           "                                                 graphs, graph breaks, recompiles and guards of each compiled function\n"
+           "       fuselab bench|profile|kernels             (not built yet: they arrive with the compiler backend)\n"
+           "       fuselab --version\n"
+           "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";
 }
 
 bool isSubcommand(const std::string& w) {
@@ -23,37 +28,72 @@ bool isSubcommand(const std::string& w) {
 
 namespace {
 
-int runCommand(const std::vector<std::string>& args) {
+struct CommonArgs {
     script::RunConfig cfg;
-    cfg.hardExitOnStuckTimeout = true;
     std::string path;
+    bool json = false;
+};
+
+// Parses the options shared by run and explain; returns -1 to go on, else an exit code.
+int parseArgs(const std::string& cmd, const std::vector<std::string>& args, CommonArgs& out) {
+    script::RunConfig& cfg = out.cfg;
+    cfg.hardExitOnStuckTimeout = true;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--timeout") {
-            if (i + 1 >= args.size()) { std::cerr << "fuselab run: --timeout needs a number of seconds\n"; return 2; }
+            if (i + 1 >= args.size()) { std::cerr << "fuselab " << cmd << ": --timeout needs a number of seconds\n"; return 2; }
             char* end = nullptr;
             cfg.timeoutSeconds = std::strtod(args[++i].c_str(), &end);
-            if (!end || *end || cfg.timeoutSeconds <= 0) { std::cerr << "fuselab run: --timeout needs a positive number of seconds\n"; return 2; }
+            if (!end || *end || cfg.timeoutSeconds <= 0) { std::cerr << "fuselab " << cmd << ": --timeout needs a positive number of seconds\n"; return 2; }
         } else if (a.rfind("--timeout=", 0) == 0) {
             cfg.timeoutSeconds = std::atof(a.c_str() + 10);
+        } else if (a == "--no-compile" && cmd == "run") {
+            cfg.compile = false;
+        } else if (a == "--json" && cmd == "explain") {
+            out.json = true;
         } else if (a == "-h" || a == "--help") {
             std::cout << usage();
             return 0;
         } else if (!a.empty() && a[0] == '-' && a != "-") {
-            std::cerr << "fuselab run: unknown option " << a << "\n" << usage();
+            std::cerr << "fuselab " << cmd << ": unknown option " << a << "\n" << usage();
             return 2;
-        } else if (path.empty()) {
-            path = a;
+        } else if (out.path.empty()) {
+            out.path = a;
         } else {
-            std::cerr << "fuselab run: one model script at a time\n";
+            std::cerr << "fuselab " << cmd << ": one model script at a time\n";
             return 2;
         }
     }
-    if (path.empty()) { std::cerr << "fuselab run: no model script given\n" << usage(); return 2; }
-    cfg.path = path;
-    cfg.out = [](const std::string& s) { std::cout << s; };
-    cfg.err = [](const std::string& s) { std::cout.flush(); std::cerr << s; };
-    script::RunResult r = script::runScript(cfg);
+    if (out.path.empty()) { std::cerr << "fuselab " << cmd << ": no model script given\n" << usage(); return 2; }
+    cfg.path = out.path;
+    return -1;
+}
+
+int runCommand(const std::vector<std::string>& args) {
+    CommonArgs ca;
+    if (int rc = parseArgs("run", args, ca); rc >= 0) return rc;
+    ca.cfg.out = [](const std::string& s) { std::cout << s; };
+    ca.cfg.err = [](const std::string& s) { std::cout.flush(); std::cerr << s; };
+    script::RunResult r = script::runScript(ca.cfg);
+    std::cout.flush();
+    return r.exitCode;
+}
+
+// fuselab explain: runs the script (its output is captured), then reports what capture did.
+int explainCommand(const std::vector<std::string>& args) {
+    CommonArgs ca;
+    if (int rc = parseArgs("explain", args, ca); rc >= 0) return rc;
+    std::string output, report;
+    bool json = ca.json;
+    ca.cfg.out = [&output](const std::string& s) { output += s; };
+    ca.cfg.err = [](const std::string& s) { std::cerr << s; };
+    std::string path = ca.path;
+    ca.cfg.afterRun = [&report, &output, json, path](script::Interp& in) {
+        report = json ? capture::explainJson(*in.capture, path, output) : capture::explainText(*in.capture, path, output);
+    };
+    script::RunResult r = script::runScript(ca.cfg);
+    if (r.status == script::RunStatus::SyntaxError || r.status == script::RunStatus::CannotRead) return r.exitCode;
+    std::cout << report;
     std::cout.flush();
     return r.exitCode;
 }
@@ -64,6 +104,7 @@ int runCli(const std::vector<std::string>& args) {
     if (args.empty()) { std::cerr << usage(); return 2; }
     const std::string& cmd = args[0];
     if (cmd == "run") return runCommand(args);
+    if (cmd == "explain") return explainCommand(args);
     if (isSubcommand(cmd)) {
         std::cerr << "fuselab " << cmd << ": not built yet. Today `fuselab run` executes scripts eagerly; "
                   << cmd << " arrives with the capture and compiler layers.\n";

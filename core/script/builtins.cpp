@@ -1,5 +1,7 @@
 #include "core/script/builtins.h"
 
+#include "core/capture/tracer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -676,6 +678,11 @@ void installBuiltins(Interp& in) {
     auto def = [&](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
 
     def("print", [](Interp& in, const Value&, CallArgs& a) {
+        if (in.tracer) {
+            std::string types = "[";
+            for (size_t i = 0; i < a.pos.size(); ++i) types += (i ? ", '" : "'") + (a.pos[i].isTensor() ? std::string("Tensor") : in.typeName(a.pos[i])) + "'";
+            capture::maybeBreak(in, "print", types + "]");
+        }
         std::string sep = " ", end = "\n";
         for (auto& [k, v] : a.kw) {
             if (k == "sep") { if (!v.isNone()) sep = toStr(in, v, "sep"); }

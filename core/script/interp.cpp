@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "core/capture/tracer.h"
 #include "core/script/builtins.h"
 #include "core/script/pyformat.h"
 #include "core/script/torch_api.h"
@@ -279,7 +280,10 @@ struct Evaluator {
             if (sc->kind == Scope::ClassScope && !first) { first = false; continue; }
             first = false;
             auto it = sc->vars.find(name);
-            if (it != sc->vars.end()) return it->second;
+            if (it != sc->vars.end()) {
+                if (in.tracer && sc->kind == Scope::ModuleScope && sc == in.tracer->userGlobals) in.tracer->onGlobalRead(name, it->second);
+                return it->second;
+            }
             if (sc->kind == Scope::ModuleScope) break;
         }
         return lookupGlobal(s, name);
@@ -288,7 +292,10 @@ struct Evaluator {
     Value lookupGlobal(Scope* s, const std::string& name) {
         Scope* g = globalsOf(s);
         auto it = g->vars.find(name);
-        if (it != g->vars.end()) return it->second;
+        if (it != g->vars.end()) {
+            if (in.tracer && g == in.tracer->userGlobals) in.tracer->onGlobalRead(name, it->second);
+            return it->second;
+        }
         auto b = in.impl_->builtins.find(name);
         if (b != in.impl_->builtins.end()) return b->second;
         in.raise(in.nameError, "name '" + name + "' is not defined");
@@ -308,7 +315,11 @@ struct Evaluator {
         return s;
     }
 
-    void storeName(Scope* s, const std::string& name, const Value& v) { storeScope(s, name)->vars[name] = v; }
+    void storeName(Scope* s, const std::string& name, const Value& v) {
+        Scope* target = storeScope(s, name);
+        if (in.tracer && target == in.tracer->rootScope) in.tracer->onStore(name);
+        target->vars[name] = v;
+    }
 
     // ---------------- statements
     Flow execBody(const Body& body, Scope* s, Value& ret) {
@@ -383,7 +394,20 @@ struct Evaluator {
         case StmtKind::Nonlocal: return Flow::Normal;
         case StmtKind::Assert: {
             auto* a = static_cast<const AssertStmt*>(st);
-            if (!in.truthy(eval(a->test.get(), s))) {
+            Value test = eval(a->test.get(), s);
+            if (in.tracer && test.isTensor()) {
+                CallArgs ca;
+                ca.pos = {test, a->msg ? eval(a->msg.get(), s) : Value()};
+                capture::traceOp(in, "torch._assert", ca, [](Interp& in, CallArgs& ca) {
+                    if (!in.truthy(ca.pos[0])) {
+                        if (!ca.pos[1].isNone()) throw in.ev().makePy(in.call(Value(in.assertionError), {ca.pos[1]}));
+                        throw in.ev().makePy(in.makeException(in.assertionError, ""));
+                    }
+                    return Value();
+                });
+                return Flow::Normal;
+            }
+            if (!in.truthy(test)) {
                 if (a->msg) {
                     Value m = eval(a->msg.get(), s);
                     throw makePy(in.call(Value(in.assertionError), {m}));
@@ -776,14 +800,34 @@ struct Evaluator {
     }
 
     // ---------------- expressions
+    // Substitutions while finishing a broken statement: completed sub-expressions' values.
+    const std::vector<std::pair<const Expr*, Value>>* subst = nullptr;
+    int substDepth = -1;
+
     Value eval(const Expr* e, Scope* s) {
+        if (subst && in.impl_->depth == substDepth)
+            for (auto& [x, v] : *subst)
+                if (x == e) return v;
+        if (!in.tracer) return evalImpl(e, s);
+        Value v = evalImpl(e, s);
+        in.tracer->exprDone(e, v);
+        return v;
+    }
+
+    Value evalImpl(const Expr* e, Scope* s) {
         switch (e->kind) {
-        case ExprKind::Name: return lookup(s, static_cast<const NameExpr*>(e)->id);
+        case ExprKind::Name: {
+            const std::string& id = static_cast<const NameExpr*>(e)->id;
+            Value v = lookup(s, id);
+            if (in.tracer && s == in.tracer->rootScope) in.tracer->onLocalRead(id, v);
+            return v;
+        }
         case ExprKind::Constant: return constant(static_cast<const ConstantExpr*>(e));
         case ExprKind::BinOp: {
             auto* b = static_cast<const BinOpExpr*>(e);
             Value l = eval(b->left.get(), s);
             Value r = eval(b->right.get(), s);
+            if (in.tracer) in.tracer->curExpr = e;
             return in.binary(b->op, l, r);
         }
         case ExprKind::UnaryOp: return unary(static_cast<const UnaryOpExpr*>(e), s);
@@ -803,6 +847,7 @@ struct Evaluator {
             Value result;
             for (size_t i = 0; i < c->ops.size(); ++i) {
                 Value right = eval(c->comparators[i].get(), s);
+                if (in.tracer) in.tracer->curExpr = e;
                 result = in.compare(c->ops[i], left, right);
                 if (i + 1 < c->ops.size() && !in.truthy(result)) return result;
                 left = right;
@@ -812,12 +857,20 @@ struct Evaluator {
         case ExprKind::Call: return evalCall(static_cast<const CallExpr*>(e), s);
         case ExprKind::Attribute: {
             auto* a = static_cast<const AttributeExpr*>(e);
-            return in.getAttr(eval(a->value.get(), s), a->attr);
+            Value base = eval(a->value.get(), s);
+            if (in.tracer) in.tracer->curExpr = e;
+            Value r = in.getAttr(base, a->attr);
+            if (in.tracer) in.tracer->onAttr(base, a->attr, r);
+            return r;
         }
         case ExprKind::Subscript: {
             auto* sub = static_cast<const SubscriptExpr*>(e);
             Value obj = eval(sub->value.get(), s);
-            return in.getItem(obj, eval(sub->slice.get(), s));
+            Value key = eval(sub->slice.get(), s);
+            if (in.tracer) in.tracer->curExpr = e;
+            Value r = in.getItem(obj, key);
+            if (in.tracer) in.tracer->onItem(obj, key, r);
+            return r;
         }
         case ExprKind::Slice: {
             auto* sl = static_cast<const SliceExpr*>(e);
@@ -999,6 +1052,11 @@ struct Evaluator {
         else result = makeList();
         // The first iterable is evaluated in the enclosing scope, as in Python.
         Value first = eval(c->generators[0].iter.get(), s);
+        struct LoopMark {
+            capture::Tracer* t;
+            explicit LoopMark(capture::Tracer* x) : t(x) { if (t) ++t->loopDepth; }
+            ~LoopMark() { if (t) --t->loopDepth; }
+        } mark(in.tracer);
         compLoop(c, 0, first, cs.get(), result);
         if (c->kind == ExprKind::GeneratorExp) {
             auto items = std::make_shared<std::vector<Value>>(std::move(result.as<ListObj>()->items));
@@ -1064,7 +1122,10 @@ struct Evaluator {
                     if (m && m->is(OK::Function)) { fn = *m; self = obj; }
                 }
             }
-            if (self.isMissing()) fn = in.getAttr(obj, a->attr);
+            if (self.isMissing()) {
+                fn = in.getAttr(obj, a->attr);
+                if (in.tracer) in.tracer->onAttr(obj, a->attr, fn);
+            }
         } else {
             fn = eval(c->func.get(), s);
         }
@@ -1093,11 +1154,108 @@ struct Evaluator {
             }
         }
         setLine(c->span.line);
+        if (in.tracer) {
+            in.tracer->curExpr = c;
+            if (in.tracer->atRoot()) {
+                in.tracer->beforeRootCall(c);
+                auto* tr = in.tracer;
+                const CallExpr* saved = tr->rootCall;
+                int savedOcc = tr->rootCallOcc;
+                std::vector<int> savedPath = tr->rootCallPath;
+                tr->rootCall = c;
+                tr->rootCallOcc = tr->callOcc[c] - 1;
+                tr->rootCallPath = tr->path;
+                Value r = in.call(fn, args);
+                tr->rootCall = saved;
+                tr->rootCallOcc = savedOcc;
+                tr->rootCallPath = std::move(savedPath);
+                return r;
+            }
+        }
         return in.call(fn, args);
+    }
+
+    // ---------------- compiled frames (core/capture drives these)
+    // Pushes fn's interpreter frame (tracebacks, zero-argument super, recursion depth).
+    struct FrameGuard {
+        Evaluator& ev;
+        std::shared_ptr<Module> saved;
+        FrameGuard(Evaluator& e, FunctionObj* fn, Scope* sc) : ev(e) {
+            auto& impl = *ev.in.impl_;
+            if (impl.depth >= ev.in.options().recursionLimit) ev.in.raise(ev.in.recursionError, "maximum recursion depth exceeded");
+            Frame fr{fn->name, fn->ast.get(), fn->def ? fn->def->span.line : fn->lambda->span.line};
+            if (auto owner = fn->owner.lock()) {
+                fr.owner = owner.get();
+                const Arguments& spec = fn->args();
+                if (!spec.args.empty()) {
+                    auto it = sc->vars.find(spec.args[0].name);
+                    if (it != sc->vars.end()) fr.firstArg = it->second;
+                }
+            }
+            ev.in.frames().push_back(std::move(fr));
+            ++impl.depth;
+            saved = ev.currentModule;
+            ev.currentModule = fn->ast;
+        }
+        ~FrameGuard() {
+            ev.in.frames().pop_back();
+            --ev.in.impl_->depth;
+            ev.currentModule = saved;
+        }
+    };
+
+    // Runs `body` from `start` (a statement path; only the first statement uses it). Statements
+    // at this level are the root frame's: the tracer tracks them, and loops, with and try blocks
+    // are marked (a graph break inside them cannot be resumed).
+    Flow execFrom(const Body& body, const std::vector<int>& start, size_t level, Scope* s, Value& ret) {
+        static const std::vector<int> kNone;
+        size_t i = level < start.size() ? size_t(start[level]) : 0;
+        if (level + 1 < start.size()) {
+            auto* ifs = static_cast<const IfStmt*>(body[i].get());
+            if (in.tracer) { in.tracer->path.resize(level + 1); in.tracer->path[level] = int(i); in.tracer->path.push_back(start[level + 1]); }
+            Flow f = execFrom(start[level + 1] ? ifs->orelse : ifs->body, start, level + 2, s, ret);
+            if (f != Flow::Normal) return f;
+            ++i;
+        }
+        for (; i < body.size(); ++i) {
+            const Stmt* st = body[i].get();
+            capture::Tracer* tr = in.tracer;
+            if (tr) {
+                tr->path.resize(level + 1);
+                tr->path[level] = int(i);
+                tr->beginStmt(st);
+            }
+            Flow f;
+            if (st->kind == StmtKind::If) {
+                auto* ifs = static_cast<const IfStmt*>(st);
+                setLine(st->span.line);
+                if (tr) tr->inIfTest = true;
+                bool b = in.truthy(eval(ifs->test.get(), s));
+                if (tr) { tr->inIfTest = false; tr->path.push_back(b ? 0 : 1); }
+                f = execFrom(b ? ifs->body : ifs->orelse, kNone, level + 2, s, ret);
+            } else if (tr && (st->kind == StmtKind::For || st->kind == StmtKind::While || st->kind == StmtKind::With || st->kind == StmtKind::Try)) {
+                struct LoopMark {
+                    capture::Tracer* t;
+                    ~LoopMark() { --t->loopDepth; }
+                } mark{tr};
+                ++tr->loopDepth;
+                f = exec(st, s, ret);
+            } else {
+                f = exec(st, s, ret);
+            }
+            if (f != Flow::Normal) return f;
+        }
+        return Flow::Normal;
+    }
+
+    static bool isUserCode(const FunctionObj* fn) {
+        return fn->ast && fn->ast->filename.rfind("<fuselab:", 0) != 0;
     }
 
     Value callFunction(FunctionObj* fn, CallArgs& a) {
         in.poll();
+        if (in.capture && !in.tracer && in.capture->intercepting() && fn->def && isUserCode(fn))
+            return in.capture->callAsFrame(fn, a);
         auto& impl = *in.impl_;
         if (impl.depth >= in.options().recursionLimit) in.raise(in.recursionError, "maximum recursion depth exceeded");
         const Arguments& spec = fn->args();
@@ -1196,6 +1354,7 @@ struct Evaluator {
 
 // ---------------------------------------------------------------- Interp
 Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::move(opts)) {
+    capture = std::make_unique<capture::Session>(*this);
     if (!opts_.out) opts_.out = [](const std::string& s) { std::cout << s; };
     if (!opts_.err) opts_.err = [](const std::string& s) { std::cerr << s; };
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
@@ -1205,6 +1364,7 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
 }
 
 Interp::~Interp() {
+    capture.reset(); // compiled entries hold values of this run
     // A module's functions hold its scope and the scope holds the functions: break those cycles so
     // a finished run frees its globals (tensors included), which matters when the window runs
     // scripts again and again.
@@ -1221,6 +1381,78 @@ Interp::~Interp() {
 }
 
 Evaluator& Interp::ev() { return *evaluator_; }
+
+int Interp::callDepth() const { return impl_->depth; }
+
+ScopeP Interp::bindCall(FunctionObj* fn, CallArgs& a) {
+    const Arguments& spec = fn->args();
+    const Body* body = fn->def ? &fn->def->body : nullptr;
+    const void* key = fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda);
+    ScopeP sc = Evaluator::newScope(Scope::FunctionScope);
+    sc->info = ev().infoFor(key, body, &spec);
+    sc->parent = fn->closure;
+    sc->globals = fn->globals;
+    ev().bindArgs(fn, a, sc->vars);
+    return sc;
+}
+
+Value Interp::execFunctionFrom(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path) {
+    Evaluator::FrameGuard guard(ev(), fn, scope.get());
+    if (tracer) tracer->rootDepth = impl_->depth;
+    if (fn->lambda) return ev().eval(fn->lambda->body.get(), scope.get());
+    Value ret;
+    Flow f = ev().execFrom(fn->def->body, path, 0, scope.get(), ret);
+    return f == Flow::Return ? ret : Value();
+}
+
+bool Interp::execStmtSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
+                           const std::vector<std::pair<const Expr*, Value>>& subst, Value& ret) {
+    Evaluator::FrameGuard guard(ev(), fn, scope.get());
+    auto& e = ev();
+    auto* savedSubst = e.subst;
+    int savedDepth = e.substDepth;
+    e.subst = &subst;
+    e.substDepth = impl_->depth;
+    struct Restore { Evaluator& e; decltype(savedSubst) s; int d; ~Restore() { e.subst = s; e.substDepth = d; } } restore{e, savedSubst, savedDepth};
+    Flow f = e.exec(stmtAt(fn->def->body, path), scope.get(), ret);
+    return f == Flow::Return;
+}
+
+bool Interp::evalIfTestSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
+                             const std::vector<std::pair<const Expr*, Value>>& subst) {
+    Evaluator::FrameGuard guard(ev(), fn, scope.get());
+    auto& e = ev();
+    auto* savedSubst = e.subst;
+    int savedDepth = e.substDepth;
+    e.subst = &subst;
+    e.substDepth = impl_->depth;
+    struct Restore { Evaluator& e; decltype(savedSubst) s; int d; ~Restore() { e.subst = s; e.substDepth = d; } } restore{e, savedSubst, savedDepth};
+    auto* ifs = static_cast<const IfStmt*>(stmtAt(fn->def->body, path));
+    e.setLine(ifs->span.line);
+    return truthy(e.eval(ifs->test.get(), scope.get()));
+}
+
+static const Body* blockAt(const Body& body, const std::vector<int>& p) {
+    const Body* blk = &body;
+    for (size_t k = 0; k + 1 < p.size(); k += 2) {
+        auto* ifs = static_cast<const IfStmt*>((*blk)[p[k]].get());
+        blk = p[k + 1] ? &ifs->orelse : &ifs->body;
+    }
+    return blk;
+}
+
+const Stmt* Interp::stmtAt(const Body& body, const std::vector<int>& path) { return (*blockAt(body, path))[path.back()].get(); }
+
+std::vector<int> Interp::nextPath(const Body& body, std::vector<int> p) {
+    while (!p.empty()) {
+        const Body* blk = blockAt(body, p);
+        if (++p.back() < int(blk->size())) return p;
+        if (p.size() == 1) return {};
+        p.pop_back();
+        p.pop_back();
+    }
+    return p;
+}
 
 void Interp::poll() {
     if (opts_.cancel && opts_.cancel->cancelled()) throw Cancelled{};
@@ -1690,6 +1922,7 @@ bool Interp::truthy(const Value& v) {
 }
 
 int64_t Interp::len(const Value& v) {
+    if (tracer && (v.is(OK::List) || v.is(OK::Tuple) || v.is(OK::Dict))) tracer->onSeqUse(v);
     if (v.isObj()) {
         switch (v.obj()->kind) {
         case OK::Str: return utf8Length(strOf(v));
@@ -1719,6 +1952,7 @@ int64_t Interp::len(const Value& v) {
 }
 
 Value Interp::iter(const Value& v) {
+    if (tracer && (v.is(OK::List) || v.is(OK::Tuple) || v.is(OK::Dict))) tracer->onSeqUse(v);
     if (v.isObj()) {
         switch (v.obj()->kind) {
         case OK::Iterator: return v;

@@ -12,6 +12,11 @@
 #include "core/script/value.h"
 #include "core/support/cancel.h"
 
+namespace fl::capture {
+class Tracer;
+class Session;
+}
+
 namespace fl::script {
 
 struct TraceEntry {
@@ -132,6 +137,26 @@ public:
     ClassP staticMethodCls, classMethodCls, propertyCls;
     int builtinMethodKey(const ClassObj* c) const;
     bool unwrapDescriptor(Value& v, const Value& instance, const Value& owner);
+
+    // ---- the capture layer (core/capture): tracing hooks and compiled-frame execution
+    capture::Tracer* tracer = nullptr;          // set while a compiled frame is being traced
+    int callDepth() const;                      // nesting of interpreted calls
+    std::unique_ptr<capture::Session> capture;  // per-run state of torch.compile
+    // A fresh scope for a call of fn with its arguments bound.
+    ScopeP bindCall(FunctionObj* fn, CallArgs& a);
+    // Runs fn's body in `scope` from statement path `path` (empty: the start) inside fn's
+    // interpreter frame. While tracing, statements of this frame are tracked for graph breaks.
+    Value execFunctionFrom(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path);
+    // Finishes the statement at `path` eagerly with completed sub-expressions substituted.
+    // Returns true (and sets ret) when it returned from the function.
+    bool execStmtSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
+                       const std::vector<std::pair<const Expr*, Value>>& subst, Value& ret);
+    // Evaluates the test of the `if` at `path` with substitutions (a break in the condition).
+    bool evalIfTestSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
+                         const std::vector<std::pair<const Expr*, Value>>& subst);
+    // The statement at `path` in fn's body, and the path after it (empty when the body ends).
+    static const Stmt* stmtAt(const Body& body, const std::vector<int>& path);
+    static std::vector<int> nextPath(const Body& body, std::vector<int> path);
 
     struct Impl;
     std::unique_ptr<Impl> impl_;

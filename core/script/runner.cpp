@@ -1,5 +1,7 @@
 #include "core/script/runner.h"
 
+#include "core/capture/capture.h"
+
 #include <pthread.h>
 #include <unistd.h>
 
@@ -83,6 +85,14 @@ void* runJob(void* p) {
         opts.cancel = job->stop;
         opts.maxAllocBytes = cfg.maxAllocBytes > 0 ? cfg.maxAllocBytes : physicalMemory() / 2;
         Interp in(opts);
+        in.capture->enabled = cfg.compile;
+        struct After {
+            const RunConfig& cfg;
+            Interp& in;
+            ~After() {
+                if (cfg.afterRun) cfg.afterRun(in);
+            }
+        } after{cfg, in};
         try {
             in.runMain(job->mod);
         } catch (PyException& e) {
@@ -115,6 +125,10 @@ void* runJob(void* p) {
         r.status = RunStatus::InternalError;
         r.exitCode = 70;
         emitErr("fuselab: internal error while setting up the interpreter\n");
+    } catch (capture::GraphBreakSignal&) {
+        r.status = RunStatus::InternalError;
+        r.exitCode = 70;
+        emitErr("fuselab: internal error: a graph break escaped the compiled frame\n");
     } catch (std::exception& e) {
         r.status = RunStatus::InternalError;
         r.exitCode = 70;

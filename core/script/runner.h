@@ -11,6 +11,8 @@
 
 namespace fl::script {
 
+class Interp;
+
 struct RunConfig {
     std::string path;              // shown in messages; read from disk unless `source` is set
     std::string source;            // optional: run this text instead of reading `path`
@@ -21,6 +23,8 @@ struct RunConfig {
     std::function<void(const std::string&)> err; // tracebacks, warnings (default: std::cerr)
     int64_t maxAllocBytes = 0;     // 0: half of physical memory
     bool hardExitOnStuckTimeout = false; // CLI: if a single op outlives the timeout by 5 s, _exit(124)
+    bool compile = true;           // false: torch.compile runs eagerly (fuselab run --no-compile)
+    std::function<void(Interp&)> afterRun; // on the run thread, before the interpreter ends
 };
 
 enum class RunStatus { Ok, SyntaxError, ScriptError, Timeout, Cancelled, CannotRead, InternalError };

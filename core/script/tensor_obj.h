@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capture/capture.h"
 #include "core/script/interp.h"
 #include "core/script/value.h"
 
@@ -16,6 +17,7 @@ namespace fl::script {
 struct TensorObj : Obj {
     at::Tensor t;
     bool isParameter = false;
+    uint64_t markedDynamic = 0; // torch._dynamo.mark_dynamic: one bit per dim
     explicit TensorObj(at::Tensor x) : Obj(OK::Tensor), t(std::move(x)) {}
 };
 
@@ -31,6 +33,8 @@ auto guarded(Interp& in, F&& f) -> decltype(f()) {
     } catch (PyException&) {
         throw;
     } catch (Cancelled&) {
+        throw;
+    } catch (capture::GraphBreakSignal&) {
         throw;
     } catch (...) {
         rethrowTorchError(in);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "core/capture/tracer.h"
 #include "core/script/builtins.h"
 #include "core/script/prelude_data.h"
 #include "core/script/tensor_obj.h"
@@ -43,9 +44,14 @@ struct FArgs {
 
 void defn(Interp& in, const Value& module, const std::string& name, const std::string& sig, std::function<Value(FArgs&)> fn) {
     auto s = std::make_shared<Sig>(name, sig);
-    nsSet(module, name, in.makeBuiltin(name, [s, fn](Interp& in, const Value&, CallArgs& ca) {
+    capture::OpInvoke run = [s, fn](Interp& in, CallArgs& ca) {
         FArgs a{in, s->bind(in, ca)};
         return guarded(in, [&] { return fn(a); });
+    };
+    auto target = std::make_shared<std::string>(module.as<ModuleObj>()->name + "." + name);
+    nsSet(module, name, in.makeBuiltin(name, [run, target](Interp& in, const Value&, CallArgs& ca) {
+        if (in.tracer) return capture::traceOp(in, *target, ca, run);
+        return run(in, ca);
     }));
 }
 
@@ -55,6 +61,36 @@ int64_t reductionOf(Interp& in, FArgs& a, size_t k) {
     if (r == "sum") return at::Reduction::Sum;
     if (r == "none") return at::Reduction::None;
     in.raiseValue(r + " is not a valid value for reduction");
+}
+
+// Sets grad mode; inside a trace the change is a graph node, so cached calls replay it.
+void setGradEnabled(Interp& in, bool enabled) {
+    CallArgs ca;
+    ca.pos = {Value::boolean(enabled)};
+    capture::traceOp(in, "torch._C._set_grad_enabled", ca, [](Interp&, CallArgs& ca) {
+        c10::GradMode::set_enabled(ca.pos[0].b());
+        return Value();
+    });
+}
+
+// torch.compile's keyword arguments, checked like PyTorch checks them.
+capture::CompileOptions compileOptions(Interp& in, const std::vector<std::pair<std::string, Value>>& options) {
+    capture::CompileOptions o;
+    for (auto& [k, v] : options) {
+        if (k == "fullgraph") o.fullgraph = in.truthy(v);
+        else if (k == "dynamic") o.dynamic = v.isNone() ? -1 : in.truthy(v) ? 1 : 0;
+        else if (k == "backend") o.backend = v.isStr() ? strOf(v) : "<callable>";
+        else if (k == "mode") {
+            if (v.isNone()) continue;
+            std::string m = toStr(in, v, "mode");
+            static const char* modes[] = {"default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"};
+            bool ok = false;
+            for (auto* x : modes) ok = ok || m == x;
+            if (!ok) in.raise(in.runtimeError, "Unrecognized mode=" + m + ", should be one of: default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs");
+            o.mode = m;
+        }
+    }
+    return o;
 }
 
 // A context manager that sets grad mode, restoring it on exit; also usable as a decorator.
@@ -71,16 +107,16 @@ void installGradModeClass(Interp& in, const Value& torch, const std::string& nam
         if (!a.pos.empty() || !a.kw.empty()) in.raiseType(std::string(enabled ? "enable_grad" : "no_grad") + "() takes no arguments");
         return gradModeManager(in, enabled);
     };
-    in.addMethod(cls, "__enter__", [enabled](Interp&, const Value&, CallArgs& a) {
+    in.addMethod(cls, "__enter__", [enabled](Interp& in, const Value&, CallArgs& a) {
         auto* st = static_cast<std::vector<bool>*>(a.pos[0].as<OpaqueObj>()->state.get());
         st->push_back(c10::GradMode::is_enabled());
-        c10::GradMode::set_enabled(enabled);
+        setGradEnabled(in, enabled);
         return Value();
     });
-    in.addMethod(cls, "__exit__", [](Interp&, const Value&, CallArgs& a) {
+    in.addMethod(cls, "__exit__", [](Interp& in, const Value&, CallArgs& a) {
         auto* st = static_cast<std::vector<bool>*>(a.pos[0].as<OpaqueObj>()->state.get());
         if (!st->empty()) {
-            c10::GradMode::set_enabled(st->back());
+            setGradEnabled(in, st->back());
             st->pop_back();
         }
         return Value::boolean(false);
@@ -164,7 +200,11 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
         ca.pos = in.toVector(a.pos[2]);
         for (auto& e : a.pos[3].as<DictObj>()->map.entries())
             if (e.live) ca.kw.emplace_back(strOf(e.key), e.val);
-        return in.call(a.pos[0], ca);
+        std::vector<std::pair<std::string, Value>> options;
+        for (auto& e : a.pos[1].as<DictObj>()->map.entries())
+            if (e.live) options.emplace_back(strOf(e.key), e.val);
+        // the module's forward is the compiled frame (its hooks are not run, as with Dynamo)
+        return in.capture->callCompiled(in.getAttr(a.pos[0], "forward"), ca, compileOptions(in, options));
     });
     static std::shared_ptr<Module> compileAst = parseModule(kCompilePrelude, "<fuselab:prelude/compile.py>");
     ScopeP compNs = in.runModule(compileAst, "torch._dynamo.eval_frame", {{"Module", moduleCls}, {"_run_compiled", runCompiled}});
@@ -318,7 +358,7 @@ void installFunctional(Interp& in, const Value& F) {
 }
 
 // torch.compile(target): modules become an OptimizedModule sharing the original's parameters;
-// functions get a wrapper. Both run eagerly until the capture layer takes over.
+// functions get a wrapper whose calls go through the capture layer.
 Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair<std::string, Value>>& options) {
     auto reg = in.registry.find("torch.nn.Module");
     if (reg != in.registry.end() && in.isInstance(target, reg->second.as<ClassObj>())) {
@@ -331,7 +371,14 @@ Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair
     std::string name = "compiled";
     Value n;
     if (in.tryGetAttr(target, "__name__", n) && n.isStr()) name = strOf(n);
-    return in.makeBuiltin(name, [target](Interp& in, const Value&, CallArgs& a) { return in.call(target, a); });
+    capture::CompileOptions opts = compileOptions(in, options);
+    bool disabled = false;
+    for (auto& [k, v] : options)
+        if (k == "disable" && in.truthy(v)) disabled = true;
+    return in.makeBuiltin(name, [target, opts, disabled](Interp& in, const Value&, CallArgs& a) {
+        if (disabled) return in.call(target, a);
+        return in.capture->callCompiled(target, a, opts);
+    });
 }
 
 void installTorch(Interp& in) {
@@ -416,9 +463,17 @@ void installTorch(Interp& in) {
             out = g.defined() ? wrap(g) : Value();
             return true;
         }
-        if (name == "data") { out = wrap(t.detach()); return true; }
-        if (name == "T") { out = guarded(in, [&] { return wrap(t.dim() <= 2 ? t.t() : t.permute([&] { std::vector<int64_t> p; for (int64_t i = t.dim() - 1; i >= 0; --i) p.push_back(i); return p; }())); }); return true; }
-        if (name == "mT") { out = guarded(in, [&] { return wrap(t.transpose(-2, -1)); }); return true; }
+        if (name == "data" || name == "T" || name == "mT") {
+            CallArgs ca;
+            ca.pos = {self};
+            out = capture::traceOp(in, "Tensor." + name, ca, [name](Interp& in, CallArgs& ca) {
+                const at::Tensor& t = tensorOf(ca.pos[0]);
+                if (name == "data") return wrap(t.detach());
+                if (name == "mT") return guarded(in, [&] { return wrap(t.transpose(-2, -1)); });
+                return guarded(in, [&] { return wrap(t.dim() <= 2 ? t.t() : t.permute([&] { std::vector<int64_t> p; for (int64_t i = t.dim() - 1; i >= 0; --i) p.push_back(i); return p; }())); });
+            });
+            return true;
+        }
         if (name == "grad_fn") {
             auto fn = t.grad_fn();
             if (!fn) { out = Value(); return true; }
@@ -724,19 +779,42 @@ void installTorch(Interp& in) {
     nsSet(exc, "Unsupported", Value(in.unsupportedCls));
     nsSet(dynamo, "exc", exc);
     auto noop = [](Interp&, const Value&, CallArgs&) { return Value(); };
-    nsSet(dynamo, "graph_break", in.makeBuiltin("graph_break", noop));
-    nsSet(dynamo, "mark_dynamic", in.makeBuiltin("mark_dynamic", noop));
+    nsSet(dynamo, "graph_break", in.makeBuiltin("graph_break", [](Interp& in, const Value&, CallArgs&) {
+        capture::maybeBreak(in, "graph_break");
+        return Value();
+    }));
+    nsSet(dynamo, "mark_dynamic", in.makeBuiltin("mark_dynamic", [](Interp& in, const Value&, CallArgs& a) {
+        static Sig sig("mark_dynamic", "t, index, *, min=, max=");
+        auto b = sig.bind(in, a);
+        if (!b[0].isTensor()) in.raiseType("mark_dynamic expects a tensor");
+        auto* t = b[0].as<TensorObj>();
+        std::vector<int64_t> dims = b[1].isIntLike() ? std::vector<int64_t>{b[1].i()} : toIntList(in, b[1], "mark_dynamic(): index");
+        for (auto d : dims) {
+            if (d < 0) d += t->t.dim();
+            if (d < 0 || d >= t->t.dim() || d >= 64) in.raise(in.indexError, "mark_dynamic(): dimension out of range");
+            t->markedDynamic |= uint64_t(1) << d;
+        }
+        return Value();
+    }));
     nsSet(dynamo, "mark_static", in.makeBuiltin("mark_static", noop));
     nsSet(dynamo, "reset", in.makeBuiltin("reset", noop));
-    auto disable = in.makeBuiltin("disable", [](Interp& in, const Value&, CallArgs& a) -> Value {
+    // torch.compiler.disable: calling it from a compiled function breaks the graph, and the
+    // function runs eagerly with nothing inside it compiled.
+    auto disabledWrapper = [](Interp& in, const Value& fn) {
+        std::string name = "disabled";
+        Value n;
+        if (in.tryGetAttr(fn, "__name__", n) && n.isStr()) name = strOf(n);
+        return in.makeBuiltin(name, [fn](Interp& in, const Value&, CallArgs& a) { return in.capture->callDisabled(fn, a); });
+    };
+    auto disable = in.makeBuiltin("disable", [disabledWrapper](Interp& in, const Value&, CallArgs& a) -> Value {
         static Sig sig("disable", "fn=, recursive=");
         auto b = sig.bind(in, a);
         if (b[0].isMissing() || b[0].isNone())
-            return in.makeBuiltin("disable_decorator", [](Interp& in, const Value&, CallArgs& ca) {
+            return in.makeBuiltin("disable_decorator", [disabledWrapper](Interp& in, const Value&, CallArgs& ca) {
                 if (ca.pos.size() != 1) in.raiseType("disable decorator expects one function");
-                return ca.pos[0];
+                return disabledWrapper(in, ca.pos[0]);
             });
-        return b[0];
+        return disabledWrapper(in, b[0]);
     });
     nsSet(dynamo, "disable", disable);
     Value config = in.newModule("torch._dynamo.config");
@@ -751,7 +829,7 @@ void installTorch(Interp& in) {
     Value compiler = in.newModule("torch.compiler");
     nsSet(compiler, "disable", disable);
     nsSet(compiler, "reset", in.makeBuiltin("reset", noop));
-    nsSet(compiler, "is_compiling", in.makeBuiltin("is_compiling", [](Interp&, const Value&, CallArgs&) { return Value::boolean(false); }));
+    nsSet(compiler, "is_compiling", in.makeBuiltin("is_compiling", [](Interp& in, const Value&, CallArgs&) { return Value::boolean(in.tracer != nullptr); }));
     in.registerModule("torch.compiler", compiler);
     nsSet(torch, "compiler", compiler);
 

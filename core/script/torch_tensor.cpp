@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "core/capture/tracer.h"
 #include "core/script/builtins.h"
 #include "core/script/pyformat.h"
 #include "core/script/tensor_obj.h"
@@ -235,6 +236,7 @@ std::string tensorFormat(Interp& in, const Value& v, const std::string& spec) {
 }
 
 bool tensorTruth(Interp& in, const Value& v) {
+    capture::maybeBreak(in, "data_dependent");
     const at::Tensor& t = tensorOf(v);
     if (t.numel() == 0) in.raise(in.runtimeError, "Boolean value of Tensor with no values is ambiguous");
     if (t.numel() > 1) in.raise(in.runtimeError, "Boolean value of Tensor with more than one value is ambiguous");
@@ -242,6 +244,7 @@ bool tensorTruth(Interp& in, const Value& v) {
 }
 
 int64_t tensorLen(Interp& in, const Value& v) {
+    if (in.tracer) in.tracer->metadataRead(v);
     const at::Tensor& t = tensorOf(v);
     if (t.dim() == 0) in.raiseType("len() of a 0-d tensor");
     return t.size(0);
@@ -250,6 +253,17 @@ int64_t tensorLen(Interp& in, const Value& v) {
 Value tensorIter(Interp& in, const Value& v) {
     const at::Tensor& t = tensorOf(v);
     if (t.dim() == 0) in.raiseType("iteration over a 0-d tensor");
+    if (in.tracer) {
+        // iterating a traced tensor: unbind in the graph, then walk the tuple
+        CallArgs ca;
+        ca.pos = {v};
+        Value parts = capture::traceOp(in, "torch.unbind", ca, [](Interp& in, CallArgs& ca) {
+            std::vector<Value> out;
+            for (auto& p : guarded(in, [&] { return tensorOf(ca.pos[0]).unbind(0); })) out.push_back(wrap(p));
+            return makeTuple(std::move(out));
+        });
+        return in.iter(parts);
+    }
     auto parts = std::make_shared<std::vector<at::Tensor>>(guarded(in, [&] { return t.unbind(0); }));
     auto pos = std::make_shared<size_t>(0);
     auto it = std::make_shared<IteratorObj>();
@@ -271,6 +285,7 @@ bool tensorContains(Interp& in, const Value& c, const Value& item) {
 }
 
 Value tensorToIndex(Interp& in, const Value& v) {
+    capture::maybeBreak(in, "item");
     const at::Tensor& t = tensorOf(v);
     if (t.numel() != 1 || at::isFloatingType(t.scalar_type()))
         in.raiseType("only integer tensors of a single element can be converted to an index");
@@ -278,12 +293,22 @@ Value tensorToIndex(Interp& in, const Value& v) {
 }
 
 double tensorToFloat(Interp& in, const Value& v) {
+    capture::maybeBreak(in, "item");
     const at::Tensor& t = tensorOf(v);
     if (t.numel() != 1) in.raiseValue("only one element tensors can be converted to Python scalars");
     return guarded(in, [&] { return t.item().toDouble(); });
 }
 
+static Value tensorUnaryImpl(Interp& in, const char* op, const Value& v);
 Value tensorUnary(Interp& in, const char* op, const Value& v) {
+    if (!in.tracer) return tensorUnaryImpl(in, op, v);
+    CallArgs ca;
+    ca.pos = {v};
+    std::string o = op;
+    return capture::traceOp(in, "operator." + o, ca, [o](Interp& in, CallArgs& ca) { return tensorUnaryImpl(in, o.c_str(), ca.pos[0]); });
+}
+
+static Value tensorUnaryImpl(Interp& in, const char* op, const Value& v) {
     const at::Tensor& t = tensorOf(v);
     std::string o = op;
     return guarded(in, [&] {
@@ -297,7 +322,17 @@ Value tensorUnary(Interp& in, const char* op, const Value& v) {
     });
 }
 
+static Value tensorBinaryImpl(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace);
 Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
+    if (!in.tracer || (!isScalarLike(a) && !a.isTensor()) || (!isScalarLike(b) && !b.isTensor())) return tensorBinaryImpl(in, op, a, b, inplace);
+    static const char* names[] = {"add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "or_", "xor", "and_"};
+    std::string target = std::string("operator.") + (inplace && a.isTensor() ? "i" : "") + names[int(op)];
+    CallArgs ca;
+    ca.pos = {a, b};
+    return capture::traceOp(in, target, ca, [op, inplace](Interp& in, CallArgs& ca) { return tensorBinaryImpl(in, op, ca.pos[0], ca.pos[1], inplace); });
+}
+
+static Value tensorBinaryImpl(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
     bool at_ = a.isTensor(), bt = b.isTensor();
     if ((!at_ && !isScalarLike(a)) || (!bt && !isScalarLike(b))) {
         Value m;
@@ -387,7 +422,16 @@ Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, boo
     });
 }
 
+static Value tensorCompareImpl(Interp& in, CmpOpKind op, const Value& a, const Value& b);
 Value tensorCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
+    if (!in.tracer || (!isScalarLike(a) && !a.isTensor()) || (!isScalarLike(b) && !b.isTensor())) return tensorCompareImpl(in, op, a, b);
+    static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    CallArgs ca;
+    ca.pos = {a, b};
+    return capture::traceOp(in, std::string("operator.") + names[int(op)], ca, [op](Interp& in, CallArgs& ca) { return tensorCompareImpl(in, op, ca.pos[0], ca.pos[1]); });
+}
+
+static Value tensorCompareImpl(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
     bool at_ = a.isTensor(), bt = b.isTensor();
     if ((!at_ && !isScalarLike(a)) || (!bt && !isScalarLike(b))) {
         if (op == CmpOpKind::Eq) return Value::boolean(false);
@@ -474,7 +518,15 @@ std::vector<TensorIndex> toIndices(Interp& in, const Value& key) {
 }
 } // namespace
 
+static Value tensorGetItemImpl(Interp& in, const Value& t, const Value& key);
 Value tensorGetItem(Interp& in, const Value& t, const Value& key) {
+    if (!in.tracer) return tensorGetItemImpl(in, t, key);
+    CallArgs ca;
+    ca.pos = {t, key};
+    return capture::traceOp(in, "operator.getitem", ca, [](Interp& in, CallArgs& ca) { return tensorGetItemImpl(in, ca.pos[0], ca.pos[1]); });
+}
+
+static Value tensorGetItemImpl(Interp& in, const Value& t, const Value& key) {
     auto idx = toIndices(in, key);
     return guarded(in, [&] {
         at::Tensor r = tensorOf(t).index(idx);
@@ -483,7 +535,18 @@ Value tensorGetItem(Interp& in, const Value& t, const Value& key) {
     });
 }
 
+static void tensorSetItemImpl(Interp& in, const Value& t, const Value& key, const Value& v);
 void tensorSetItem(Interp& in, const Value& t, const Value& key, const Value& v) {
+    if (!in.tracer) return tensorSetItemImpl(in, t, key, v);
+    CallArgs ca;
+    ca.pos = {t, key, v};
+    capture::traceOp(in, "operator.setitem", ca, [](Interp& in, CallArgs& ca) {
+        tensorSetItemImpl(in, ca.pos[0], ca.pos[1], ca.pos[2]);
+        return ca.pos[0];
+    });
+}
+
+static void tensorSetItemImpl(Interp& in, const Value& t, const Value& key, const Value& v) {
     auto idx = toIndices(in, key);
     guarded(in, [&] {
         at::Tensor& x = tensorOf(t);

@@ -1,0 +1,1317 @@
+// Capture: the tracer's hooks, guards, the per-frame cache, graph breaks and resumes, and the
+// reference backend that runs a captured graph node by node on LibTorch.
+#include "core/capture/capture.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <c10/core/GradMode.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "core/capture/tracer.h"
+#include "core/script/tensor_obj.h"
+
+namespace fl::capture {
+
+using namespace fl::script;
+
+// ---------------------------------------------------------------- break kinds
+const BreakKind& breakKind(const std::string& id) {
+    static const std::map<std::string, BreakKind> kinds = {
+        {"print", {"print", "gb0059", "Failed to trace builtin operator",
+                   "Dynamo does not know how to trace builtin operator `print` with argument types {args} (has_kwargs {kw})",
+                   {"Avoid calling builtin `print` with argument types {args}. Consider using an equivalent alternative function/method to `print`.",
+                    "If you are attempting to call a logging function (e.g. `print`), you can try adding it to `torch._dynamo.config.reorderable_logging_functions`.",
+                    "Please report an issue to PyTorch."}}},
+        {"item", {"item", "gb0124", "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+                  "Dynamo does not support tracing `Tensor.item()` with config.capture_scalar_outputs=False.",
+                  {"Set `torch._dynamo.config.capture_scalar_outputs = True` or `export TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1` to include these operations in the captured graph."}}},
+        {"tolist", {"tolist", "gb0135", "Tensor.tolist() with non-integer tensor",
+                    "Dynamo currently does not support tracing `tolist()` on non-integer tensors.",
+                    {"Ensure the input tensor to `tolist()` is an integer type (e.g., int8, int16, int32, int64)."}}},
+        {"data_dependent", {"data_dependent", "gb0170", "Data-dependent branching",
+                            "Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not support tracing dynamic control flow.",
+                            {"This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace through your code. Consider finding a workaround.",
+                             "Use `torch.cond` to express dynamic control flow."}}},
+        {"graph_break", {"graph_break", "gb0025", "Call to `torch._dynamo.graph_break()`",
+                         "User-inserted graph break. Message: None",
+                         {"Remove the `torch._dynamo.graph_break()` call."}}},
+        {"nonzero", {"nonzero", "gb0036", "Dynamic shape operator",
+                     "Operator `aten.nonzero.default`'s output shape depends on input Tensor data.",
+                     {"Enable tracing of dynamic shape operators with `torch._dynamo.config.capture_dynamic_output_shape_ops = True`"}}},
+        {"backward", {"backward", "gb0123", "Unsupported Tensor.backward() call",
+                      "Dynamo currently does not support tracing `Tensor.backward()`.",
+                      {"This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace through your code. Consider finding a workaround."}}},
+        {"disable", {"disable", "gb0098", "Skip calling `torch.compiler.disable()`d function",
+                     "Skip calling function `{fn}` since it was wrapped with `torch.compiler.disable` (reason: None)",
+                     {"Remove the `torch.compiler.disable` call"}}},
+        {"skipped", {"skipped", "gb0007", "Attempted to call function marked as skipped",
+                     "Dynamo cannot trace `{fn}`: it is not a torch operation or a Python builtin it knows.",
+                     {"Move the call outside the compiled function, or wrap it in `torch.compiler.disable`."}}},
+        {"loop", {"loop", "gb7000", "graph break in loop",
+                  "torch.compile detected a graph break in a for/while loop. Skipping the frame and falling back to eager, as graph breaks in loops are not supported.",
+                  {"This graph break may have been caused by an earlier graph break. Resolving the earlier graph break may resolve this one."}}},
+        {"restart_stop", {"restart_stop", "", "", "", {}}},
+    };
+    auto it = kinds.find(id);
+    if (it == kinds.end()) return kinds.at("skipped");
+    return it->second;
+}
+
+static std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
+    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+    return s;
+}
+
+void maybeBreak(Interp& in, const std::string& id, const std::string& detail) {
+    if (in.tracer && !in.tracer->suspended) in.tracer->breakNow(id, detail);
+}
+
+// ---------------------------------------------------------------- sources
+static std::string pyStrLit(const std::string& s) { return "'" + s + "'"; }
+
+static std::string stepText(const SourceStep& st) {
+    switch (st.kind) {
+    case SourceStep::Attr: return "." + st.name;
+    case SourceStep::Item: return st.index >= 0 ? "[" + std::to_string(st.index) + "]" : "[" + pyStrLit(st.name) + "]";
+    default: return "";
+    }
+}
+
+std::string Source::str() const {
+    std::string out;
+    for (auto& st : steps) {
+        if (st.kind == SourceStep::Local) out += "L[" + pyStrLit(st.name) + "]";
+        else if (st.kind == SourceStep::Global) out += "G[" + pyStrLit(st.name) + "]";
+        else out += stepText(st);
+    }
+    return out;
+}
+
+std::string Source::userName() const {
+    std::string out;
+    for (auto& st : steps) {
+        if (st.kind == SourceStep::Local) out += st.name;
+        else if (st.kind == SourceStep::Global) out += "G[" + pyStrLit(st.name) + "]";
+        else out += stepText(st);
+    }
+    return out;
+}
+
+static std::string placeholderName(const Source& s) {
+    std::string out;
+    for (auto& st : s.steps) {
+        std::string part = st.kind == SourceStep::Local ? "L_" + st.name : st.kind == SourceStep::Global ? "G_" + st.name
+                         : st.kind == SourceStep::Attr ? st.name : (st.index >= 0 ? std::to_string(st.index) : st.name);
+        if (!out.empty()) out += "_";
+        out += part;
+    }
+    std::string clean;
+    for (char c : out) clean += (isalnum(static_cast<unsigned char>(c)) ? c : '_');
+    return clean + "_";
+}
+
+// Resolves a source against a call's locals and its function's globals. False if it is gone.
+static bool resolve(Interp& in, const Source& src, const Scope* locals, const Scope* globals, Value& out) {
+    for (size_t i = 0; i < src.steps.size(); ++i) {
+        const SourceStep& st = src.steps[i];
+        switch (st.kind) {
+        case SourceStep::Local: {
+            auto it = locals->vars.find(st.name);
+            if (it == locals->vars.end()) return false;
+            out = it->second;
+            break;
+        }
+        case SourceStep::Global: {
+            auto it = globals->vars.find(st.name);
+            if (it == globals->vars.end()) return false;
+            out = it->second;
+            break;
+        }
+        case SourceStep::Attr: {
+            if (out.is(OK::Instance)) {
+                auto* inst = out.as<InstanceObj>();
+                auto it = inst->attrs.find(st.name);
+                if (it != inst->attrs.end()) { out = it->second; break; }
+            }
+            try {
+                Value r;
+                if (!in.tryGetAttr(out, st.name, r)) return false;
+                out = r;
+            } catch (PyException&) {
+                return false;
+            }
+            break;
+        }
+        case SourceStep::Item: {
+            if (st.index >= 0) {
+                const std::vector<Value>* items = out.is(OK::List) ? &out.as<ListObj>()->items : out.is(OK::Tuple) ? &out.as<TupleObj>()->items : nullptr;
+                if (!items || st.index >= int64_t(items->size())) return false;
+                out = (*items)[st.index];
+            } else {
+                if (!out.is(OK::Dict)) return false;
+                const Value* v = out.as<DictObj>()->map.find(makeStr(st.name));
+                if (!v) return false;
+                out = *v;
+            }
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------- guards
+static std::string dtypeShort(int st) { return c10::toString(static_cast<at::ScalarType>(st)); }
+
+static std::string dtypeName(at::ScalarType st) {
+    switch (st) {
+    case at::kFloat: return "float32";
+    case at::kDouble: return "float64";
+    case at::kHalf: return "float16";
+    case at::kBFloat16: return "bfloat16";
+    case at::kLong: return "int64";
+    case at::kInt: return "int32";
+    case at::kShort: return "int16";
+    case at::kChar: return "int8";
+    case at::kByte: return "uint8";
+    case at::kBool: return "bool";
+    default: return c10::toString(st);
+    }
+}
+
+static std::string intList(const std::vector<int64_t>& v, const std::vector<uint8_t>* dyn = nullptr) {
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i) out += ", ";
+        out += dyn && i < dyn->size() && (*dyn)[i] ? "None" : std::to_string(v[i]);
+    }
+    return out + "]";
+}
+
+static std::string reprConst(const Value& v) {
+    if (v.isNone()) return "None";
+    if (v.isBool()) return v.b() ? "True" : "False";
+    if (v.isInt()) return std::to_string(v.i());
+    if (v.isFloat()) {
+        std::ostringstream ss;
+        ss.precision(17);
+        ss << v.f();
+        std::string s = ss.str();
+        // Python's repr: shortest round-trip
+        for (int p = 1; p <= 17; ++p) {
+            std::ostringstream t;
+            t.precision(p);
+            t << v.f();
+            if (std::stod(t.str()) == v.f()) { s = t.str(); break; }
+        }
+        if (s.find_first_of(".einn") == std::string::npos) s += ".0";
+        return s;
+    }
+    if (v.isStr()) return pyStrLit(strOf(v));
+    if (v.is(OK::Tuple) || v.is(OK::List)) {
+        auto& items = v.is(OK::Tuple) ? v.as<TupleObj>()->items : v.as<ListObj>()->items;
+        std::string out = v.is(OK::Tuple) ? "(" : "[";
+        for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + reprConst(items[i]);
+        if (v.is(OK::Tuple) && items.size() == 1) out += ",";
+        return out + (v.is(OK::Tuple) ? ")" : "]");
+    }
+    if (v.is(OK::Dtype)) return "torch." + v.as<DtypeObj>()->name;
+    return "<object>";
+}
+
+std::string Guard::describe() const {
+    std::string s;
+    switch (kind) {
+    case GuardKind::GradMode: s = std::string("GLOBAL_STATE: ___check_global_state() grad_mode=") + (gradMode ? "True" : "False"); break;
+    case GuardKind::Tensor:
+        s = "TENSOR_MATCH: check_tensor(" + src.str() + ", torch." + dtypeName(static_cast<at::ScalarType>(tensor.dtype)) +
+            ", device=cpu, requires_grad=" + (tensor.requiresGrad ? "True" : "False") + ", size=" + intList(tensor.sizes, &tensor.dynamic) +
+            ", stride=" + intList(tensor.strides, &tensor.dynamic) + ")";
+        for (size_t i = 0; i < tensor.dynamic.size(); ++i)
+            if (tensor.dynamic[i]) s += "; 2 <= " + src.str() + ".size()[" + std::to_string(i) + "]";
+        break;
+    case GuardKind::Equals: s = "EQUALS_MATCH: " + src.str() + " == " + reprConst(expected); break;
+    case GuardKind::IsNone: s = "NONE_MATCH: " + src.str() + " is None"; break;
+    case GuardKind::IdMatch: s = "ID_MATCH: ___check_obj_id(" + src.str() + ", " + std::to_string(objId) + ")"; break;
+    case GuardKind::Length: s = "LENGTH_CHECK: len(" + src.str() + ") == " + std::to_string(length); break;
+    case GuardKind::DictKeys: s = "DICT_KEYS_MATCH: list(" + src.str() + ".keys()) == " + reprConst(expected); break;
+    }
+    if (!userLine.empty()) s += "  " + userLine;
+    return s;
+}
+
+static bool sameConst(const Value& a, const Value& b) {
+    if (a.type() != b.type()) {
+        // 1 == 1.0 == True in Python, but a changed type is a different program: recompile.
+        return false;
+    }
+    switch (a.type()) {
+    case Value::T::None: return true;
+    case Value::T::Bool:
+    case Value::T::Int: return a.i() == b.i();
+    case Value::T::Float: return a.f() == b.f() || (a.f() != a.f() && b.f() != b.f());
+    case Value::T::Obj:
+        if (a.isStr() && b.isStr()) return strOf(a) == strOf(b);
+        if ((a.is(OK::Tuple) && b.is(OK::Tuple)) || (a.is(OK::List) && b.is(OK::List))) {
+            auto& x = a.is(OK::Tuple) ? a.as<TupleObj>()->items : a.as<ListObj>()->items;
+            auto& y = b.is(OK::Tuple) ? b.as<TupleObj>()->items : b.as<ListObj>()->items;
+            if (x.size() != y.size()) return false;
+            for (size_t i = 0; i < x.size(); ++i)
+                if (!sameConst(x[i], y[i])) return false;
+            return true;
+        }
+        if (a.is(OK::Dtype) && b.is(OK::Dtype)) return a.as<DtypeObj>()->scalarType == b.as<DtypeObj>()->scalarType;
+        return a.obj() == b.obj();
+    default: return false;
+    }
+}
+
+// Checks one guard against a value; on failure writes Dynamo's reason.
+static bool checkGuard(const Guard& g, bool found, const Value& v, std::string* why) {
+    auto fail = [&](std::string r) {
+        if (why) *why = std::move(r);
+        return false;
+    };
+    switch (g.kind) {
+    case GuardKind::GradMode:
+        if (at::GradMode::is_enabled() != g.gradMode) return fail("GLOBAL_STATE changed: grad_mode");
+        return true;
+    case GuardKind::Tensor: {
+        std::string name = "tensor '" + g.src.userName() + "'";
+        if (!found || !v.isTensor()) return fail(g.src.userName() + " is not a Tensor");
+        const at::Tensor& t = tensorOf(v);
+        const TensorSpec& sp = g.tensor;
+        if (int(t.scalar_type()) != sp.dtype) return fail(name + " dtype mismatch. expected " + dtypeShort(sp.dtype) + ", actual " + dtypeShort(int(t.scalar_type())));
+        if (t.requires_grad() != sp.requiresGrad) return fail(name + " requires_grad mismatch. expected requires_grad=" + (sp.requiresGrad ? "1" : "0"));
+        if (t.dim() != int64_t(sp.sizes.size())) return fail(name + " rank mismatch. expected " + std::to_string(sp.sizes.size()) + ", actual " + std::to_string(t.dim()));
+        auto sizes = t.sizes();
+        bool anyDynamic = false;
+        for (size_t i = 0; i < sp.sizes.size(); ++i) {
+            if (sp.dynamic[i]) { anyDynamic = true; continue; }
+            if (sizes[i] != sp.sizes[i]) return fail(name + " size mismatch at index " + std::to_string(i) + ". expected " + std::to_string(sp.sizes[i]) + ", actual " + std::to_string(sizes[i]));
+        }
+        if (!anyDynamic) {
+            auto strides = t.strides();
+            for (size_t i = 0; i < sp.strides.size(); ++i)
+                if (strides[i] != sp.strides[i]) return fail(name + " stride mismatch at index " + std::to_string(i) + ". expected " + std::to_string(sp.strides[i]) + ", actual " + std::to_string(strides[i]));
+        }
+        for (size_t i = 0; i < sp.sizes.size(); ++i)
+            if (sp.dynamic[i] && sizes[i] < 2) return fail("2 <= " + g.src.userName() + ".size()[" + std::to_string(i) + "]");
+        return true;
+    }
+    case GuardKind::Equals:
+        if (!found || !sameConst(v, g.expected)) return fail(g.src.userName() + " == " + reprConst(g.expected));
+        return true;
+    case GuardKind::IsNone:
+        if (!found || !v.isNone()) return fail(g.src.userName() + " is None");
+        return true;
+    case GuardKind::IdMatch:
+        if (!found || v.obj() != g.expected.obj()) return fail("___check_obj_id(" + g.src.userName() + ", " + std::to_string(g.objId) + ")");
+        return true;
+    case GuardKind::Length: {
+        int64_t n = !found ? -1 : v.is(OK::List) ? int64_t(v.as<ListObj>()->items.size()) : v.is(OK::Tuple) ? int64_t(v.as<TupleObj>()->items.size())
+                  : v.is(OK::Dict) ? int64_t(v.as<DictObj>()->map.size()) : -1;
+        if (n != g.length) return fail("len(" + g.src.userName() + ") == " + std::to_string(g.length));
+        return true;
+    }
+    case GuardKind::DictKeys: {
+        bool ok = found && v.is(OK::Dict);
+        if (ok) {
+            auto& keys = g.expected.as<TupleObj>()->items;
+            size_t k = 0;
+            for (auto& e : v.as<DictObj>()->map.entries()) {
+                if (!e.live) continue;
+                if (k >= keys.size() || !sameConst(e.key, keys[k])) { ok = false; break; }
+                ++k;
+            }
+            ok = ok && k == keys.size();
+        }
+        if (!ok) return fail("list(" + g.src.userName() + ".keys()) == " + reprConst(makeList(g.expected.as<TupleObj>()->items)));
+        return true;
+    }
+    }
+    return true;
+}
+
+// Checks an entry's guards; on failure `why`/`comment` get the first failing guard's reason.
+static bool checkEntry(Interp& in, const Entry& e, const Scope* locals, const Scope* globals, std::string* why, std::string* comment) {
+    const Source* last = nullptr;
+    Value v;
+    bool found = false;
+    for (const Guard& g : e.guards) {
+        if (g.kind != GuardKind::GradMode) {
+            if (!last || last->steps.size() != g.src.steps.size() || last->str() != g.src.str()) {
+                v = Value();
+                found = resolve(in, g.src, locals, globals, v);
+                last = &g.src;
+            }
+        }
+        if (!checkGuard(g, found, v, why)) {
+            if (comment) *comment = g.userLine;
+            return false;
+        }
+    }
+    return true;
+}
+
+static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std::string>& symbols);
+
+// ---------------------------------------------------------------- the tracer
+Tracer::Tracer(Session& s_, CFrame& f, Entry& e_, Scope* root, Scope* globals, int depth)
+    : s(s_), in(s_.interp()), fr(f), e(e_), rootScope(root), userGlobals(globals), rootDepth(depth) {}
+
+bool Tracer::atRoot() const { return in.callDepth() == rootDepth; }
+
+void Tracer::beginStmt(const Stmt* st) {
+    stmt = st;
+    done.clear();
+    callOcc.clear();
+    inIfTest = false;
+}
+
+void Tracer::exprDone(const Expr* x, const Value& v) {
+    if (loopDepth == 0 && in.callDepth() == rootDepth) done.emplace_back(x, v);
+}
+
+void Tracer::beforeRootCall(const CallExpr* c) {
+    int occ = ++callOcc[c];
+    if (c == stopCall && occ - 1 == stopOcc && path == stopPath && loopDepth == 0) {
+        GraphBreakSignal sig = makeSignal("restart_stop", "");
+        throw sig;
+    }
+}
+
+std::string Tracer::userComment() const {
+    // the innermost user frame: "# return x * c  # m.py:5 in f"
+    auto& frames = in.frames();
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+        if (!it->module || it->module->filename.rfind("<fuselab:", 0) == 0) continue;
+        std::string src;
+        if (it->line >= 1 && it->line <= int(it->module->lines.size())) {
+            src = it->module->lines[it->line - 1];
+            size_t a = src.find_first_not_of(" \t");
+            src = a == std::string::npos ? "" : src.substr(a);
+        }
+        return "# " + src + "  # " + it->module->filename + ":" + std::to_string(it->line) + " in " + it->function;
+    }
+    return {};
+}
+
+void Tracer::addGuard(Guard g) {
+    std::string key = std::to_string(int(g.kind)) + g.src.str();
+    if (!guarded.insert(key).second) return;
+    if (g.userLine.empty() && g.kind != GuardKind::GradMode) g.userLine = userComment();
+    e.guards.push_back(std::move(g));
+}
+
+static bool isConstLeaf(const Value& v) {
+    return v.isNumber() || v.isNone() || v.isStr() || v.is(OK::Dtype);
+}
+static bool isConstValue(const Value& v) {
+    if (isConstLeaf(v)) return true;
+    if (v.is(OK::Tuple)) {
+        for (auto& x : v.as<TupleObj>()->items)
+            if (!isConstValue(x)) return false;
+        return true;
+    }
+    return false;
+}
+
+// Reading a value from a source: constants are guarded; objects remember where they came from.
+static void noteValue(Tracer& t, const Source& src, const Value& v, bool guardCallables) {
+    if (v.isMissing()) return;
+    if (isConstValue(v) && !v.is(OK::Dtype)) {
+        Guard g;
+        g.src = src;
+        if (v.isNone()) g.kind = GuardKind::IsNone;
+        else { g.kind = GuardKind::Equals; g.expected = v; }
+        t.addGuard(std::move(g));
+        return;
+    }
+    if (!v.isObj()) return;
+    if (guardCallables && (v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class))) {
+        Guard g;
+        g.kind = GuardKind::IdMatch;
+        g.src = src;
+        g.expected = v;
+        g.objId = t.s.objectId(v.obj());
+        t.addGuard(std::move(g));
+        return;
+    }
+    if (v.is(OK::Tensor) || v.is(OK::List) || v.is(OK::Tuple) || v.is(OK::Dict) || v.is(OK::Instance)) {
+        if (!t.sources.count(v.obj())) {
+            t.sources.emplace(v.obj(), src);
+            t.keep.push_back(v);
+        }
+    }
+}
+
+void Tracer::onLocalRead(const std::string& name, const Value& v) {
+    if (suspended || !inputs.count(name) || reassigned.count(name)) return;
+    noteValue(*this, Source{{SourceStep{SourceStep::Local, name}}}, v, true);
+}
+
+void Tracer::onGlobalRead(const std::string& name, const Value& v) {
+    if (suspended) return;
+    if (v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class) || v.is(OK::Module)) return;
+    noteValue(*this, Source{{SourceStep{SourceStep::Global, name}}}, v, false);
+}
+
+static bool isNnModule(Interp& in, const Value& v) {
+    auto it = in.registry.find("torch.nn.Module");
+    return it != in.registry.end() && v.is(OK::Instance) && v.as<InstanceObj>()->cls->isSubclassOf(it->second.as<ClassObj>());
+}
+
+void Tracer::onAttr(const Value& base, const std::string& name, const Value& result) {
+    if (suspended || !base.isObj() || base.isTensor()) {
+        if (base.isTensor() && (name == "shape")) metadataRead(base);
+        return;
+    }
+    auto it = sources.find(base.obj());
+    if (it == sources.end()) return;
+    Source src = it->second;
+    if (base.is(OK::Instance)) {
+        auto* inst = base.as<InstanceObj>();
+        if (!inst->attrs.count(name)) {
+            for (const char* table : {"_modules", "_parameters", "_buffers"}) {
+                auto t = inst->attrs.find(table);
+                if (t != inst->attrs.end() && t->second.is(OK::Dict) && t->second.as<DictObj>()->map.find(makeStr(name))) {
+                    src.steps.push_back(SourceStep{SourceStep::Attr, table});
+                    src.steps.push_back(SourceStep{SourceStep::Item, name});
+                    noteValue(*this, src, result, false);
+                    return;
+                }
+            }
+        }
+    }
+    if (result.is(OK::BoundMethod) || result.is(OK::Function) || result.is(OK::Builtin)) return;
+    src.steps.push_back(SourceStep{SourceStep::Attr, name});
+    noteValue(*this, src, result, false);
+}
+
+void Tracer::onItem(const Value& base, const Value& key, const Value& result) {
+    if (suspended || !base.isObj() || base.isTensor()) return;
+    auto it = sources.find(base.obj());
+    if (it == sources.end()) return;
+    SourceStep st{SourceStep::Item, ""};
+    if ((base.is(OK::List) || base.is(OK::Tuple)) && key.isInt()) {
+        int64_t n = base.is(OK::List) ? base.as<ListObj>()->items.size() : base.as<TupleObj>()->items.size();
+        st.index = key.i() < 0 ? key.i() + n : key.i();
+    } else if (base.is(OK::Dict) && key.isStr()) {
+        st.name = strOf(key);
+    } else {
+        onSeqUse(base);
+        return;
+    }
+    onSeqUse(base);
+    noteValue(*this, it->second.plus(st), result, false);
+}
+
+void Tracer::onSeqUse(const Value& seq) {
+    if (suspended || !seq.isObj()) return;
+    auto it = sources.find(seq.obj());
+    if (it == sources.end()) return;
+    Guard g;
+    g.src = it->second;
+    if (seq.is(OK::List) || seq.is(OK::Tuple)) {
+        auto& items = seq.is(OK::List) ? seq.as<ListObj>()->items : seq.as<TupleObj>()->items;
+        g.kind = GuardKind::Length;
+        g.length = int64_t(items.size());
+        for (size_t i = 0; i < items.size(); ++i) {
+            SourceStep st{SourceStep::Item, ""};
+            st.index = int64_t(i);
+            if (items[i].isObj() && !isConstValue(items[i])) noteValue(*this, g.src.plus(st), items[i], false);
+        }
+    } else if (seq.is(OK::Dict)) {
+        g.kind = GuardKind::DictKeys;
+        std::vector<Value> keys;
+        for (auto& e : seq.as<DictObj>()->map.entries())
+            if (e.live) {
+                keys.push_back(e.key);
+                if (e.key.isStr() && e.val.isObj() && !isConstValue(e.val)) noteValue(*this, g.src.plus(SourceStep{SourceStep::Item, strOf(e.key)}), e.val, false);
+            }
+        g.expected = makeTuple(std::move(keys));
+    } else {
+        return;
+    }
+    addGuard(std::move(g));
+}
+
+void Tracer::metadataRead(const Value& tensor) {
+    // A size read into Python makes the graph depend on it: dynamic dims are specialised (the
+    // entry's guards then pin every size). torch.compile keeps them symbolic instead.
+    auto it = tensorRef.find(tensor.obj());
+    if (it == tensorRef.end()) return;
+    for (auto& g : e.guards)
+        if (g.kind == GuardKind::Tensor)
+            for (auto d : g.tensor.dynamic)
+                if (d) specializeAll = true;
+}
+
+std::vector<std::string> Tracer::userStack(bool withSource) const {
+    std::vector<std::string> out;
+    for (auto& f : in.frames()) {
+        if (!f.module || f.module->filename.rfind("<fuselab:", 0) == 0) continue;
+        std::string s = "File \"" + f.module->filename + "\", line " + std::to_string(f.line) + ", in " + f.function;
+        if (withSource && f.line >= 1 && f.line <= int(f.module->lines.size())) {
+            std::string src = f.module->lines[f.line - 1];
+            size_t a = src.find_first_not_of(" \t");
+            if (a != std::string::npos) s += "\n  " + src.substr(a);
+        }
+        out.push_back(s);
+    }
+    return out;
+}
+
+GraphBreakSignal Tracer::makeSignal(const std::string& kindId, const std::string& detail) {
+    GraphBreakSignal sig;
+    sig.kind = breakKind(kindId);
+    sig.kind.explanation = replaceAll(sig.kind.explanation, "{fn}", detail);
+    if (kindId == "print") {
+        std::string args = detail.empty() ? "[]" : detail;
+        sig.kind.explanation = replaceAll(replaceAll(sig.kind.explanation, "{args}", args), "{kw}", "False");
+        for (auto& h : sig.kind.hints) h = replaceAll(h, "{args}", args);
+    }
+    sig.context = kindId == "data_dependent" ? "" : "CALL: a function call, e.g. f(x, y)";
+    sig.depth = in.callDepth();
+    sig.inLoop = loopDepth > 0;
+    sig.userStack = userStack(true);
+    for (auto it = in.frames().rbegin(); it != in.frames().rend(); ++it) {
+        if (!it->module || it->module->filename.rfind("<fuselab:", 0) == 0) continue;
+        sig.file = it->module->filename;
+        sig.line = it->line;
+        break;
+    }
+    return sig;
+}
+
+void Tracer::breakNow(const std::string& kindId, const std::string& detail) { throw makeSignal(kindId, detail); }
+
+static TensorSpec specOf(const at::Tensor& t) {
+    TensorSpec sp;
+    sp.dtype = int(t.scalar_type());
+    sp.requiresGrad = t.requires_grad();
+    sp.sizes = t.sizes().vec();
+    sp.strides = t.strides().vec();
+    sp.dynamic.assign(sp.sizes.size(), 0);
+    return sp;
+}
+
+int Tracer::placeholderFor(const Value& v) {
+    auto& nodes = e.graph.nodes;
+    auto src = sources.find(v.obj());
+    OpNode n;
+    n.placeholder = true;
+    if (src != sources.end()) {
+        n.source = src->second;
+        std::string key = n.source.str();
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i].placeholder && !nodes[i].constant && nodes[i].source.str() == key) return int(i);
+        Guard g;
+        g.kind = GuardKind::Tensor;
+        g.src = n.source;
+        const at::Tensor& t = tensorOf(v);
+        g.tensor = specOf(t);
+        // dynamic dims: dynamic=True, mark_dynamic, or a size that changed since the first compile
+        auto& seen = fr.seenSizes[key];
+        auto& dyn = fr.dynamicDims[key];
+        if (seen.empty()) seen = g.tensor.sizes;
+        if (dyn.size() != g.tensor.sizes.size()) dyn.assign(g.tensor.sizes.size(), 0);
+        uint64_t marked = v.as<TensorObj>()->markedDynamic;
+        for (size_t d = 0; d < g.tensor.sizes.size(); ++d) {
+            if (fr.opts.dynamic == 0) break;
+            if (seen.size() == g.tensor.sizes.size() && seen[d] != g.tensor.sizes[d]) dyn[d] = 1;
+            bool want = fr.opts.dynamic == 1 || dyn[d] || (d < 64 && (marked >> d) & 1);
+            if (want && g.tensor.sizes[d] >= 2) g.tensor.dynamic[d] = 1;
+        }
+        for (size_t d = 0; d < g.tensor.sizes.size(); ++d)
+            if (g.tensor.dynamic[d] && !symbols.count(g.tensor.sizes[d])) symbols[g.tensor.sizes[d]] = "s" + std::to_string(symbols.size());
+        addGuard(std::move(g));
+    } else {
+        n.constant = true;
+        n.constValue = v;
+    }
+    n.meta.push_back(metaOf(tensorOf(v), symbols));
+    nodes.push_back(std::move(n));
+    int id = int(nodes.size()) - 1;
+    tensorRef[v.obj()] = {id, -1};
+    keep.push_back(v);
+    return id;
+}
+
+ArgT Tracer::argOf(const Value& v, bool allowSource) {
+    ArgT a;
+    if (v.isTensor()) {
+        auto it = tensorRef.find(v.obj());
+        a.kind = ArgT::Ref;
+        if (it != tensorRef.end()) { a.node = it->second.first; a.index = it->second.second; }
+        else a.node = placeholderFor(v);
+        return a;
+    }
+    if (v.is(OK::List) || (v.is(OK::Tuple) && !isConstValue(v))) {
+        a.kind = v.is(OK::List) ? ArgT::List : ArgT::Tuple;
+        for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items) a.items.push_back(argOf(x, allowSource));
+        return a;
+    }
+    if (v.is(OK::Dict)) {
+        a.kind = ArgT::Dict;
+        for (auto& en : v.as<DictObj>()->map.entries())
+            if (en.live) { a.keys.push_back(en.key); a.items.push_back(argOf(en.val, allowSource)); }
+        return a;
+    }
+    a.c = v;
+    return a;
+}
+
+ArgT Tracer::templateOf(const Value& v) { return argOf(v, true); }
+
+static bool endsWith(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+static bool isInplace(const std::string& target, const CallArgs& ca) {
+    if (target == "operator.setitem") return true;
+    if (target.rfind("operator.i", 0) == 0) return true;
+    if (target.rfind("Tensor.", 0) == 0 && endsWith(target, "_") && !endsWith(target, "__")) return true;
+    for (auto& [k, v] : ca.kw)
+        if (k == "inplace" && v.isBool() && v.b()) return true;
+    return false;
+}
+
+static std::string modulePathOf(const Source& src) {
+    std::string out;
+    for (size_t i = 1; i < src.steps.size(); ++i) {
+        const SourceStep& st = src.steps[i];
+        if (st.kind == SourceStep::Item && !st.name.empty() && src.steps[i - 1].kind == SourceStep::Attr && src.steps[i - 1].name == "_modules")
+            out += (out.empty() ? "" : ".") + st.name;
+    }
+    return out;
+}
+
+// Shape, source line, module path and user stack of a node, for the printed graph and the window.
+static void recordMeta(Tracer& t, OpNode& n, const Value& r) {
+    auto metaFor = [&](const Value& v) {
+        if (v.isTensor()) n.meta.push_back(metaOf(tensorOf(v), t.symbols));
+    };
+    metaFor(r);
+    if (r.is(OK::Tuple))
+        for (auto& x : r.as<TupleObj>()->items) metaFor(x);
+    auto& frames = t.in.frames();
+    bool innermostIsUser = false;
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+        if (!it->module || it->module->filename.rfind("<fuselab:", 0) == 0) continue;
+        n.span.file = it->module->filename;
+        n.span.line = it->line;
+        innermostIsUser = it == frames.rbegin();
+        break;
+    }
+    if (innermostIsUser && t.curExpr && t.curExpr->span.line == n.span.line) {
+        n.span.col = t.curExpr->span.col;
+        n.span.endCol = t.curExpr->span.endLine == t.curExpr->span.line ? t.curExpr->span.endCol : t.curExpr->span.col;
+    }
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
+        if (!it->firstArg.isObj()) continue;
+        auto s = t.sources.find(it->firstArg.obj());
+        if (s == t.sources.end()) continue;
+        n.modulePath = modulePathOf(s->second);
+        break;
+    }
+    n.userStack = t.userStack(false);
+}
+
+Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
+    if (suspended) return run(in, ca);
+    // ---- operations that break the graph
+    if (target == "Tensor.item") breakNow("item", "");
+    if (target == "Tensor.tolist" && !ca.pos.empty() && ca.pos[0].isTensor() && at::isFloatingType(tensorOf(ca.pos[0]).scalar_type())) breakNow("tolist", "");
+    if (target == "Tensor.tolist") {
+        // an integer tensor's values become Python constants: guard nothing, record nothing
+        ++suspended;
+        struct Un { int& s; ~Un() { --s; } } un{suspended};
+        return run(in, ca);
+    }
+    if (target == "torch.nonzero" || target == "Tensor.nonzero" || target == "torch.argwhere" || target == "Tensor.argwhere" ||
+        target == "torch.masked_select" || target == "Tensor.masked_select" || target == "torch.unique" || target == "Tensor.unique")
+        breakNow("nonzero", "");
+    if (target == "Tensor.backward" || target == "torch.autograd.grad") breakNow("backward", "");
+    // ---- metadata reads: Python values, no node
+    static const std::set<std::string> meta = {"Tensor.size", "Tensor.dim", "Tensor.ndimension", "Tensor.numel", "torch.numel", "Tensor.nelement",
+                                               "Tensor.stride", "Tensor.is_contiguous", "Tensor.is_floating_point", "torch.is_floating_point",
+                                               "Tensor.element_size", "Tensor.storage_offset", "Tensor.is_complex", "torch.is_complex"};
+    if (meta.count(target)) {
+        if (!ca.pos.empty() && ca.pos[0].isTensor() && (target == "Tensor.size" || target == "Tensor.numel" || target == "torch.numel" || target == "Tensor.stride"))
+            metadataRead(ca.pos[0]);
+        ++suspended;
+        struct Un { int& s; ~Un() { --s; } } un{suspended};
+        return run(in, ca);
+    }
+    // ---- an in-place op on an input: keep its old contents in case the trace restarts
+    if (isInplace(target, ca) && !ca.pos.empty() && ca.pos[0].isTensor()) {
+        auto it = tensorRef.find(ca.pos[0].obj());
+        bool fromInput = it == tensorRef.end() || e.graph.nodes[it->second.first].placeholder;
+        if (fromInput) {
+            bool have = false;
+            for (auto& [t, c] : undo)
+                if (t.obj() == ca.pos[0].obj()) have = true;
+            if (!have) undo.emplace_back(ca.pos[0], wrap(tensorOf(ca.pos[0]).detach().clone()));
+        }
+    }
+    OpNode n;
+    n.target = target;
+    n.invoke = run;
+    for (auto& v : ca.pos) n.pos.push_back(argOf(v));
+    for (auto& [k, v] : ca.kw) n.kw.emplace_back(k, argOf(v));
+    Value r;
+    {
+        ++suspended;
+        struct Un { int& s; ~Un() { --s; } } un{suspended};
+        r = run(in, ca);
+    }
+    bool tensorResult = r.isTensor();
+    if (r.is(OK::Tuple))
+        for (auto& x : r.as<TupleObj>()->items) tensorResult = tensorResult || x.isTensor();
+    if (!tensorResult && target != "torch._assert" && target != "torch._C._set_grad_enabled") {
+        // A Python value computed from tensor data (torch.equal, allclose, ...): like item().
+        bool fromTensor = false;
+        for (auto& v : ca.pos) fromTensor = fromTensor || v.isTensor();
+        if (fromTensor && !r.isNone()) breakNow("item", "");
+        return r;
+    }
+    // an op returning one of its inputs unchanged (x.cpu(), x.to(x.dtype)) adds nothing
+    if (r.isTensor() && !isInplace(target, ca))
+        for (auto& v : ca.pos)
+            if (v.isTensor() && v.obj() == r.obj()) return r;
+    auto& nodes = e.graph.nodes;
+    nodes.push_back(std::move(n));
+    int id = int(nodes.size()) - 1;
+    if (r.isTensor()) {
+        tensorRef[r.obj()] = {id, -1};
+        keep.push_back(r);
+    } else if (r.is(OK::Tuple)) {
+        auto& items = r.as<TupleObj>()->items;
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i].isTensor()) { tensorRef[items[i].obj()] = {id, int(i)}; keep.push_back(items[i]); }
+    }
+    recordMeta(*this, nodes[id], r);
+    return r;
+}
+
+Value traceOp(Interp& in, const std::string& target, CallArgs& ca, const OpInvoke& run) {
+    if (!in.tracer) return run(in, ca);
+    return in.tracer->op(target, ca, run);
+}
+
+// ---------------------------------------------------------------- the reference backend
+static Value instantiate(const ArgT& a, const std::vector<Value>& env) {
+    switch (a.kind) {
+    case ArgT::Const: return a.c;
+    case ArgT::Ref: {
+        const Value& v = env[a.node];
+        if (a.index < 0) return v;
+        return v.as<TupleObj>()->items[a.index];
+    }
+    case ArgT::List:
+    case ArgT::Tuple: {
+        std::vector<Value> items;
+        items.reserve(a.items.size());
+        for (auto& x : a.items) items.push_back(instantiate(x, env));
+        return a.kind == ArgT::List ? makeList(std::move(items)) : makeTuple(std::move(items));
+    }
+    case ArgT::Dict: {
+        auto d = std::make_shared<DictObj>();
+        for (size_t i = 0; i < a.items.size(); ++i) d->map.set(a.keys[i], instantiate(a.items[i], env));
+        return Value(d);
+    }
+    }
+    return Value();
+}
+
+// Runs the captured graph node by node with LibTorch (backend="eager"); returns the node values.
+static std::vector<Value> runGraph(Interp& in, const CapturedGraph& g, const Scope* locals, const Scope* globals) {
+    std::vector<Value> env(g.nodes.size());
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const OpNode& n = g.nodes[i];
+        if (n.placeholder) {
+            if (n.constant) env[i] = n.constValue;
+            else if (!resolve(in, n.source, locals, globals, env[i]))
+                in.raise(in.runtimeError, "compiled graph input " + n.source.str() + " is missing");
+            continue;
+        }
+        CallArgs ca;
+        ca.pos.reserve(n.pos.size());
+        for (auto& a : n.pos) ca.pos.push_back(instantiate(a, env));
+        for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, instantiate(a, env));
+        env[i] = n.invoke(in, ca);
+    }
+    return env;
+}
+
+// ---------------------------------------------------------------- printable graph
+static std::string targetLabel(const std::string& target) {
+    std::string t = target;
+    auto dot = t.rfind('.');
+    if (dot != std::string::npos) t = t.substr(dot + 1);
+    if (t.rfind("__", 0) == 0) t = t.substr(2);
+    while (!t.empty() && t.back() == '_') t.pop_back();
+    return t.empty() ? "op" : t;
+}
+
+static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std::string>& symbols) {
+    graph::TensorMeta m;
+    for (auto s : t.sizes()) {
+        auto it = symbols.find(s);
+        m.shape.push_back(it != symbols.end() ? graph::Dim::sym(it->second) : graph::Dim::constant(s));
+    }
+    m.dtype = dtypeName(t.scalar_type());
+    m.requiresGrad = t.requires_grad();
+    return m;
+}
+
+static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<graph::Node*>& map) {
+    switch (a.kind) {
+    case ArgT::Ref: {
+        graph::Arg r = graph::Arg::ref(map[a.node]);
+        if (a.index >= 0) { graph::Arg x = graph::Arg::lit(map[a.node]->name + "[" + std::to_string(a.index) + "]"); return x; }
+        return r;
+    }
+    case ArgT::List:
+    case ArgT::Tuple: {
+        graph::Arg r;
+        r.kind = a.kind == ArgT::List ? graph::Arg::Kind::List : graph::Arg::Kind::Tuple;
+        for (auto& x : a.items) r.items.push_back(printableArg(in, x, map));
+        return r;
+    }
+    case ArgT::Dict: return graph::Arg::lit("{...}");
+    case ArgT::Const: {
+        const Value& v = a.c;
+        if (isConstValue(v)) return graph::Arg::lit(reprConst(v));
+        if (v.is(OK::Slice) || v.is(OK::Ellipsis)) return graph::Arg::lit(in.repr(v));
+        return graph::Arg::lit("<" + in.typeName(v) + ">");
+    }
+    }
+    return graph::Arg::lit("None");
+}
+
+static void collectRefs(const ArgT& a, std::vector<ArgT>& out, const std::vector<OpNode>& nodes) {
+    if (a.kind == ArgT::Ref && !nodes[a.node].placeholder) {
+        for (auto& o : out)
+            if (o.node == a.node && o.index == a.index) return;
+        out.push_back(a);
+    }
+    for (auto& x : a.items) collectRefs(x, out, nodes);
+}
+
+void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
+    CapturedGraph& g = e.graph;
+    if (specializeAll)
+        for (auto& gd : e.guards)
+            if (gd.kind == GuardKind::Tensor) std::fill(gd.tensor.dynamic.begin(), gd.tensor.dynamic.end(), 0);
+    for (auto* x : exits) collectRefs(*x, g.outputs, g.nodes);
+    g.ops = 0;
+    std::vector<graph::Node*> map(g.nodes.size(), nullptr);
+    int constants = 0;
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        OpNode& n = g.nodes[i];
+        graph::Node* pn;
+        if (n.placeholder) {
+            std::string name = n.constant ? "_tensor_constant" + std::to_string(constants++) : placeholderName(n.source);
+            pn = &g.printable.addPlaceholder(name, n.meta.empty() ? graph::TensorMeta{} : n.meta[0]);
+        } else {
+            ++g.ops;
+            std::vector<graph::Arg> args;
+            for (auto& a : n.pos) args.push_back(printableArg(in, a, map));
+            std::vector<std::pair<std::string, graph::Arg>> kwargs;
+            for (auto& [k, a] : n.kw) kwargs.emplace_back(k, printableArg(in, a, map));
+            std::string target = n.target.rfind("Tensor.", 0) == 0 ? "torch." + n.target : n.target;
+            pn = &g.printable.addCall(target, std::move(args), std::move(kwargs));
+            pn->meta = n.meta;
+        }
+        pn->span = n.span;
+        pn->modulePath = n.modulePath;
+        pn->userStack = n.userStack;
+        map[i] = pn;
+    }
+    std::vector<graph::Arg> outs;
+    for (auto& o : g.outputs) outs.push_back(printableArg(in, o, map));
+    g.printable.setOutput(std::move(outs));
+    if (g.ops == 0) e.status = "empty";
+}
+
+// ---------------------------------------------------------------- session
+Session::Session(Interp& in) : in_(in) { logs = LogChannels::fromEnv(); }
+Session::~Session() = default;
+
+LogChannels LogChannels::fromEnv() {
+    LogChannels c;
+    const char* v = std::getenv("FUSELAB_LOGS");
+    if (!v || !*v) v = std::getenv("TORCH_LOGS");
+    if (!v) return c;
+    std::string s = v;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        while (!item.empty() && (item[0] == ' ' || item[0] == '+')) item.erase(0, 1);
+        while (!item.empty() && item.back() == ' ') item.pop_back();
+        if (item == "graph_breaks") c.graphBreaks = true;
+        else if (item == "recompiles") c.recompiles = true;
+        else if (item == "recompiles_verbose") c.recompilesVerbose = true;
+        else if (item == "guards") c.guards = true;
+        else if (item == "graph_code" || item == "graph") c.graphCode = true;
+        else if (item == "dynamo" || item == "all") c.graphBreaks = c.recompiles = c.guards = c.graphCode = true;
+    }
+    return c;
+}
+
+void Session::log(const std::string& cid, const std::string& channel, const std::string& text) {
+    std::string out;
+    std::stringstream ss(text);
+    std::string line;
+    while (std::getline(ss, line)) out += "[" + cid + "] " + (channel.empty() ? "" : "[__" + channel + "] ") + line + "\n";
+    if (logSink) logSink(out);
+    else in_.options().err(out);
+}
+
+int64_t Session::objectId(const Obj* o) {
+    auto it = objIds_.find(o);
+    if (it != objIds_.end()) return it->second;
+    int64_t id = int64_t(objIds_.size()) + 1;
+    objIds_[o] = id;
+    return id;
+}
+
+int Session::graphCount() const {
+    int n = 0;
+    for (auto* f : order_)
+        for (auto& e : f->entries)
+            if (e->status == "compiled") ++n;
+    return n;
+}
+
+static std::string pathKey(const std::vector<int>& p) {
+    std::string s;
+    for (size_t i = 0; i < p.size(); ++i) s += (i ? "." : "") + std::to_string(p[i]);
+    return s;
+}
+
+static int firstLine(const FunctionObj* fn) {
+    if (!fn->def) return fn->lambda->span.line;
+    int line = fn->def->span.line;
+    for (auto& d : fn->def->decorators) line = std::min(line, d->span.line);
+    return line;
+}
+
+CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vector<int>& path, int breakLine) {
+    auto it = frames_.find(key);
+    if (it != frames_.end()) return *it->second;
+    auto fr = std::make_unique<CFrame>();
+    fr->key = key;
+    fr->path = path;
+    fr->file = fn->ast ? fn->ast->filename : "";
+    fr->function = fn->name;
+    fr->line = firstLine(fn);
+    if (!path.empty()) {
+        // named like Dynamo's resume functions: after the statement that broke
+        fr->line = Interp::stmtAt(fn->def->body, path)->span.line;
+        fr->function = "torch_dynamo_resume_in_" + fn->name + "_at_" + std::to_string(breakLine > 0 ? breakLine : fr->line);
+    }
+    CFrame& ref = *fr;
+    frames_.emplace(key, std::move(fr));
+    return ref;
+}
+
+Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileOptions& opts) {
+    if (!enabled || in_.tracer) return in_.call(fnValue, args); // inside a trace: inlined
+    Value fn = fnValue;
+    CallArgs a = args;
+    if (fn.is(OK::BoundMethod)) {
+        a.pos.insert(a.pos.begin(), fn.as<BoundMethodObj>()->self);
+        fn = fn.as<BoundMethodObj>()->func;
+    }
+    if (!fn.is(OK::Function) || !fn.as<FunctionObj>()->def) return in_.call(fnValue, args);
+    auto* fo = fn.as<FunctionObj>();
+    ScopeP sc = in_.bindCall(fo, a);
+    struct Depth { int& d; CompileOptions& cur; CompileOptions saved; ~Depth() { --d; cur = saved; } } depth{interceptDepth_, currentOpts_, currentOpts_};
+    ++interceptDepth_;
+    currentOpts_ = opts;
+    return runFrame(FrameKey{fo->def, ""}, fo, sc, opts);
+}
+
+Value Session::callAsFrame(FunctionObj* fn, CallArgs& args) {
+    ScopeP sc = in_.bindCall(fn, args);
+    return runFrame(FrameKey{fn->def, ""}, fn, sc, currentOpts_);
+}
+
+Value Session::callDisabled(const Value& fn, CallArgs& args) {
+    if (in_.tracer) maybeBreak(in_, "disable", in_.repr(fn));
+    int saved = interceptDepth_;
+    interceptDepth_ = 0;
+    struct Restore { int& d; int s; ~Restore() { d = s; } } restore{interceptDepth_, saved};
+    return in_.call(fn, args);
+}
+
+static std::string compileId(const CFrame& fr, int n) { return std::to_string(fr.index) + "/" + std::to_string(n); }
+
+Value Session::runFrame(const FrameKey& key, FunctionObj* fn, const ScopeP& scope, const CompileOptions& opts, int breakLine) {
+    std::vector<int> path;
+    if (!key.path.empty()) {
+        std::stringstream ss(key.path);
+        std::string part;
+        while (std::getline(ss, part, '.')) path.push_back(std::stoi(part));
+    }
+    CFrame& fr = frameFor(key, fn, path, breakLine);
+    if (fr.entries.empty() && !fr.skip) fr.opts = opts;
+    if (fr.skip) return runEager(fr, fn, scope);
+    const Scope* globals = fn->globals.get();
+    for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
+        Entry& e = **it;
+        if (e.status == "error") continue;
+        if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr)) {
+            std::vector<Value> unused;
+            return replay(e, fr, fn, scope, unused);
+        }
+    }
+    std::vector<std::string> reasons, comments;
+    for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
+        Entry& e = **it;
+        if (e.status == "error") continue;
+        std::string why, cmt;
+        checkEntry(in_, e, scope.get(), globals, &why, &cmt);
+        reasons.push_back(e.id + ": " + why);
+        comments.push_back(cmt);
+    }
+    if (fr.limitHit) return runEager(fr, fn, scope);
+    if (!reasons.empty()) {
+        std::string cid = compileId(fr, fr.compiles);
+        RecompileEvent rev{cid, fr.function, fr.file, fr.line, reasons, comments};
+        report_.recompiles.push_back(rev);
+        std::string head = "Recompiling function " + fr.function + " in " + fr.file + ":" + std::to_string(fr.line) + "\n    triggered by the following guard failure(s):\n";
+        if (logs.recompilesVerbose) {
+            std::string body;
+            for (size_t i = 0; i < reasons.size(); ++i)
+                body += (i ? "\n" : "") + std::string("    guard ") + std::to_string(i) + " failures:\n    - " + reasons[i] + (comments[i].empty() ? "" : "  " + comments[i]) + "\n";
+            log(cid, "recompiles_verbose", head + body);
+        } else if (logs.recompiles) {
+            std::string body;
+            for (size_t i = 0; i < reasons.size(); ++i) body += "    - " + reasons[i] + (comments[i].empty() ? "" : "  " + comments[i]) + "\n";
+            log(cid, "recompiles", head + body);
+        }
+        if (int(fr.entries.size()) >= recompileLimit) {
+            fr.limitHit = true;
+            LimitEvent ev{cid, fr.function, fr.file, fr.line, reasons.front()};
+            report_.limits.push_back(ev);
+            std::string msg = "torch._dynamo hit config.recompile_limit (" + std::to_string(recompileLimit) + ")\n"
+                              "   function: '" + fr.function + "' (" + fr.file + ":" + std::to_string(fr.line) + ")\n"
+                              "   last reason: " + reasons.front() + (comments.front().empty() ? "" : "  " + comments.front()) + "\n"
+                              "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
+                              "To diagnose recompilation issues, see https://docs.pytorch.org/docs/main/user_guide/torch_compiler/compile/programming_model.recompilation.html";
+            log(cid, "", msg);
+            return runEager(fr, fn, scope);
+        }
+    }
+    return trace(fr, fn, scope);
+}
+
+Value Session::runEager(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
+    ++interceptDepth_;
+    struct D { int& d; ~D() { --d; } } dd{interceptDepth_};
+    return in_.execFunctionFrom(fn, scope, fr.path);
+}
+
+static bool substitutable(const Value& v) {
+    if (isConstValue(v) || v.isTensor()) return true;
+    if (v.is(OK::List) || v.is(OK::Tuple)) {
+        for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items)
+            if (!substitutable(x)) return false;
+        return true;
+    }
+    return false;
+}
+
+Value Session::replay(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& scope, std::vector<Value>&) {
+    std::vector<Value> env = runGraph(in_, e.graph, scope.get(), fn->globals.get());
+    if (e.exit.kind == ExitPlan::Return) return instantiate(e.exit.ret, env);
+    for (auto& [name, t] : e.exit.locals) scope->vars[name] = instantiate(t, env);
+    std::vector<std::pair<const Expr*, Value>> subst;
+    subst.reserve(e.exit.subst.size());
+    for (auto& [x, t] : e.exit.subst) subst.emplace_back(x, instantiate(t, env));
+    return afterGraph(e, fr, fn, scope, subst);
+}
+
+Value Session::afterGraph(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& scope, std::vector<std::pair<const Expr*, Value>>& subst) {
+    ++interceptDepth_;
+    struct D { int& d; ~D() { --d; } } dd{interceptDepth_};
+    const ExitPlan& ex = e.exit;
+    std::vector<int> next;
+    if (ex.kind == ExitPlan::AfterStmt) {
+        Value ret;
+        if (in_.execStmtSubst(fn, scope, ex.path, subst, ret)) return ret;
+        next = Interp::nextPath(fn->def->body, ex.path);
+    } else {
+        bool b = in_.evalIfTestSubst(fn, scope, ex.path, subst);
+        auto* ifs = static_cast<const IfStmt*>(Interp::stmtAt(fn->def->body, ex.path));
+        const Body& br = b ? ifs->body : ifs->orelse;
+        if (br.empty()) next = Interp::nextPath(fn->def->body, ex.path);
+        else { next = ex.path; next.push_back(b ? 0 : 1); next.push_back(0); }
+    }
+    if (next.empty()) return Value();
+    return runFrame(FrameKey{fn->def, pathKey(next)}, fn, scope, fr.opts, Interp::stmtAt(fn->def->body, ex.path)->span.line);
+}
+
+static std::string breakLogText(const BreakEvent& b) {
+    std::string out = "Graph break in user code at " + b.file + ":" + std::to_string(b.line) + "\n";
+    std::string block = b.kind.reason + "\n  Explanation: " + b.kind.explanation + "\n";
+    for (auto& h : b.kind.hints) block += "  Hint: " + h + "\n";
+    block += "\n For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/" + std::string(b.kind.gb) + ".html\n";
+    if (b.inLoop) {
+        const BreakKind& loop = breakKind("loop");
+        out += "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break encountered:\n\n" + block +
+               "\n*** While handling this graph break, another graph break occurred: ***\n\n" + loop.reason + "\n  Explanation: " + loop.explanation + "\n";
+        for (auto& h : loop.hints) out += "  Hint: " + h + "\n";
+    } else if (b.context.empty()) {
+        out += "Graph Break Reason: " + block;
+    } else {
+        out += "Graph Break Reason: Encountered graph break when attempting to trace " + b.context + ":\n\n" + block;
+    }
+    out += "\nUser code traceback:\n";
+    for (auto& f : b.userStack) {
+        std::stringstream ss(f);
+        std::string l;
+        while (std::getline(ss, l)) out += "  " + l + "\n";
+    }
+    return out;
+}
+
+Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
+    if (fr.index < 0) {
+        fr.index = int(order_.size());
+        order_.push_back(&fr);
+    }
+    auto entryP = std::make_unique<Entry>();
+    Entry& entry = *entryP;
+    entry.id = compileId(fr, fr.compiles++);
+    auto savedVars = scope->vars;
+    at::Generator gen = at::detail::getDefaultCPUGenerator();
+    at::Tensor rngState = gen.get_state();
+    const CallExpr* stopCall = nullptr;
+    std::vector<int> stopPath;
+    int stopOcc = 0;
+    bool noteBreak = true;
+
+    auto commit = [&] {
+        if (entry.status == "compiled" && logs.graphCode)
+            log(entry.id, "graph_code", "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(++compiledFns_) + " =====\n" +
+                                        graph::printGraph(entry.graph.printable, "forward"));
+        if (entry.status == "compiled" && logs.guards) {
+            std::string text = "GUARDS:\n";
+            for (auto& g : entry.guards) text += "+- " + g.describe() + "\n";
+            log(entry.id, "guards", text);
+        }
+        fr.entries.push_back(std::move(entryP));
+    };
+
+    for (int attempt = 0;; ++attempt) {
+        entry.graph = CapturedGraph{};
+        entry.guards.clear();
+        entry.exit = ExitPlan{};
+        Tracer T(*this, fr, entry, scope.get(), fn->globals.get(), 0);
+        for (auto& [k, v] : scope->vars) T.inputs.insert(k);
+        {
+            Guard g;
+            g.kind = GuardKind::GradMode;
+            g.gradMode = at::GradMode::is_enabled();
+            T.addGuard(g);
+        }
+        // inputs: where every object and tensor reachable through them comes from
+        for (auto& [k, v] : scope->vars) {
+            Source src{{SourceStep{SourceStep::Local, k}}};
+            if (v.isObj() && !isConstValue(v)) { T.sources.emplace(v.obj(), src); T.keep.push_back(v); }
+        }
+        T.stopCall = stopCall;
+        T.stopPath = stopPath;
+        T.stopOcc = stopOcc;
+        Tracer* saved = in_.tracer;
+        in_.tracer = &T;
+        struct Reset { Interp& in; Tracer* t; ~Reset() { in.tracer = t; } } reset{in_, saved};
+        auto restore = [&] {
+            scope->vars = savedVars;
+            gen.set_state(rngState);
+            for (auto& [t, old] : T.undo) {
+                at::NoGradGuard ng;
+                tensorOf(t).copy_(tensorOf(old));
+            }
+        };
+        try {
+            Value r = in_.execFunctionFrom(fn, scope, fr.path);
+            in_.tracer = saved;
+            entry.exit.kind = ExitPlan::Return;
+            entry.exit.ret = T.templateOf(r);
+            T.finishGraph({&entry.exit.ret});
+            commit();
+            return r;
+        } catch (GraphBreakSignal& b) {
+            in_.tracer = saved;
+            bool stop = std::string(b.kind.id) == "restart_stop";
+            bool nested = !stop && b.depth > T.rootDepth;
+            if (!stop && noteBreak) {
+                BreakEvent ev{entry.id, b.file, b.line, b.kind, b.context, b.userStack, b.inLoop};
+                if (fr.opts.fullgraph) {
+                    std::string msg = b.kind.reason + "\n  Explanation: " + b.kind.explanation + "\n";
+                    for (auto& h : b.kind.hints) msg += "  Hint: " + h + "\n";
+                    entry.status = "error";
+                    commit();
+                    in_.raise(in_.unsupportedCls, msg);
+                }
+                report_.breaks.push_back(ev);
+                if (logs.graphBreaks) log(entry.id, "graph_breaks", breakLogText(ev));
+                if (std::string(b.kind.id) == "item") {
+                    std::string w = "Graph break from `Tensor.item()`, consider setting:\n    torch._dynamo.config.capture_scalar_outputs = True\nor:\n    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\nto include these operations in the captured graph.\n";
+                    log(entry.id, "", w);
+                }
+                noteBreak = false;
+            }
+            if (b.inLoop || (nested && !T.rootCall)) {
+                // cannot resume inside a loop / with / try: the whole frame runs eagerly
+                restore();
+                fr.skip = true;
+                entry.status = "eager";
+                commit();
+                return runEager(fr, fn, scope);
+            }
+            if (nested) {
+                // break inside an inlined call: compile up to that call, which then runs eagerly
+                stopCall = T.rootCall;
+                stopPath = T.rootCallPath;
+                stopOcc = T.rootCallOcc;
+                restore();
+                continue;
+            }
+            ExitPlan& ex = entry.exit;
+            ex.kind = T.inIfTest ? ExitPlan::IfTest : ExitPlan::AfterStmt;
+            ex.path = T.path;
+            std::vector<std::pair<const Expr*, Value>> real;
+            for (auto& [x, v] : T.done) {
+                if (!substitutable(v)) continue;
+                real.emplace_back(x, v);
+                ex.subst.emplace_back(x, T.templateOf(v));
+            }
+            for (auto& [k, v] : scope->vars) ex.locals.emplace_back(k, T.templateOf(v));
+            std::sort(ex.locals.begin(), ex.locals.end(), [](auto& a, auto& b) { return a.first < b.first; });
+            std::vector<ArgT*> exits;
+            for (auto& [x, t] : ex.subst) exits.push_back(&t);
+            for (auto& [k, t] : ex.locals) exits.push_back(&t);
+            T.finishGraph(exits);
+            commit();
+            Entry& committed = *fr.entries.back();
+            return afterGraph(committed, fr, fn, scope, real);
+        } catch (...) {
+            in_.tracer = saved;
+            entry.status = "error";
+            commit();
+            throw;
+        }
+    }
+}
+
+} // namespace fl::capture

@@ -1,0 +1,267 @@
+// Capture: what torch.compile's Dynamo does, inside Fuselab's interpreter. A call into a compiled
+// function or module runs its body under a Tracer: tensor ops are executed and recorded as graph
+// nodes, Python values read from the inputs become guards, and an operation the tracer cannot put
+// in a graph breaks it. Each compiled code object (a function, or the rest of one after a break)
+// is a frame with a cache of entries (guards + graph + what to do after the graph).
+// See ../shared/CAPTURE-SPEC.md for the behaviour matched, and docs/capture.md.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/graph/graph.h"
+#include "core/script/ast.h"
+#include "core/script/value.h"
+
+namespace fl::script {
+class Interp;
+struct TraceEntry;
+}
+
+namespace fl::capture {
+
+using script::Value;
+using script::Interp;
+
+// ---------------------------------------------------------------- break registry
+// Every kind of graph break has a stable id, a reason, an explanation and hints (Dynamo's words).
+struct BreakKind {
+    const char* id;          // "print", "item", ...; stable, used in JSON and tests
+    const char* gb;          // Dynamo's registry id ("gb0059")
+    std::string reason;
+    std::string explanation;
+    std::vector<std::string> hints;
+};
+
+// Thrown through the interpreter by an operation that cannot be traced.
+struct GraphBreakSignal {
+    BreakKind kind;
+    std::string context;  // what was being traced: "CALL: a function call, e.g. f(x, y)"
+    int depth = 0;        // interpreter depth at the break (root frame: the traced frame's depth)
+    bool inLoop = false;  // inside a loop / with / try of the traced frame: it cannot be resumed
+    std::vector<std::string> userStack; // "  File \"m.py\", line 6, in f\n    print(x)"
+    std::string file;
+    int line = 0;
+};
+
+// ---------------------------------------------------------------- sources and guards
+struct SourceStep {
+    enum Kind : uint8_t { Local, Global, Attr, Item } kind = Local;
+    std::string name; // local/global/attribute name, or dict key
+    int64_t index = -1; // Item on a list/tuple (name empty)
+};
+struct Source {
+    std::vector<SourceStep> steps;
+    std::string str() const;      // Dynamo's form: L['self']._modules['fc'].training, G['step']
+    std::string userName() const; // the failure-reason form: self._modules['fc'].training, G['step']
+    Source plus(SourceStep s) const { Source r = *this; r.steps.push_back(std::move(s)); return r; }
+};
+
+struct TensorSpec {
+    int dtype = 0;          // at::ScalarType
+    bool requiresGrad = false;
+    std::vector<int64_t> sizes, strides;
+    std::vector<uint8_t> dynamic; // per dim: 1 = symbolic (any size >= 2)
+};
+
+enum class GuardKind : uint8_t { GradMode, Tensor, Equals, IsNone, IdMatch, Length, DictKeys };
+
+struct Guard {
+    GuardKind kind = GuardKind::Equals;
+    Source src;
+    TensorSpec tensor;        // Tensor
+    Value expected;           // Equals / IdMatch (the object) / DictKeys (a tuple of keys)
+    int64_t length = 0;       // Length
+    bool gradMode = true;     // GradMode
+    int64_t objId = 0;        // IdMatch: a deterministic number for the object
+    std::string userLine;     // "# return x * c  # m.py:5 in f"
+    std::string describe() const; // the guard as listed ("TENSOR_MATCH: check_tensor(L['x'], ...)")
+};
+
+// ---------------------------------------------------------------- recorded graphs
+// An argument of a recorded op: a constant, a node's result (or one element of a tuple result),
+// or a list/tuple/dict of those.
+struct ArgT {
+    enum Kind : uint8_t { Const, Ref, List, Tuple, Dict } kind = Const;
+    Value c;            // Const; Dict keys in `keys`
+    int node = -1;      // Ref
+    int index = -1;     // Ref into a tuple result
+    std::vector<ArgT> items;
+    std::vector<Value> keys;
+};
+
+using OpInvoke = std::function<Value(Interp&, script::CallArgs&)>;
+
+struct OpNode {
+    bool placeholder = false;
+    Source source;      // placeholders
+    bool constant = false; // placeholder bound to a tensor with no source (a closure or a literal)
+    Value constValue;
+    std::string target; // "torch.add", "Tensor.sum", "operator.mul", "torch.nn.functional.gelu"
+    OpInvoke invoke;
+    std::vector<ArgT> pos;
+    std::vector<std::pair<std::string, ArgT>> kw;
+    // for display
+    std::vector<graph::TensorMeta> meta;
+    graph::SourceSpan span;
+    std::string modulePath;
+    std::vector<std::string> userStack;
+};
+
+struct CapturedGraph {
+    std::vector<OpNode> nodes;
+    std::vector<ArgT> outputs; // refs the exit template reads (by position)
+    graph::Graph printable;
+    int ops = 0;
+};
+
+// What a frame's compiled code does after its graph: return, or run the breaking statement
+// eagerly and continue in a resume frame.
+struct ExitPlan {
+    enum Kind : uint8_t { Return, AfterStmt, IfTest } kind = Return;
+    ArgT ret;                                     // Return
+    std::vector<int> path;                        // statement path of the break
+    std::vector<std::pair<const script::Expr*, ArgT>> subst; // completed sub-expressions of it
+    std::vector<std::pair<std::string, ArgT>> locals;         // live locals after the graph
+};
+
+struct Entry {
+    std::string id; // "0/1"
+    std::vector<Guard> guards;
+    CapturedGraph graph;
+    ExitPlan exit;
+    std::string status = "compiled"; // compiled | empty | error
+};
+
+struct FrameKey {
+    const void* code = nullptr;  // FunctionDefStmt / LambdaExpr
+    std::string path;            // "" for the function itself, "3.0.1" for a resume point
+    bool operator<(const FrameKey& o) const { return code != o.code ? code < o.code : path < o.path; }
+};
+
+struct CompileOptions {
+    bool fullgraph = false;
+    int dynamic = -1; // -1 automatic, 0 False, 1 True
+    std::string backend = "inductor", mode = "default";
+};
+
+struct CFrame {
+    int index = -1;          // Dynamo's frame number (order of first compile)
+    FrameKey key;
+    std::string function;    // "f", or "torch_dynamo_resume_in_f_at_6"
+    std::string file;
+    int line = 0;            // first line of the function (or of the resume statement)
+    std::vector<int> path;
+    std::vector<std::unique_ptr<Entry>> entries;
+    int compiles = 0;
+    bool skip = false;       // runs eagerly (graph break in a loop)
+    bool limitHit = false;   // recompile limit reached: misses run eagerly
+    CompileOptions opts;
+    // automatic dynamic shapes: sizes seen per tensor source, dims that became dynamic
+    std::map<std::string, std::vector<int64_t>> seenSizes;
+    std::map<std::string, std::vector<uint8_t>> dynamicDims;
+};
+
+// ---------------------------------------------------------------- the report (event log)
+struct BreakEvent {
+    std::string id; // compile id of the frame that broke
+    std::string file;
+    int line = 0;
+    BreakKind kind;
+    std::string context;
+    std::vector<std::string> userStack;
+    bool inLoop = false;  // the frame was skipped
+};
+struct RecompileEvent {
+    std::string id, function, file;
+    int line = 0;
+    std::vector<std::string> reasons; // "0/0: c == 1", most recent entry first
+    std::vector<std::string> comments; // the user line of each reason (may be empty)
+};
+struct LimitEvent {
+    std::string id, function, file;
+    int line = 0;
+    std::string lastReason;
+};
+
+struct Report {
+    std::vector<BreakEvent> breaks;
+    std::vector<RecompileEvent> recompiles;
+    std::vector<LimitEvent> limits;
+};
+
+// ---------------------------------------------------------------- logging
+struct LogChannels {
+    bool graphBreaks = false, recompiles = false, recompilesVerbose = false, guards = false, graphCode = false;
+    static LogChannels fromEnv(); // FUSELAB_LOGS, else TORCH_LOGS ("graph_breaks,recompiles,...")
+};
+
+class Tracer;
+
+// Per-run capture state, owned by the interpreter.
+class Session {
+public:
+    explicit Session(Interp& in);
+    ~Session();
+
+    // A call into a torch.compile'd function or module (`fn` is the user function, `self` bound
+    // first when it is a method). Returns the call's result.
+    Value callCompiled(const Value& fn, script::CallArgs& args, const CompileOptions& opts);
+    // A user function called from eager code inside a compiled region becomes a frame of its own.
+    bool intercepting() const { return interceptDepth_ > 0; }
+    Value callAsFrame(script::FunctionObj* fn, script::CallArgs& args);
+    // torch.compiler.disable'd function: runs with interception off
+    Value callDisabled(const Value& fn, script::CallArgs& args);
+
+    const Report& report() const { return report_; }
+    const std::vector<CFrame*>& framesInOrder() const { return order_; }
+    int graphCount() const;
+    LogChannels logs;
+    std::function<void(const std::string&)> logSink; // default: the interpreter's stderr
+    bool enabled = true; // false: torch.compile runs eagerly (fuselab run --no-compile)
+    int recompileLimit = 8;
+
+    int64_t objectId(const script::Obj* o); // deterministic id for ___check_obj_id
+
+    // used by the tracer and the interpreter's frame execution
+    Interp& interp() { return in_; }
+    Value runFrame(const FrameKey& key, script::FunctionObj* fn, const script::ScopeP& scope, const CompileOptions& opts, int breakLine = 0);
+    Value afterGraph(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope,
+                     std::vector<std::pair<const script::Expr*, Value>>& subst);
+    void log(const std::string& cid, const std::string& channel, const std::string& text);
+
+private:
+    Value trace(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
+    Value runEager(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
+    Value replay(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope, std::vector<Value>& inputs);
+    CFrame& frameFor(const FrameKey& key, script::FunctionObj* fn, const std::vector<int>& path, int breakLine);
+
+    Interp& in_;
+    std::map<FrameKey, std::unique_ptr<CFrame>> frames_;
+    std::vector<CFrame*> order_; // compiled frames by index
+    Report report_;
+    int interceptDepth_ = 0;
+    int compiledFns_ = 0;
+    CompileOptions currentOpts_;
+    std::unordered_map<const script::Obj*, int64_t> objIds_;
+    std::vector<Value> keepAlive_;
+    friend class Tracer;
+};
+
+// The break kinds, by id ("print", "item", "tolist", "data_dependent", "graph_break", "nonzero",
+// "backward", "disable", "skipped", "loop").
+const BreakKind& breakKind(const std::string& id);
+
+// Raises a graph break if `in` is tracing; otherwise returns. Used by builtins (print, ...).
+void maybeBreak(Interp& in, const std::string& id, const std::string& detail = {});
+
+// Explain report: text and JSON.
+std::string explainText(const Session& s, const std::string& file, const std::string& output);
+std::string explainJson(const Session& s, const std::string& file, const std::string& output);
+
+} // namespace fl::capture

@@ -1,0 +1,169 @@
+// `fuselab explain`: the capture report as text and as JSON, from the session's event log.
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/capture/capture.h"
+
+namespace fl::capture {
+
+namespace {
+
+std::string jsonStr(const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += char(c);
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string jsonList(const std::vector<std::string>& v) {
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + jsonStr(v[i]);
+    return out + "]";
+}
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string shapeText(const std::vector<graph::TensorMeta>& meta) {
+    std::string out;
+    for (size_t i = 0; i < meta.size(); ++i) out += (i ? ", " : "") + graph::formatMeta(meta[i]);
+    return out;
+}
+
+} // namespace
+
+std::string explainJson(const Session& s, const std::string& file, const std::string& output) {
+    std::ostringstream o;
+    o << "{\"file\": " << jsonStr(file) << ",\n \"graph_count\": " << s.graphCount() << ",\n \"frames\": [";
+    bool firstFrame = true;
+    for (const CFrame* fr : s.framesInOrder()) {
+        for (const auto& e : fr->entries) {
+            o << (firstFrame ? "\n  " : ",\n  ");
+            firstFrame = false;
+            std::vector<std::string> guards;
+            for (auto& g : e->guards) guards.push_back(g.describe());
+            o << "{\"id\": " << jsonStr(e->id) << ", \"function\": " << jsonStr(fr->function) << ", \"file\": " << jsonStr(fr->file)
+              << ", \"line\": " << fr->line << ", \"status\": " << jsonStr(e->status) << ", \"ops\": " << e->graph.ops
+              << ", \"guards\": " << jsonList(guards) << ", \"graph_code\": " << jsonStr(e->status == "compiled" ? graph::printGraph(e->graph.printable) : "")
+              << ", \"nodes\": [";
+            bool firstNode = true;
+            for (auto& n : e->graph.printable.nodes()) {
+                if (n->kind == graph::NodeKind::Output) continue;
+                o << (firstNode ? "" : ", ");
+                firstNode = false;
+                o << "{\"name\": " << jsonStr(n->name) << ", \"op\": " << jsonStr(n->kind == graph::NodeKind::Placeholder ? "placeholder" : n->target)
+                  << ", \"shape\": " << jsonStr(shapeText(n->meta)) << ", \"line\": " << n->span.line << ", \"col\": " << n->span.col
+                  << ", \"end_col\": " << n->span.endCol << ", \"module\": " << jsonStr(n->modulePath) << "}";
+            }
+            o << "]}";
+        }
+    }
+    o << "],\n \"graph_breaks\": [";
+    for (size_t i = 0; i < s.report().breaks.size(); ++i) {
+        const BreakEvent& b = s.report().breaks[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"id\": " << jsonStr(b.id) << ", \"kind\": " << jsonStr(b.kind.id) << ", \"file\": " << jsonStr(b.file)
+          << ", \"line\": " << b.line << ", \"reason\": " << jsonStr(b.kind.reason) << ", \"explanation\": " << jsonStr(b.kind.explanation)
+          << ", \"hints\": " << jsonList(b.kind.hints) << ", \"frame_skipped\": " << (b.inLoop ? "true" : "false")
+          << ", \"user_stack\": " << jsonList(b.userStack) << "}";
+    }
+    o << "],\n \"recompiles\": [";
+    for (size_t i = 0; i < s.report().recompiles.size(); ++i) {
+        const RecompileEvent& r = s.report().recompiles[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"id\": " << jsonStr(r.id) << ", \"function\": " << jsonStr(r.function) << ", \"file\": " << jsonStr(r.file)
+          << ", \"line\": " << r.line << ", \"reasons\": " << jsonList(r.reasons) << ", \"user_lines\": " << jsonList(r.comments) << "}";
+    }
+    o << "],\n \"recompile_limit_hits\": [";
+    for (size_t i = 0; i < s.report().limits.size(); ++i) {
+        const LimitEvent& l = s.report().limits[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"id\": " << jsonStr(l.id) << ", \"function\": " << jsonStr(l.function) << ", \"file\": " << jsonStr(l.file)
+          << ", \"line\": " << l.line << ", \"last_reason\": " << jsonStr(l.lastReason) << "}";
+    }
+    o << "],\n \"output\": " << jsonStr(output) << "}\n";
+    return o.str();
+}
+
+std::string explainText(const Session& s, const std::string& file, const std::string& output) {
+    const Report& rep = s.report();
+    std::ostringstream o;
+    int frames = 0;
+    for (const CFrame* fr : s.framesInOrder()) frames += int(fr->entries.size());
+    // distinct breaks: (file, line, reason)
+    std::map<std::tuple<std::string, int, std::string>, std::vector<const BreakEvent*>> distinct;
+    std::vector<std::tuple<std::string, int, std::string>> order;
+    for (auto& b : rep.breaks) {
+        auto key = std::make_tuple(b.file, b.line, b.kind.reason);
+        if (!distinct.count(key)) order.push_back(key);
+        distinct[key].push_back(&b);
+    }
+    o << "Explain: " << file << "\n";
+    o << "  graphs compiled:      " << s.graphCount() << "\n";
+    o << "  compiles (entries):   " << frames << "\n";
+    o << "  graph breaks:         " << rep.breaks.size() << " (" << order.size() << " distinct)\n";
+    o << "  recompiles:           " << rep.recompiles.size() << "\n";
+    o << "  recompile limit hits: " << rep.limits.size() << "\n";
+    if (!order.empty()) {
+        o << "\nGraph breaks\n";
+        for (auto& key : order) {
+            const BreakEvent& b = *distinct[key].front();
+            std::string ids;
+            for (auto* x : distinct[key]) ids += (ids.empty() ? "" : ", ") + x->id;
+            o << "  " << b.file << ":" << b.line << "  " << b.kind.reason << "  [" << ids << "]" << (b.inLoop ? "  (in a loop: the frame runs eagerly)" : "") << "\n";
+            if (!b.userStack.empty()) {
+                std::string last = b.userStack.back();
+                auto nl = last.find('\n');
+                if (nl != std::string::npos) o << "      " << last.substr(nl + 1 + last.substr(nl + 1).find_first_not_of(' ')) << "\n";
+            }
+            o << "    Explanation: " << b.kind.explanation << "\n";
+            for (auto& h : b.kind.hints) o << "    Hint: " << h << "\n";
+        }
+    }
+    if (!rep.recompiles.empty()) {
+        o << "\nRecompiles\n";
+        for (auto& r : rep.recompiles) {
+            o << "  " << r.id << "  " << r.function << " (" << r.file << ":" << r.line << ") because:\n";
+            for (size_t i = 0; i < r.reasons.size(); ++i) o << "    - " << r.reasons[i] << (r.comments[i].empty() ? "" : "  " + r.comments[i]) << "\n";
+        }
+    }
+    for (auto& l : rep.limits)
+        o << "\nRecompile limit hit: " << l.function << " (" << l.file << ":" << l.line << ") runs eagerly from " << l.id << "; last reason: " << l.lastReason << "\n";
+    o << "\nFrames\n";
+    for (const CFrame* fr : s.framesInOrder()) {
+        for (const auto& e : fr->entries) {
+            o << "  [" << e->id << "] " << fr->function << " (" << fr->file << ":" << fr->line << ")  " << e->status;
+            if (e->status == "compiled" || e->status == "empty") o << ", " << e->graph.ops << " ops, " << e->guards.size() << " guards";
+            o << "\n";
+            if (e->status == "compiled") {
+                std::istringstream code(graph::printGraph(e->graph.printable));
+                std::string line;
+                while (std::getline(code, line)) o << "      " << line << "\n";
+            }
+            if (e->status == "compiled" || e->status == "empty") {
+                o << "    guards:\n";
+                for (auto& g : e->guards) o << "      " << g.describe() << "\n";
+            }
+        }
+    }
+    o << "\nScript output\n";
+    std::istringstream out(output);
+    std::string line;
+    while (std::getline(out, line)) o << "  " << line << "\n";
+    (void)firstLine;
+    return o.str();
+}
+
+} // namespace fl::capture

@@ -1,0 +1,86 @@
+// The tracer: the interpreter's hooks while a compiled frame is being captured. Ops run for real
+// (so the first call computes its own result) and are recorded; reads of Python values from the
+// frame's inputs install guards; completed sub-expressions of the current statement are kept so
+// that, after a graph break, the statement can finish eagerly without recomputing them.
+#pragma once
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/capture/capture.h"
+
+namespace fl::capture {
+
+class Tracer {
+public:
+    Tracer(Session& s, CFrame& fr, Entry& e, script::Scope* root, script::Scope* userGlobals, int rootDepth);
+
+    Session& s;
+    Interp& in;
+    CFrame& fr;
+    Entry& e;
+    script::Scope* rootScope;
+    script::Scope* userGlobals;
+    int rootDepth;
+
+    // ---- root statement tracking (maintained by the interpreter)
+    std::vector<int> path;          // statement path of the current root statement
+    const script::Stmt* stmt = nullptr;
+    bool inIfTest = false;
+    int loopDepth = 0;              // >0: inside a loop / with / try / comprehension of the root frame
+    std::vector<std::pair<const script::Expr*, Value>> done; // completed sub-expressions of `stmt`
+    const script::CallExpr* rootCall = nullptr; // the root-level call being evaluated
+    std::vector<int> rootCallPath;
+    int rootCallOcc = 0;
+    std::map<const script::CallExpr*, int> callOcc;
+    // restart after a break inside an inlined call: stop before this root-level call
+    const script::CallExpr* stopCall = nullptr;
+    std::vector<int> stopPath;
+    int stopOcc = 0;
+    const script::Expr* curExpr = nullptr; // for node source spans
+
+    bool atRoot() const;
+    void beginStmt(const script::Stmt* st);
+    void exprDone(const script::Expr* e, const Value& v);
+    void beforeRootCall(const script::CallExpr* c); // throws at the restart stop point
+
+    // ---- guards from reads
+    std::set<std::string> inputs, reassigned;
+    void onLocalRead(const std::string& name, const Value& v);
+    void onStore(const std::string& name) { reassigned.insert(name); }
+    void onGlobalRead(const std::string& name, const Value& v);
+    void onAttr(const Value& base, const std::string& name, const Value& result);
+    void onItem(const Value& base, const Value& key, const Value& result);
+    void onSeqUse(const Value& seq);
+
+    // ---- ops
+    Value op(const std::string& target, script::CallArgs& ca, const OpInvoke& run);
+    [[noreturn]] void breakNow(const std::string& kindId, const std::string& detail);
+    void metadataRead(const Value& tensor); // a size/stride read: dynamic dims specialise
+
+    // ---- building
+    ArgT argOf(const Value& v, bool allowSource = true);
+    ArgT templateOf(const Value& v); // for exit templates (sources allowed for objects)
+    int placeholderFor(const Value& tensor);
+    void finishGraph(const std::vector<ArgT*>& exits);
+    GraphBreakSignal makeSignal(const std::string& kindId, const std::string& detail);
+    std::vector<std::string> userStack(bool withSource) const;
+    void addGuard(Guard g);
+    std::string userComment() const; // "# return x * c  # m.py:5 in f"
+
+    std::unordered_map<const script::Obj*, std::pair<int, int>> tensorRef; // TensorObj -> (node, tuple index)
+    std::unordered_map<const script::Obj*, Source> sources;
+    std::set<std::string> guarded;
+    std::vector<Value> keep; // keeps traced objects alive so their addresses stay unique
+    std::vector<std::pair<Value, Value>> undo; // (input tensor, its contents before an in-place op)
+    std::map<int64_t, std::string> symbols; // concrete size of a dynamic dim -> "s0"
+    bool specializeAll = false;
+    bool noGradEver = false;
+    int suspended = 0;
+};
+
+// Called by the torch bindings: records an op when tracing (in.tracer), otherwise runs it.
+Value traceOp(Interp& in, const std::string& target, script::CallArgs& ca, const OpInvoke& run);
+
+} // namespace fl::capture
