@@ -122,12 +122,19 @@ int runHeadlessReport(const std::string& path) {
     std::cout << "== fuselab: " << path << " ==\n-- script output --\n";
     cfg.out = [](const std::string& s) { std::cout << s; };
     cfg.err = [](const std::string& s) { std::cout.flush(); std::cerr << s; };
+    std::string capture;
+    cfg.afterRun = [&capture](script::Interp& in) {
+        const capture::Session& s = *in.capture;
+        capture = "graphs: " + std::to_string(s.graphCount()) + ", graph breaks: " + std::to_string(s.report().breaks.size()) +
+                  ", recompiles: " + std::to_string(s.report().recompiles.size()) + " (details: fuselab explain)";
+    };
     timer.begin("run");
     script::RunResult r = script::runScript(cfg);
     timer.end();
     std::cout << "-- report --\n";
     std::cout << "status: " << (r.exitCode == 0 ? "ok" : "failed (exit " + std::to_string(r.exitCode) + ")") << "\n";
-    std::cout << "time: " << timer.summary() << " (eager on LibTorch; torch.compile targets run eagerly until the capture layer lands)\n";
+    std::cout << "capture: " << capture << "\n";
+    std::cout << "time: " << timer.summary() << " (compiled graphs run node by node on LibTorch until the compiler backend lands)\n";
     std::cout.flush();
     return r.exitCode;
 }

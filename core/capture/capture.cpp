@@ -6,10 +6,13 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <c10/core/GradMode.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 
 #include "core/capture/tracer.h"
+#include "core/script/pyformat.h"
 #include "core/script/tensor_obj.h"
 
 namespace fl::capture {
@@ -30,6 +33,9 @@ const BreakKind& breakKind(const std::string& id) {
         {"tolist", {"tolist", "gb0135", "Tensor.tolist() with non-integer tensor",
                     "Dynamo currently does not support tracing `tolist()` on non-integer tensors.",
                     {"Ensure the input tensor to `tolist()` is an integer type (e.g., int8, int16, int32, int64)."}}},
+        {"data_dependent_op", {"data_dependent_op", "gb0033", "Data dependent operator",
+                               "Operator `aten._local_scalar_dense.default` has a non-Tensor output whose value is dependent on the data of Tensor inputs.",
+                               {"Enable tracing of data-dependent output operators with `torch._dynamo.config.capture_scalar_outputs = True`"}}},
         {"data_dependent", {"data_dependent", "gb0170", "Data-dependent branching",
                             "Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`). Dynamo does not support tracing dynamic control flow.",
                             {"This graph break is fundamental - it is unlikely that Dynamo will ever be able to trace through your code. Consider finding a workaround.",
@@ -82,7 +88,7 @@ static std::string stepText(const SourceStep& st) {
 std::string Source::str() const {
     std::string out;
     for (auto& st : steps) {
-        if (st.kind == SourceStep::Local) out += "L[" + pyStrLit(st.name) + "]";
+        if (st.kind == SourceStep::Local || st.kind == SourceStep::Closure) out += "L[" + pyStrLit(st.display.empty() ? st.name : st.display) + "]";
         else if (st.kind == SourceStep::Global) out += "G[" + pyStrLit(st.name) + "]";
         else out += stepText(st);
     }
@@ -92,7 +98,7 @@ std::string Source::str() const {
 std::string Source::userName() const {
     std::string out;
     for (auto& st : steps) {
-        if (st.kind == SourceStep::Local) out += st.name;
+        if (st.kind == SourceStep::Local || st.kind == SourceStep::Closure) out += st.display.empty() ? st.name : st.display;
         else if (st.kind == SourceStep::Global) out += "G[" + pyStrLit(st.name) + "]";
         else out += stepText(st);
     }
@@ -102,64 +108,16 @@ std::string Source::userName() const {
 static std::string placeholderName(const Source& s) {
     std::string out;
     for (auto& st : s.steps) {
-        std::string part = st.kind == SourceStep::Local ? "L_" + st.name : st.kind == SourceStep::Global ? "G_" + st.name
+        std::string part = st.kind == SourceStep::Local || st.kind == SourceStep::Closure ? "L_" + (st.display.empty() ? st.name : st.display) : st.kind == SourceStep::Global ? "G_" + st.name
                          : st.kind == SourceStep::Attr ? st.name : (st.index >= 0 ? std::to_string(st.index) : st.name);
+        size_t a = part.find_first_not_of('_');
+        part = a == std::string::npos ? part : part.substr(a);
         if (!out.empty()) out += "_";
         out += part;
     }
     std::string clean;
     for (char c : out) clean += (isalnum(static_cast<unsigned char>(c)) ? c : '_');
     return clean + "_";
-}
-
-// Resolves a source against a call's locals and its function's globals. False if it is gone.
-static bool resolve(Interp& in, const Source& src, const Scope* locals, const Scope* globals, Value& out) {
-    for (size_t i = 0; i < src.steps.size(); ++i) {
-        const SourceStep& st = src.steps[i];
-        switch (st.kind) {
-        case SourceStep::Local: {
-            auto it = locals->vars.find(st.name);
-            if (it == locals->vars.end()) return false;
-            out = it->second;
-            break;
-        }
-        case SourceStep::Global: {
-            auto it = globals->vars.find(st.name);
-            if (it == globals->vars.end()) return false;
-            out = it->second;
-            break;
-        }
-        case SourceStep::Attr: {
-            if (out.is(OK::Instance)) {
-                auto* inst = out.as<InstanceObj>();
-                auto it = inst->attrs.find(st.name);
-                if (it != inst->attrs.end()) { out = it->second; break; }
-            }
-            try {
-                Value r;
-                if (!in.tryGetAttr(out, st.name, r)) return false;
-                out = r;
-            } catch (PyException&) {
-                return false;
-            }
-            break;
-        }
-        case SourceStep::Item: {
-            if (st.index >= 0) {
-                const std::vector<Value>* items = out.is(OK::List) ? &out.as<ListObj>()->items : out.is(OK::Tuple) ? &out.as<TupleObj>()->items : nullptr;
-                if (!items || st.index >= int64_t(items->size())) return false;
-                out = (*items)[st.index];
-            } else {
-                if (!out.is(OK::Dict)) return false;
-                const Value* v = out.as<DictObj>()->map.find(makeStr(st.name));
-                if (!v) return false;
-                out = *v;
-            }
-            break;
-        }
-        }
-    }
-    return true;
 }
 
 // ---------------------------------------------------------------- guards
@@ -194,21 +152,7 @@ static std::string reprConst(const Value& v) {
     if (v.isNone()) return "None";
     if (v.isBool()) return v.b() ? "True" : "False";
     if (v.isInt()) return std::to_string(v.i());
-    if (v.isFloat()) {
-        std::ostringstream ss;
-        ss.precision(17);
-        ss << v.f();
-        std::string s = ss.str();
-        // Python's repr: shortest round-trip
-        for (int p = 1; p <= 17; ++p) {
-            std::ostringstream t;
-            t.precision(p);
-            t << v.f();
-            if (std::stod(t.str()) == v.f()) { s = t.str(); break; }
-        }
-        if (s.find_first_of(".einn") == std::string::npos) s += ".0";
-        return s;
-    }
+    if (v.isFloat()) return reprFloat(v.f());
     if (v.isStr()) return pyStrLit(strOf(v));
     if (v.is(OK::Tuple) || v.is(OK::List)) {
         auto& items = v.is(OK::Tuple) ? v.as<TupleObj>()->items : v.as<ListObj>()->items;
@@ -237,6 +181,7 @@ std::string Guard::describe() const {
     case GuardKind::IdMatch: s = "ID_MATCH: ___check_obj_id(" + src.str() + ", " + std::to_string(objId) + ")"; break;
     case GuardKind::Length: s = "LENGTH_CHECK: len(" + src.str() + ") == " + std::to_string(length); break;
     case GuardKind::DictKeys: s = "DICT_KEYS_MATCH: list(" + src.str() + ".keys()) == " + reprConst(expected); break;
+    case GuardKind::ScalarType: s = "TYPE_MATCH: ___check_type_id(" + src.str() + ", " + (expected.isFloat() ? "float" : "int") + ")"; break;
     }
     if (!userLine.empty()) s += "  " + userLine;
     return s;
@@ -316,6 +261,9 @@ static bool checkGuard(const Guard& g, bool found, const Value& v, std::string* 
         if (n != g.length) return fail("len(" + g.src.userName() + ") == " + std::to_string(g.length));
         return true;
     }
+    case GuardKind::ScalarType:
+        if (!found || v.type() != g.expected.type()) return fail("___check_type_id(" + g.src.userName() + ", " + (g.expected.isFloat() ? "float" : "int") + ")");
+        return true;
     case GuardKind::DictKeys: {
         bool ok = found && v.is(OK::Dict);
         if (ok) {
@@ -335,20 +283,112 @@ static bool checkGuard(const Guard& g, bool found, const Value& v, std::string* 
     return true;
 }
 
-// Checks an entry's guards; on failure `why`/`comment` get the first failing guard's reason.
-static bool checkEntry(Interp& in, const Entry& e, const Scope* locals, const Scope* globals, std::string* why, std::string* comment) {
-    const Source* last = nullptr;
-    Value v;
-    bool found = false;
-    for (const Guard& g : e.guards) {
-        if (g.kind != GuardKind::GradMode) {
-            if (!last || last->steps.size() != g.src.steps.size() || last->str() != g.src.str()) {
-                v = Value();
-                found = resolve(in, g.src, locals, globals, v);
-                last = &g.src;
-            }
+// Builds the entry's accessor tree from its guards' and placeholders' sources.
+static int slotFor(Entry& e, const Source& src, std::map<std::pair<int, std::string>, int>& index) {
+    int parent = -1;
+    for (const SourceStep& st : src.steps) {
+        std::string key = std::to_string(int(st.kind)) + ":" + st.name + ":" + std::to_string(st.index);
+        auto it = index.find({parent, key});
+        if (it != index.end()) { parent = it->second; continue; }
+        SourceSlot slot;
+        slot.parent = parent;
+        slot.step = st;
+        if (st.kind == SourceStep::Item && st.index < 0) slot.key = makeStr(st.name);
+        e.slots.push_back(std::move(slot));
+        parent = int(e.slots.size()) - 1;
+        index[{slot.parent, key}] = parent;
+    }
+    return parent;
+}
+
+static void planEntry(Entry& e) {
+    std::map<std::pair<int, std::string>, int> index;
+    e.slots.clear();
+    e.guardSlot.assign(e.guards.size(), -1);
+    for (size_t i = 0; i < e.guards.size(); ++i)
+        if (e.guards[i].kind != GuardKind::GradMode) e.guardSlot[i] = slotFor(e, e.guards[i].src, index);
+    e.placeholderSlot.assign(e.graph.nodes.size(), -1);
+    for (size_t i = 0; i < e.graph.nodes.size(); ++i) {
+        const OpNode& n = e.graph.nodes[i];
+        if (n.placeholder && !n.constant) e.placeholderSlot[i] = slotFor(e, n.source, index);
+    }
+}
+
+// Resolves one slot (its parent first); state: 0 unresolved, 1 found, 2 missing.
+static bool resolveSlot(Interp& in, const Entry& e, int i, const Scope* locals, const Scope* globals,
+                        std::vector<Value>& vals, std::vector<uint8_t>& state) {
+    if (state[i]) return state[i] == 1;
+    const SourceSlot& sl = e.slots[i];
+    const SourceStep& st = sl.step;
+    Value base;
+    if (sl.parent >= 0) {
+        if (!resolveSlot(in, e, sl.parent, locals, globals, vals, state)) { state[i] = 2; return false; }
+        base = vals[sl.parent];
+    }
+    bool ok = true;
+    Value out;
+    switch (st.kind) {
+    case SourceStep::Local: {
+        auto it = locals->vars.find(st.name);
+        ok = it != locals->vars.end();
+        if (ok) out = it->second;
+        break;
+    }
+    case SourceStep::Global: {
+        auto it = globals->vars.find(st.name);
+        ok = it != globals->vars.end();
+        if (ok) out = it->second;
+        break;
+    }
+    case SourceStep::Closure: {
+        ok = false;
+        for (const Scope* sc = locals->parent.get(); sc && sc->kind != Scope::ModuleScope; sc = sc->parent.get()) {
+            auto it = sc->vars.find(st.name);
+            if (it != sc->vars.end()) { out = it->second; ok = true; break; }
         }
-        if (!checkGuard(g, found, v, why)) {
+        break;
+    }
+    case SourceStep::Attr:
+        if (base.is(OK::Instance)) {
+            auto* inst = base.as<InstanceObj>();
+            auto it = inst->attrs.find(st.name);
+            if (it != inst->attrs.end()) { out = it->second; break; }
+        }
+        try {
+            ok = in.tryGetAttr(base, st.name, out);
+        } catch (PyException&) {
+            ok = false;
+        }
+        break;
+    case SourceStep::Item:
+        if (st.index >= 0) {
+            const std::vector<Value>* items = base.is(OK::List) ? &base.as<ListObj>()->items : base.is(OK::Tuple) ? &base.as<TupleObj>()->items : nullptr;
+            ok = items && st.index < int64_t(items->size());
+            if (ok) out = (*items)[st.index];
+        } else {
+            const Value* v = base.is(OK::Dict) ? base.as<DictObj>()->map.find(sl.key) : nullptr;
+            ok = v != nullptr;
+            if (ok) out = *v;
+        }
+        break;
+    }
+    state[i] = ok ? 1 : 2;
+    if (ok) vals[i] = std::move(out);
+    return ok;
+}
+
+// Checks an entry's guards; on failure `why`/`comment` get the first failing guard's reason.
+// `vals` gets the resolved sources (the graph's inputs come from them).
+static bool checkEntry(Interp& in, const Entry& e, const Scope* locals, const Scope* globals, std::string* why, std::string* comment,
+                       std::vector<Value>& vals, std::vector<uint8_t>& state) {
+    vals.assign(e.slots.size(), Value());
+    state.assign(e.slots.size(), 0);
+    static const Value kNone;
+    for (size_t i = 0; i < e.guards.size(); ++i) {
+        const Guard& g = e.guards[i];
+        int sl = e.guardSlot[i];
+        bool found = sl >= 0 && resolveSlot(in, e, sl, locals, globals, vals, state);
+        if (!checkGuard(g, found, found ? vals[sl] : kNone, why)) {
             if (comment) *comment = g.userLine;
             return false;
         }
@@ -356,7 +396,15 @@ static bool checkEntry(Interp& in, const Entry& e, const Scope* locals, const Sc
     return true;
 }
 
+static bool checkEntry(Interp& in, const Entry& e, const Scope* locals, const Scope* globals, std::string* why, std::string* comment) {
+    std::vector<Value> vals;
+    std::vector<uint8_t> state;
+    return checkEntry(in, e, locals, globals, why, comment, vals, state);
+}
+
 static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std::string>& symbols);
+
+static void recordMeta(Tracer& t, OpNode& n, const Value& r);
 
 // ---------------------------------------------------------------- the tracer
 Tracer::Tracer(Session& s_, CFrame& f, Entry& e_, Scope* root, Scope* globals, int depth)
@@ -448,9 +496,21 @@ static void noteValue(Tracer& t, const Source& src, const Value& v, bool guardCa
     }
 }
 
+static Source localSource(const Tracer& t, const std::string& name) {
+    SourceStep st{SourceStep::Local, name};
+    auto a = t.fr.aliases.find(name);
+    if (a != t.fr.aliases.end()) st.display = a->second;
+    return Source{{st}};
+}
+
 void Tracer::onLocalRead(const std::string& name, const Value& v) {
     if (suspended || !inputs.count(name) || reassigned.count(name)) return;
-    noteValue(*this, Source{{SourceStep{SourceStep::Local, name}}}, v, true);
+    noteValue(*this, localSource(*this, name), v, true);
+}
+
+void Tracer::onClosureRead(const std::string& name, const Value& v) {
+    if (suspended || v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class) || v.is(OK::Module)) return;
+    noteValue(*this, Source{{SourceStep{SourceStep::Closure, name}}}, v, false);
 }
 
 void Tracer::onGlobalRead(const std::string& name, const Value& v) {
@@ -680,6 +740,58 @@ static bool isInplace(const std::string& target, const CallArgs& ca) {
     return false;
 }
 
+bool Tracer::isSymName(const std::string& name) const {
+    return !suspended && dynamicScalars.count(name) && inputs.count(name) && !reassigned.count(name);
+}
+
+ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
+    Source src = localSource(*this, name);
+    std::string key = src.str();
+    auto& nodes = e.graph.nodes;
+    ArgT a;
+    a.kind = ArgT::Ref;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].placeholder && nodes[i].scalar && nodes[i].source.str() == key) { a.node = int(i); return a; }
+    OpNode n;
+    n.placeholder = true;
+    n.scalar = true;
+    n.source = src;
+    nodes.push_back(std::move(n));
+    a.node = int(nodes.size()) - 1;
+    Guard g;
+    g.kind = GuardKind::ScalarType;
+    g.src = src;
+    g.expected = v;
+    addGuard(std::move(g));
+    return a;
+}
+
+ArgT Tracer::symBinary(BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out) {
+    ++suspended;
+    {
+        struct Un { int& s; ~Un() { --s; } } un{suspended};
+        out = in.binary(op, l, r);
+    }
+    static const char* names[] = {"add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "or_", "xor", "and_"};
+    OpNode n;
+    n.target = std::string("operator.") + names[int(op)];
+    n.invoke = [op](Interp& in, CallArgs& ca) { return in.binary(op, ca.pos[0], ca.pos[1]); };
+    n.pos = {lt, rt};
+    recordMeta(*this, n, out);
+    e.graph.nodes.push_back(std::move(n));
+    ArgT a;
+    a.kind = ArgT::Ref;
+    a.node = int(e.graph.nodes.size()) - 1;
+    return a;
+}
+
+void Tracer::specializeName(const std::string& name) {
+    if (!inputs.count(name) || reassigned.count(name)) return;
+    auto it = rootScope->vars.find(name);
+    if (it == rootScope->vars.end()) return;
+    noteValue(*this, localSource(*this, name), it->second, false);
+}
+
 static std::string modulePathOf(const Source& src) {
     std::string out;
     for (size_t i = 1; i < src.steps.size(); ++i) {
@@ -690,6 +802,7 @@ static std::string modulePathOf(const Source& src) {
     return out;
 }
 
+static void recordMeta(Tracer& t, OpNode& n, const Value& r);
 // Shape, source line, module path and user stack of a node, for the printed graph and the window.
 static void recordMeta(Tracer& t, OpNode& n, const Value& r) {
     auto metaFor = [&](const Value& v) {
@@ -726,12 +839,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     // ---- operations that break the graph
     if (target == "Tensor.item") breakNow("item", "");
     if (target == "Tensor.tolist" && !ca.pos.empty() && ca.pos[0].isTensor() && at::isFloatingType(tensorOf(ca.pos[0]).scalar_type())) breakNow("tolist", "");
-    if (target == "Tensor.tolist") {
-        // an integer tensor's values become Python constants: guard nothing, record nothing
-        ++suspended;
-        struct Un { int& s; ~Un() { --s; } } un{suspended};
-        return run(in, ca);
-    }
+    if (target == "Tensor.tolist") breakNow("data_dependent_op", "");
     if (target == "torch.nonzero" || target == "Tensor.nonzero" || target == "torch.argwhere" || target == "Tensor.argwhere" ||
         target == "torch.masked_select" || target == "Tensor.masked_select" || target == "torch.unique" || target == "Tensor.unique")
         breakNow("nonzero", "");
@@ -763,6 +871,18 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     n.invoke = run;
     for (auto& v : ca.pos) n.pos.push_back(argOf(v));
     for (auto& [k, v] : ca.kw) n.kw.emplace_back(k, argOf(v));
+    if ((pendingCall && pendingCall == &ca) || (pendingBinary && target.rfind("operator.", 0) == 0)) {
+        size_t shift = pendingCall ? ca.pos.size() - pendingCount : 0;
+        for (auto& [i, t] : pendingPos)
+            if (i + shift < n.pos.size()) n.pos[i + shift] = t;
+        for (auto& [k, t] : pendingKw)
+            for (auto& kv : n.kw)
+                if (kv.first == k) kv.second = t;
+        pendingPos.clear();
+        pendingKw.clear();
+        pendingCall = nullptr;
+        pendingBinary = false;
+    }
     Value r;
     {
         ++suspended;
@@ -776,7 +896,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
         // A Python value computed from tensor data (torch.equal, allclose, ...): like item().
         bool fromTensor = false;
         for (auto& v : ca.pos) fromTensor = fromTensor || v.isTensor();
-        if (fromTensor && !r.isNone()) breakNow("item", "");
+        if (fromTensor && !r.isNone()) breakNow("data_dependent_op", "");
         return r;
     }
     // an op returning one of its inputs unchanged (x.cpu(), x.to(x.dtype)) adds nothing
@@ -829,14 +949,17 @@ static Value instantiate(const ArgT& a, const std::vector<Value>& env) {
 }
 
 // Runs the captured graph node by node with LibTorch (backend="eager"); returns the node values.
-static std::vector<Value> runGraph(Interp& in, const CapturedGraph& g, const Scope* locals, const Scope* globals) {
+static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* locals, const Scope* globals,
+                                  std::vector<Value>& vals, std::vector<uint8_t>& state) {
+    const CapturedGraph& g = e.graph;
     std::vector<Value> env(g.nodes.size());
     for (size_t i = 0; i < g.nodes.size(); ++i) {
         const OpNode& n = g.nodes[i];
         if (n.placeholder) {
             if (n.constant) env[i] = n.constValue;
-            else if (!resolve(in, n.source, locals, globals, env[i]))
+            else if (!resolveSlot(in, e, e.placeholderSlot[i], locals, globals, vals, state))
                 in.raise(in.runtimeError, "compiled graph input " + n.source.str() + " is missing");
+            else env[i] = vals[e.placeholderSlot[i]];
             continue;
         }
         CallArgs ca;
@@ -849,15 +972,6 @@ static std::vector<Value> runGraph(Interp& in, const CapturedGraph& g, const Sco
 }
 
 // ---------------------------------------------------------------- printable graph
-static std::string targetLabel(const std::string& target) {
-    std::string t = target;
-    auto dot = t.rfind('.');
-    if (dot != std::string::npos) t = t.substr(dot + 1);
-    if (t.rfind("__", 0) == 0) t = t.substr(2);
-    while (!t.empty() && t.back() == '_') t.pop_back();
-    return t.empty() ? "op" : t;
-}
-
 static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std::string>& symbols) {
     graph::TensorMeta m;
     for (auto s : t.sizes()) {
@@ -918,6 +1032,7 @@ void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
         if (n.placeholder) {
             std::string name = n.constant ? "_tensor_constant" + std::to_string(constants++) : placeholderName(n.source);
             pn = &g.printable.addPlaceholder(name, n.meta.empty() ? graph::TensorMeta{} : n.meta[0]);
+            if (n.scalar) pn->meta.clear();
         } else {
             ++g.ops;
             std::vector<graph::Arg> args;
@@ -981,6 +1096,36 @@ int64_t Session::objectId(const Obj* o) {
     return id;
 }
 
+std::vector<Session::GuardTiming> Session::timeGuards(int iterations, int repeats) {
+    std::vector<GuardTiming> out;
+    for (CFrame* fr : order_) {
+        if (fr->entries.empty() || !fr->lastScope) continue;
+        FunctionObj* fn = nullptr;
+        (void)fn;
+        Entry& e = *fr->entries.back();
+        const Scope* globals = fr->lastScope->globals.get();
+        GuardTiming t;
+        t.id = e.id;
+        t.guards = int(e.guards.size());
+        t.passed = checkEntry(in_, e, fr->lastScope.get(), globals, nullptr, nullptr);
+        std::vector<double> batches;
+        std::vector<Value> vals;
+        std::vector<uint8_t> state;
+        for (int r = 0; r < repeats; ++r) {
+            auto t0 = std::chrono::steady_clock::now();
+            bool ok = true;
+            for (int i = 0; i < iterations; ++i) ok &= checkEntry(in_, e, fr->lastScope.get(), globals, nullptr, nullptr, vals, state);
+            auto t1 = std::chrono::steady_clock::now();
+            if (!ok) t.passed = false;
+            batches.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / iterations);
+        }
+        std::sort(batches.begin(), batches.end());
+        t.nanos = batches[batches.size() / 2];
+        out.push_back(t);
+    }
+    return out;
+}
+
 int Session::graphCount() const {
     int n = 0;
     for (auto* f : order_)
@@ -1013,8 +1158,8 @@ CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vecto
     fr->line = firstLine(fn);
     if (!path.empty()) {
         // named like Dynamo's resume functions: after the statement that broke
-        fr->line = Interp::stmtAt(fn->def->body, path)->span.line;
-        fr->function = "torch_dynamo_resume_in_" + fn->name + "_at_" + std::to_string(breakLine > 0 ? breakLine : fr->line);
+        fr->line = breakLine > 0 ? breakLine : Interp::stmtAt(fn->def->body, path)->span.line;
+        fr->function = "torch_dynamo_resume_in_" + fn->name + "_at_" + std::to_string(fr->line);
     }
     CFrame& ref = *fr;
     frames_.emplace(key, std::move(fr));
@@ -1061,16 +1206,16 @@ Value Session::runFrame(const FrameKey& key, FunctionObj* fn, const ScopeP& scop
         while (std::getline(ss, part, '.')) path.push_back(std::stoi(part));
     }
     CFrame& fr = frameFor(key, fn, path, breakLine);
+    fr.lastScope = scope;
     if (fr.entries.empty() && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
     const Scope* globals = fn->globals.get();
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
         Entry& e = **it;
         if (e.status == "error") continue;
-        if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr)) {
-            std::vector<Value> unused;
-            return replay(e, fr, fn, scope, unused);
-        }
+        std::vector<Value> vals;
+        std::vector<uint8_t> state;
+        if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr, vals, state)) return replay(e, fr, fn, scope, vals, state);
     }
     std::vector<std::string> reasons, comments;
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
@@ -1129,8 +1274,8 @@ static bool substitutable(const Value& v) {
     return false;
 }
 
-Value Session::replay(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& scope, std::vector<Value>&) {
-    std::vector<Value> env = runGraph(in_, e.graph, scope.get(), fn->globals.get());
+Value Session::replay(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& scope, std::vector<Value>& vals, std::vector<uint8_t>& state) {
+    std::vector<Value> env = runGraph(in_, e, scope.get(), fn->globals.get(), vals, state);
     if (e.exit.kind == ExitPlan::Return) return instantiate(e.exit.ret, env);
     for (auto& [name, t] : e.exit.locals) scope->vars[name] = instantiate(t, env);
     std::vector<std::pair<const Expr*, Value>> subst;
@@ -1156,7 +1301,14 @@ Value Session::afterGraph(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& s
         else { next = ex.path; next.push_back(b ? 0 : 1); next.push_back(0); }
     }
     if (next.empty()) return Value();
-    return runFrame(FrameKey{fn->def, pathKey(next)}, fn, scope, fr.opts, Interp::stmtAt(fn->def->body, ex.path)->span.line);
+    FrameKey key{fn->def, pathKey(next)};
+    if (!ex.stackAlias.empty() && !frames_.count(key)) {
+        // `name = call()` broke at that call: Dynamo's resume function receives the call's
+        // value as ___stack0 and stores it; its guards name it so.
+        CFrame& rf = frameFor(key, fn, next, Interp::stmtAt(fn->def->body, ex.path)->span.line);
+        rf.aliases[ex.stackAlias] = "___stack0";
+    }
+    return runFrame(key, fn, scope, fr.opts, Interp::stmtAt(fn->def->body, ex.path)->span.line);
 }
 
 static std::string breakLogText(const BreakEvent& b) {
@@ -1181,6 +1333,25 @@ static std::string breakLogText(const BreakEvent& b) {
         while (std::getline(ss, l)) out += "  " + l + "\n";
     }
     return out;
+}
+
+// Every submodule, parameter and buffer reachable from a module input gets its source
+// (L['self']._modules['fc']._parameters['weight']), so parameters become named graph inputs and
+// attributes read on submodules are guarded, however the code reaches them.
+static void registerModuleTree(Tracer& T, const Value& mod, const Source& src, int depth) {
+    if (depth > 64) return;
+    auto* inst = mod.as<InstanceObj>();
+    for (const char* table : {"_modules", "_parameters", "_buffers"}) {
+        auto t = inst->attrs.find(table);
+        if (t == inst->attrs.end() || !t->second.is(OK::Dict)) continue;
+        for (auto& e : t->second.as<DictObj>()->map.entries()) {
+            if (!e.live || !e.key.isStr() || !e.val.isObj()) continue;
+            Source child = src.plus(SourceStep{SourceStep::Attr, table}).plus(SourceStep{SourceStep::Item, strOf(e.key)});
+            if (!T.sources.emplace(e.val.obj(), child).second) continue;
+            T.keep.push_back(e.val);
+            if (std::string(table) == "_modules" && e.val.is(OK::Instance)) registerModuleTree(T, e.val, child, depth + 1);
+        }
+    }
 }
 
 Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
@@ -1208,6 +1379,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             for (auto& g : entry.guards) text += "+- " + g.describe() + "\n";
             log(entry.id, "guards", text);
         }
+        planEntry(entry);
         fr.entries.push_back(std::move(entryP));
     };
 
@@ -1216,7 +1388,16 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
         entry.guards.clear();
         entry.exit = ExitPlan{};
         Tracer T(*this, fr, entry, scope.get(), fn->globals.get(), 0);
-        for (auto& [k, v] : scope->vars) T.inputs.insert(k);
+        for (auto& [k, v] : scope->vars) {
+            T.inputs.insert(k);
+            if (!(v.isInt() || v.isFloat()) || fr.opts.dynamic == 0) continue;
+            std::string key = Source{{SourceStep{SourceStep::Local, k}}}.str();
+            auto seen = fr.seenScalars.find(key);
+            if (seen == fr.seenScalars.end()) fr.seenScalars[key] = v;
+            else if (!sameConst(seen->second, v)) fr.dynamicScalars.insert(key);
+            bool dyn = fr.opts.dynamic == 1 || fr.dynamicScalars.count(key);
+            if (dyn && !(v.isInt() && (v.i() == 0 || v.i() == 1))) T.dynamicScalars.insert(k);
+        }
         {
             Guard g;
             g.kind = GuardKind::GradMode;
@@ -1225,8 +1406,9 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
         }
         // inputs: where every object and tensor reachable through them comes from
         for (auto& [k, v] : scope->vars) {
-            Source src{{SourceStep{SourceStep::Local, k}}};
+            Source src = localSource(T, k);
             if (v.isObj() && !isConstValue(v)) { T.sources.emplace(v.obj(), src); T.keep.push_back(v); }
+            if (isNnModule(in_, v)) registerModuleTree(T, v, src, 0);
         }
         T.stopCall = stopCall;
         T.stopPath = stopPath;
@@ -1290,6 +1472,12 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             ExitPlan& ex = entry.exit;
             ex.kind = T.inIfTest ? ExitPlan::IfTest : ExitPlan::AfterStmt;
             ex.path = T.path;
+            if (ex.kind == ExitPlan::AfterStmt && T.stmt && T.stmt->kind == StmtKind::Assign) {
+                auto* as = static_cast<const AssignStmt*>(T.stmt);
+                const Expr* breaking = stop ? static_cast<const Expr*>(stopCall) : T.curExpr;
+                if (as->targets.size() == 1 && as->targets[0]->kind == ExprKind::Name && as->value.get() == breaking)
+                    ex.stackAlias = static_cast<const NameExpr*>(as->targets[0].get())->id;
+            }
             std::vector<std::pair<const Expr*, Value>> real;
             for (auto& [x, v] : T.done) {
                 if (!substitutable(v)) continue;

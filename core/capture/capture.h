@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,9 +52,10 @@ struct GraphBreakSignal {
 
 // ---------------------------------------------------------------- sources and guards
 struct SourceStep {
-    enum Kind : uint8_t { Local, Global, Attr, Item } kind = Local;
+    enum Kind : uint8_t { Local, Global, Attr, Item, Closure } kind = Local;
     std::string name; // local/global/attribute name, or dict key
     int64_t index = -1; // Item on a list/tuple (name empty)
+    std::string display; // Local: the name Dynamo shows (___stack0 for a resumed call's value)
 };
 struct Source {
     std::vector<SourceStep> steps;
@@ -69,7 +71,7 @@ struct TensorSpec {
     std::vector<uint8_t> dynamic; // per dim: 1 = symbolic (any size >= 2)
 };
 
-enum class GuardKind : uint8_t { GradMode, Tensor, Equals, IsNone, IdMatch, Length, DictKeys };
+enum class GuardKind : uint8_t { GradMode, Tensor, Equals, IsNone, IdMatch, Length, DictKeys, ScalarType };
 
 struct Guard {
     GuardKind kind = GuardKind::Equals;
@@ -99,6 +101,7 @@ using OpInvoke = std::function<Value(Interp&, script::CallArgs&)>;
 
 struct OpNode {
     bool placeholder = false;
+    bool scalar = false; // a symbolic int/float input
     Source source;      // placeholders
     bool constant = false; // placeholder bound to a tensor with no source (a closure or a literal)
     Value constValue;
@@ -128,11 +131,23 @@ struct ExitPlan {
     std::vector<int> path;                        // statement path of the break
     std::vector<std::pair<const script::Expr*, ArgT>> subst; // completed sub-expressions of it
     std::vector<std::pair<std::string, ArgT>> locals;         // live locals after the graph
+    std::string stackAlias; // `name = call()` broke at the call: the resume frame sees ___stack0
+};
+
+// Sources of an entry's guards and graph inputs as a tree of accessors (shared prefixes are
+// resolved once per call): slot i = step applied to slot `parent` (-1: the frame's scope).
+struct SourceSlot {
+    int parent = -1;
+    SourceStep step;
+    Value key; // a dict key, made once
 };
 
 struct Entry {
     std::string id; // "0/1"
     std::vector<Guard> guards;
+    std::vector<SourceSlot> slots;
+    std::vector<int> guardSlot;       // per guard (-1: none)
+    std::vector<int> placeholderSlot; // per graph node (-1: not a sourced placeholder)
     CapturedGraph graph;
     ExitPlan exit;
     std::string status = "compiled"; // compiled | empty | error
@@ -161,10 +176,14 @@ struct CFrame {
     int compiles = 0;
     bool skip = false;       // runs eagerly (graph break in a loop)
     bool limitHit = false;   // recompile limit reached: misses run eagerly
+    script::ScopeP lastScope; // inputs of the latest call (guard benchmark)
+    std::map<std::string, std::string> aliases; // local name -> name shown in guards
     CompileOptions opts;
     // automatic dynamic shapes: sizes seen per tensor source, dims that became dynamic
     std::map<std::string, std::vector<int64_t>> seenSizes;
     std::map<std::string, std::vector<uint8_t>> dynamicDims;
+    std::map<std::string, Value> seenScalars;  // int/float inputs at the first compile
+    std::set<std::string> dynamicScalars;      // those that changed: symbolic from then on
 };
 
 // ---------------------------------------------------------------- the report (event log)
@@ -228,6 +247,11 @@ public:
 
     int64_t objectId(const script::Obj* o); // deterministic id for ___check_obj_id
 
+    // Benchmark support: the guard check of each frame's newest entry against the inputs of its
+    // last call, timed over `iterations` checks; the median of `repeats` batches, per check.
+    struct GuardTiming { std::string id; int guards = 0; double nanos = 0; bool passed = false; };
+    std::vector<GuardTiming> timeGuards(int iterations, int repeats);
+
     // used by the tracer and the interpreter's frame execution
     Interp& interp() { return in_; }
     Value runFrame(const FrameKey& key, script::FunctionObj* fn, const script::ScopeP& scope, const CompileOptions& opts, int breakLine = 0);
@@ -238,7 +262,7 @@ public:
 private:
     Value trace(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
     Value runEager(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
-    Value replay(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope, std::vector<Value>& inputs);
+    Value replay(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope, std::vector<Value>& vals, std::vector<uint8_t>& state);
     CFrame& frameFor(const FrameKey& key, script::FunctionObj* fn, const std::vector<int>& path, int breakLine);
 
     Interp& in_;

@@ -50,9 +50,24 @@ public:
     void onLocalRead(const std::string& name, const Value& v);
     void onStore(const std::string& name) { reassigned.insert(name); }
     void onGlobalRead(const std::string& name, const Value& v);
+    void onClosureRead(const std::string& name, const Value& v);
     void onAttr(const Value& base, const std::string& name, const Value& result);
     void onItem(const Value& base, const Value& key, const Value& result);
     void onSeqUse(const Value& seq);
+
+    // ---- symbolic scalars: an int/float input whose value changed since the first compile is a
+    // graph input (Sym) where it meets tensor ops or arithmetic; anywhere else it specialises.
+    std::set<std::string> dynamicScalars;
+    bool isSymName(const std::string& name) const;
+    ArgT scalarPlaceholder(const std::string& name, const Value& v);
+    ArgT symBinary(script::BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out);
+    void specializeName(const std::string& name);
+    // sym arguments of the call / binary op about to run (consumed by op())
+    std::vector<std::pair<int, ArgT>> pendingPos;
+    std::vector<std::pair<std::string, ArgT>> pendingKw;
+    const script::CallArgs* pendingCall = nullptr;
+    size_t pendingCount = 0;
+    bool pendingBinary = false;
 
     // ---- ops
     Value op(const std::string& target, script::CallArgs& ca, const OpInvoke& run);

@@ -281,7 +281,10 @@ struct Evaluator {
             first = false;
             auto it = sc->vars.find(name);
             if (it != sc->vars.end()) {
-                if (in.tracer && sc->kind == Scope::ModuleScope && sc == in.tracer->userGlobals) in.tracer->onGlobalRead(name, it->second);
+                if (in.tracer) {
+                    if (sc->kind == Scope::ModuleScope && sc == in.tracer->userGlobals) in.tracer->onGlobalRead(name, it->second);
+                    else if (sc->kind == Scope::FunctionScope && sc != s && s == in.tracer->rootScope) in.tracer->onClosureRead(name, it->second);
+                }
                 return it->second;
             }
             if (sc->kind == Scope::ModuleScope) break;
@@ -814,6 +817,62 @@ struct Evaluator {
         return v;
     }
 
+    // ---------------- symbolic scalars while tracing (see capture::Tracer::isSymName)
+    bool isSymExpr(const Expr* e, Scope* s) {
+        if (!in.tracer || s != in.tracer->rootScope) return false;
+        if (e->kind == ExprKind::Name) return in.tracer->isSymName(static_cast<const NameExpr*>(e)->id);
+        if (e->kind == ExprKind::BinOp) {
+            auto* b = static_cast<const BinOpExpr*>(e);
+            return isSymExpr(b->left.get(), s) || isSymExpr(b->right.get(), s);
+        }
+        return false;
+    }
+
+    void specializeSyms(const Expr* e, Scope* s) {
+        if (e->kind == ExprKind::Name) in.tracer->specializeName(static_cast<const NameExpr*>(e)->id);
+        else if (e->kind == ExprKind::BinOp) {
+            auto* b = static_cast<const BinOpExpr*>(e);
+            specializeSyms(b->left.get(), s);
+            specializeSyms(b->right.get(), s);
+        }
+    }
+
+    // Evaluates e; `ref` gets its graph argument (a Sym placeholder, a Sym arithmetic node, a
+    // tensor's node or a constant).
+    Value evalSym(const Expr* e, Scope* s, capture::ArgT& ref) {
+        auto* tr = in.tracer;
+        if (e->kind == ExprKind::Name && tr->isSymName(static_cast<const NameExpr*>(e)->id)) {
+            Value v = lookup(s, static_cast<const NameExpr*>(e)->id);
+            ref = tr->scalarPlaceholder(static_cast<const NameExpr*>(e)->id, v);
+            return v;
+        }
+        if (e->kind == ExprKind::BinOp && isSymExpr(e, s)) {
+            auto* b = static_cast<const BinOpExpr*>(e);
+            capture::ArgT lt, rt;
+            Value l = evalSym(b->left.get(), s, lt);
+            Value r = evalSym(b->right.get(), s, rt);
+            tr->curExpr = e;
+            if (l.isNumber() && r.isNumber()) {
+                Value out;
+                ref = tr->symBinary(b->op, l, lt, r, rt, out);
+                tr->exprDone(e, out);
+                return out;
+            }
+            tr->pendingPos = {{0, lt}, {1, rt}};
+            tr->pendingKw.clear();
+            tr->pendingCall = nullptr;
+            tr->pendingBinary = true;
+            Value v = in.binary(b->op, l, r);
+            if (tr->pendingBinary) { tr->pendingBinary = false; specializeSyms(e, s); }
+            ref = tr->argOf(v);
+            tr->exprDone(e, v);
+            return v;
+        }
+        Value v = eval(e, s);
+        ref = tr->argOf(v);
+        return v;
+    }
+
     Value evalImpl(const Expr* e, Scope* s) {
         switch (e->kind) {
         case ExprKind::Name: {
@@ -825,6 +884,13 @@ struct Evaluator {
         case ExprKind::Constant: return constant(static_cast<const ConstantExpr*>(e));
         case ExprKind::BinOp: {
             auto* b = static_cast<const BinOpExpr*>(e);
+            if (in.tracer && isSymExpr(e, s)) {
+                // a symbolic scalar input in arithmetic: graph nodes; used as a plain number here
+                capture::ArgT t;
+                Value v = evalSym(e, s, t);
+                if (!v.isTensor()) specializeSyms(e, s);
+                return v;
+            }
             Value l = eval(b->left.get(), s);
             Value r = eval(b->right.get(), s);
             if (in.tracer) in.tracer->curExpr = e;
@@ -1131,14 +1197,31 @@ struct Evaluator {
         }
         CallArgs args;
         if (!self.isMissing()) args.pos.push_back(self);
+        std::vector<std::pair<int, capture::ArgT>> symPos;
+        std::vector<std::pair<std::string, capture::ArgT>> symKw;
+        std::vector<const Expr*> symExprs;
         for (auto& a : c->args) {
             if (a->kind == ExprKind::Starred) {
                 for (auto& v : in.toVector(eval(static_cast<const StarredExpr*>(a.get())->value.get(), s))) args.pos.push_back(v);
+            } else if (in.tracer && isSymExpr(a.get(), s)) {
+                capture::ArgT t;
+                Value v = evalSym(a.get(), s, t);
+                symPos.emplace_back(int(args.pos.size()), t);
+                symExprs.push_back(a.get());
+                args.pos.push_back(v);
             } else {
                 args.pos.push_back(eval(a.get(), s));
             }
         }
         for (auto& k : c->keywords) {
+            if (in.tracer && !k.arg.empty() && isSymExpr(k.value.get(), s)) {
+                capture::ArgT t;
+                Value v = evalSym(k.value.get(), s, t);
+                symKw.emplace_back(k.arg, t);
+                symExprs.push_back(k.value.get());
+                args.kw.emplace_back(k.arg, v);
+                continue;
+            }
             Value v = eval(k.value.get(), s);
             if (k.arg.empty()) {
                 if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
@@ -1154,25 +1237,44 @@ struct Evaluator {
             }
         }
         setLine(c->span.line);
-        if (in.tracer) {
-            in.tracer->curExpr = c;
-            if (in.tracer->atRoot()) {
-                in.tracer->beforeRootCall(c);
-                auto* tr = in.tracer;
-                const CallExpr* saved = tr->rootCall;
-                int savedOcc = tr->rootCallOcc;
-                std::vector<int> savedPath = tr->rootCallPath;
-                tr->rootCall = c;
-                tr->rootCallOcc = tr->callOcc[c] - 1;
-                tr->rootCallPath = tr->path;
-                Value r = in.call(fn, args);
-                tr->rootCall = saved;
-                tr->rootCallOcc = savedOcc;
-                tr->rootCallPath = std::move(savedPath);
-                return r;
-            }
+        if (!in.tracer) return in.call(fn, args);
+        auto* tr = in.tracer;
+        tr->curExpr = c;
+        if (!symExprs.empty()) {
+            // symbolic scalar arguments: a traced op takes them as graph inputs; any other callee
+            // sees plain numbers, so they specialise
+            tr->pendingPos = std::move(symPos);
+            tr->pendingKw = std::move(symKw);
+            tr->pendingCall = &args;
+            tr->pendingCount = args.pos.size();
+            tr->pendingBinary = false;
         }
-        return in.call(fn, args);
+        auto settle = [&] {
+            if (!symExprs.empty() && tr->pendingCall == &args) {
+                tr->pendingCall = nullptr;
+                tr->pendingPos.clear();
+                tr->pendingKw.clear();
+                for (auto* x : symExprs) specializeSyms(x, s);
+            }
+        };
+        if (!tr->atRoot()) {
+            Value r = in.call(fn, args);
+            settle();
+            return r;
+        }
+        tr->beforeRootCall(c);
+        const CallExpr* saved = tr->rootCall;
+        int savedOcc = tr->rootCallOcc;
+        std::vector<int> savedPath = tr->rootCallPath;
+        tr->rootCall = c;
+        tr->rootCallOcc = tr->callOcc[c] - 1;
+        tr->rootCallPath = tr->path;
+        Value r = in.call(fn, args);
+        settle();
+        tr->rootCall = saved;
+        tr->rootCallOcc = savedOcc;
+        tr->rootCallPath = std::move(savedPath);
+        return r;
     }
 
     // ---------------- compiled frames (core/capture drives these)

@@ -158,10 +158,16 @@ def one(args, name):
         return ('UPDATED', name, 'graphs %s' % act['graph_count'])
 
     if exp_raw is None:
-        return ('SKIP', name, 'no expected file')
+        return ('FAIL', name, 'no expected file: observe it on torch 2.11 (observe_torch.py, make_expected.py)')
     if 'graph_count' not in exp_raw:
-        return ('SKIP', name, exp_raw.get('pending', 'expected file has no graph_count'))
-    diffs = compare(act, expected_facts(exp_raw), eager, exp_raw)
+        return ('FAIL', name, exp_raw.get('pending', 'expected file has no graph_count'))
+    # A documented, deliberate difference from torch 2.11: Fuselab's own behaviour is asserted
+    # for the listed fields (so the test can still fail), and the reason is printed.
+    known = exp_raw.get('fuselab_differs')
+    want = dict(exp_raw, **{k: v for k, v in known.items() if k != 'why'}) if known else exp_raw
+    diffs = compare(act, expected_facts(want), eager, want)
+    if not diffs and known:
+        return ('PASS', name, 'known difference from torch 2.11: ' + known.get('why', ''))
     return ('FAIL' if diffs else 'PASS', name, '; '.join(diffs))
 
 
