@@ -53,11 +53,23 @@ const BreakKind& breakKind(const std::string& id) {
                      "Skip calling function `{fn}` since it was wrapped with `torch.compiler.disable` (reason: None)",
                      {"Remove the `torch.compiler.disable` call"}}},
         {"skipped", {"skipped", "gb0007", "Attempted to call function marked as skipped",
-                     "Dynamo cannot trace `{fn}`: it is not a torch operation or a Python builtin it knows.",
-                     {"Move the call outside the compiled function, or wrap it in `torch.compiler.disable`."}}},
+                     "Dynamo developers have intentionally marked that the function `{fn}` in file `torch/_compile.py` should not be traced.",
+                     {"Avoid calling the function `{fn}`.",
+                      "Apply `@torch._dynamo.dont_skip_tracing` to the function `{fn}` to force tracing into the function. More graph breaks may occur as a result of attempting to trace into the function.",
+                      "Please file an issue to PyTorch."}}},
+        {"observed_exception", {"observed_exception", "gb0088", "Observed exception",
+                                "Dynamo found no exception handler at the top-level compiled function when encountering an exception. Exception will propagate outside the compiled region.",
+                                {"Your code may result in an error when running in eager. Please double check that your code doesn't contain a similar error when actually running eager/uncompiled. You can do this by removing the `torch.compile` call, or by using `torch.compiler.set_stance(\"force_eager\")`. ",
+                                 "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you encounter this graph break often and it is causing performance issues."}}},
         {"loop", {"loop", "gb7000", "graph break in loop",
                   "torch.compile detected a graph break in a for/while loop. Skipping the frame and falling back to eager, as graph breaks in loops are not supported.",
                   {"This graph break may have been caused by an earlier graph break. Resolving the earlier graph break may resolve this one."}}},
+        {"side_effect", {"side_effect", "fuselab", "Side effect on an object from outside the compiled function",
+                         "This statement changes {fn}, which existed before the call. torch.compile records such changes and replays them after the graph; Fuselab does not replay them yet, so it runs the statement eagerly and splits the graph here.",
+                         {"Keep state changes (appending to lists, setting attributes, assigning globals) outside the compiled function, or return the new values instead."}}},
+        {"too_large", {"too_large", "fuselab", "Graph too large",
+                       "Fuselab stops tracing a frame past 100000 ops (usually a loop unrolled too far); the frame runs eagerly.",
+                       {"Move the long loop out of the compiled function, or compile its body instead."}}},
         {"restart_stop", {"restart_stop", "", "", "", {}}},
     };
     auto it = kinds.find(id);
@@ -307,6 +319,13 @@ static void planEntry(Entry& e) {
     e.guardSlot.assign(e.guards.size(), -1);
     for (size_t i = 0; i < e.guards.size(); ++i)
         if (e.guards[i].kind != GuardKind::GradMode) e.guardSlot[i] = slotFor(e, e.guards[i].src, index);
+    std::function<void(ArgT&)> plan = [&](ArgT& a) {
+        if (a.kind == ArgT::Src) a.slot = slotFor(e, a.src, index);
+        for (auto& x : a.items) plan(x);
+    };
+    plan(e.exit.ret);
+    for (auto& [x, t] : e.exit.subst) plan(t);
+    for (auto& [k, t] : e.exit.locals) plan(t);
     e.placeholderSlot.assign(e.graph.nodes.size(), -1);
     for (size_t i = 0; i < e.graph.nodes.size(); ++i) {
         const OpNode& n = e.graph.nodes[i];
@@ -569,6 +588,18 @@ void Tracer::onItem(const Value& base, const Value& key, const Value& result) {
     noteValue(*this, it->second.plus(st), result, false);
 }
 
+void Tracer::onMutate(const Value& obj) {
+    if (suspended || !obj.isObj()) return;
+    auto it = sources.find(obj.obj());
+    if (it == sources.end()) return;
+    breakNow("side_effect", "`" + it->second.userName() + "`");
+}
+
+void Tracer::onGlobalStore(const std::string& name) {
+    if (suspended) return;
+    breakNow("side_effect", "the global `" + name + "`");
+}
+
 void Tracer::onSeqUse(const Value& seq) {
     if (suspended || !seq.isObj()) return;
     auto it = sources.find(seq.obj());
@@ -629,6 +660,7 @@ GraphBreakSignal Tracer::makeSignal(const std::string& kindId, const std::string
     GraphBreakSignal sig;
     sig.kind = breakKind(kindId);
     sig.kind.explanation = replaceAll(sig.kind.explanation, "{fn}", detail);
+    for (auto& h : sig.kind.hints) h = replaceAll(h, "{fn}", detail);
     if (kindId == "print") {
         std::string args = detail.empty() ? "[]" : detail;
         sig.kind.explanation = replaceAll(replaceAll(sig.kind.explanation, "{args}", args), "{kw}", "False");
@@ -725,7 +757,34 @@ ArgT Tracer::argOf(const Value& v, bool allowSource) {
     return a;
 }
 
-ArgT Tracer::templateOf(const Value& v) { return argOf(v, true); }
+// For exit templates: objects that came from outside the frame keep their identity (found again
+// through their source on each call); values made inside are rebuilt.
+ArgT Tracer::templateOf(const Value& v) {
+    if (v.isObj() && !v.isTensor() && !isConstValue(v)) {
+        auto it = sources.find(v.obj());
+        if (it != sources.end()) {
+            ArgT a;
+            a.kind = ArgT::Src;
+            a.src = it->second;
+            return a;
+        }
+    }
+    if (v.is(OK::List) || v.is(OK::Tuple)) {
+        ArgT a;
+        a.kind = v.is(OK::List) ? ArgT::List : ArgT::Tuple;
+        for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items) a.items.push_back(templateOf(x));
+        if (v.is(OK::Tuple) && isConstValue(v)) return argOf(v, true);
+        return a;
+    }
+    if (v.is(OK::Dict)) {
+        ArgT a;
+        a.kind = ArgT::Dict;
+        for (auto& en : v.as<DictObj>()->map.entries())
+            if (en.live) { a.keys.push_back(en.key); a.items.push_back(templateOf(en.val)); }
+        return a;
+    }
+    return argOf(v, true);
+}
 
 static bool endsWith(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -844,6 +903,9 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
         target == "torch.masked_select" || target == "Tensor.masked_select" || target == "torch.unique" || target == "Tensor.unique")
         breakNow("nonzero", "");
     if (target == "Tensor.backward" || target == "torch.autograd.grad") breakNow("backward", "");
+    // functions Dynamo marks as skipped (they change global state it does not model)
+    if (target == "torch.manual_seed" || target == "torch.seed" || target == "torch.set_rng_state" || target == "torch.get_rng_state")
+        breakNow("skipped", target.substr(6));
     // ---- metadata reads: Python values, no node
     static const std::set<std::string> meta = {"Tensor.size", "Tensor.dim", "Tensor.ndimension", "Tensor.numel", "torch.numel", "Tensor.nelement",
                                                "Tensor.stride", "Tensor.is_contiguous", "Tensor.is_floating_point", "torch.is_floating_point",
@@ -866,6 +928,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
             if (!have) undo.emplace_back(ca.pos[0], wrap(tensorOf(ca.pos[0]).detach().clone()));
         }
     }
+    if (e.graph.nodes.size() >= 100000) breakNow("too_large", "");
     OpNode n;
     n.target = target;
     n.invoke = run;
@@ -924,8 +987,23 @@ Value traceOp(Interp& in, const std::string& target, CallArgs& ca, const OpInvok
 }
 
 // ---------------------------------------------------------------- the reference backend
-static Value instantiate(const ArgT& a, const std::vector<Value>& env) {
+struct SrcCtx {
+    Interp& in;
+    const Entry& e;
+    const Scope* locals;
+    const Scope* globals;
+    std::vector<Value>& vals;
+    std::vector<uint8_t>& state;
+};
+static bool resolveSlot(Interp& in, const Entry& e, int i, const Scope* locals, const Scope* globals,
+                        std::vector<Value>& vals, std::vector<uint8_t>& state);
+
+static Value instantiate(const ArgT& a, const std::vector<Value>& env, SrcCtx* ctx = nullptr) {
     switch (a.kind) {
+    case ArgT::Src:
+        if (!ctx || a.slot < 0 || !resolveSlot(ctx->in, ctx->e, a.slot, ctx->locals, ctx->globals, ctx->vals, ctx->state))
+            throw std::runtime_error("compiled frame: " + a.src.str() + " is gone");
+        return ctx->vals[a.slot];
     case ArgT::Const: return a.c;
     case ArgT::Ref: {
         const Value& v = env[a.node];
@@ -936,12 +1014,12 @@ static Value instantiate(const ArgT& a, const std::vector<Value>& env) {
     case ArgT::Tuple: {
         std::vector<Value> items;
         items.reserve(a.items.size());
-        for (auto& x : a.items) items.push_back(instantiate(x, env));
+        for (auto& x : a.items) items.push_back(instantiate(x, env, ctx));
         return a.kind == ArgT::List ? makeList(std::move(items)) : makeTuple(std::move(items));
     }
     case ArgT::Dict: {
         auto d = std::make_shared<DictObj>();
-        for (size_t i = 0; i < a.items.size(); ++i) d->map.set(a.keys[i], instantiate(a.items[i], env));
+        for (size_t i = 0; i < a.items.size(); ++i) d->map.set(a.keys[i], instantiate(a.items[i], env, ctx));
         return Value(d);
     }
     }
@@ -998,6 +1076,7 @@ static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<grap
         return r;
     }
     case ArgT::Dict: return graph::Arg::lit("{...}");
+    case ArgT::Src: return graph::Arg::lit(a.src.str());
     case ArgT::Const: {
         const Value& v = a.c;
         if (isConstValue(v)) return graph::Arg::lit(reprConst(v));
@@ -1264,10 +1343,12 @@ Value Session::runEager(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     return in_.execFunctionFrom(fn, scope, fr.path);
 }
 
+// Values a broken statement's finished sub-expressions may be replaced by: constants, tensors and
+// tuples of them (lists and other objects are re-evaluated: their identity matters).
 static bool substitutable(const Value& v) {
     if (isConstValue(v) || v.isTensor()) return true;
-    if (v.is(OK::List) || v.is(OK::Tuple)) {
-        for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items)
+    if (v.is(OK::Tuple)) {
+        for (auto& x : v.as<TupleObj>()->items)
             if (!substitutable(x)) return false;
         return true;
     }
@@ -1276,11 +1357,14 @@ static bool substitutable(const Value& v) {
 
 Value Session::replay(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& scope, std::vector<Value>& vals, std::vector<uint8_t>& state) {
     std::vector<Value> env = runGraph(in_, e, scope.get(), fn->globals.get(), vals, state);
-    if (e.exit.kind == ExitPlan::Return) return instantiate(e.exit.ret, env);
-    for (auto& [name, t] : e.exit.locals) scope->vars[name] = instantiate(t, env);
+    SrcCtx ctx{in_, e, scope.get(), fn->globals.get(), vals, state};
+    if (e.exit.kind == ExitPlan::Return) return instantiate(e.exit.ret, env, &ctx);
+    std::vector<std::pair<std::string, Value>> locals;
+    for (auto& [name, t] : e.exit.locals) locals.emplace_back(name, instantiate(t, env, &ctx)); // all read before any is set
+    for (auto& [name, v] : locals) scope->vars[name] = v;
     std::vector<std::pair<const Expr*, Value>> subst;
     subst.reserve(e.exit.subst.size());
-    for (auto& [x, t] : e.exit.subst) subst.emplace_back(x, instantiate(t, env));
+    for (auto& [x, t] : e.exit.subst) subst.emplace_back(x, instantiate(t, env, &ctx));
     return afterGraph(e, fr, fn, scope, subst);
 }
 
@@ -1316,7 +1400,9 @@ static std::string breakLogText(const BreakEvent& b) {
     std::string block = b.kind.reason + "\n  Explanation: " + b.kind.explanation + "\n";
     for (auto& h : b.kind.hints) block += "  Hint: " + h + "\n";
     block += "\n For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/" + std::string(b.kind.gb) + ".html\n";
-    if (b.inLoop) {
+    if (std::string(b.kind.id) == "observed_exception") {
+        out += "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break encountered:\n\n" + block;
+    } else if (b.inLoop) {
         const BreakKind& loop = breakKind("loop");
         out += "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break encountered:\n\n" + block +
                "\n*** While handling this graph break, another graph break occurred: ***\n\n" + loop.reason + "\n  Explanation: " + loop.explanation + "\n";
@@ -1365,6 +1451,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     auto savedVars = scope->vars;
     at::Generator gen = at::detail::getDefaultCPUGenerator();
     at::Tensor rngState = gen.get_state();
+    const bool gradAtStart = at::GradMode::is_enabled(); // a break unwinds `with no_grad()` without its exit
     const CallExpr* stopCall = nullptr;
     std::vector<int> stopPath;
     int stopOcc = 0;
@@ -1417,6 +1504,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
         in_.tracer = &T;
         struct Reset { Interp& in; Tracer* t; ~Reset() { in.tracer = t; } } reset{in_, saved};
         auto restore = [&] {
+            at::GradMode::set_enabled(gradAtStart);
             scope->vars = savedVars;
             gen.set_state(rngState);
             for (auto& [t, old] : T.undo) {
@@ -1443,6 +1531,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                     for (auto& h : b.kind.hints) msg += "  Hint: " + h + "\n";
                     entry.status = "error";
                     commit();
+                    at::GradMode::set_enabled(gradAtStart);
                     in_.raise(in_.unsupportedCls, msg);
                 }
                 report_.breaks.push_back(ev);
@@ -1493,6 +1582,25 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             commit();
             Entry& committed = *fr.entries.back();
             return afterGraph(committed, fr, fn, scope, real);
+        } catch (PyException& ex) {
+            in_.tracer = saved;
+            entry.status = "error";
+            if (noteBreak && !ex.traceback.empty()) {
+                BreakEvent ev;
+                ev.id = entry.id;
+                ev.kind = breakKind("observed_exception");
+                ev.inLoop = true; // Dynamo: "Failed to handle graph break gracefully. Skipping the function"
+                for (auto it = ex.traceback.rbegin(); it != ex.traceback.rend(); ++it)
+                    if (it->file.rfind("<fuselab:", 0) != 0) { ev.file = it->file; ev.line = it->line; break; }
+                for (auto& t : ex.traceback)
+                    if (t.file.rfind("<fuselab:", 0) != 0) ev.userStack.push_back("File \"" + t.file + "\", line " + std::to_string(t.line) + ", in " + t.function + "\n  " + t.sourceLine);
+                if (!ev.file.empty()) {
+                    report_.breaks.push_back(ev);
+                    if (logs.graphBreaks) log(entry.id, "graph_breaks", breakLogText(ev));
+                }
+            }
+            commit();
+            throw;
         } catch (...) {
             in_.tracer = saved;
             entry.status = "error";

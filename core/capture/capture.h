@@ -89,7 +89,9 @@ struct Guard {
 // An argument of a recorded op: a constant, a node's result (or one element of a tuple result),
 // or a list/tuple/dict of those.
 struct ArgT {
-    enum Kind : uint8_t { Const, Ref, List, Tuple, Dict } kind = Const;
+    enum Kind : uint8_t { Const, Ref, List, Tuple, Dict, Src } kind = Const;
+    Source src;         // Src: an object from outside (an input, a global), found again each call
+    int slot = -1;      // Src: its slot in the entry's source plan
     Value c;            // Const; Dict keys in `keys`
     int node = -1;      // Ref
     int index = -1;     // Ref into a tuple result

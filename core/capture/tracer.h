@@ -54,6 +54,10 @@ public:
     void onAttr(const Value& base, const std::string& name, const Value& result);
     void onItem(const Value& base, const Value& key, const Value& result);
     void onSeqUse(const Value& seq);
+    // Mutating an object that existed before the trace (an input, a global, a module): cached
+    // calls would not repeat it, so the statement breaks the graph and runs eagerly.
+    void onMutate(const Value& obj);
+    void onGlobalStore(const std::string& name);
 
     // ---- symbolic scalars: an int/float input whose value changed since the first compile is a
     // graph input (Sym) where it meets tensor ops or arithmetic; anywhere else it specialises.

@@ -321,6 +321,7 @@ struct Evaluator {
     void storeName(Scope* s, const std::string& name, const Value& v) {
         Scope* target = storeScope(s, name);
         if (in.tracer && target == in.tracer->rootScope) in.tracer->onStore(name);
+        if (in.tracer && target == in.tracer->userGlobals && s != target) in.tracer->onGlobalStore(name);
         target->vars[name] = v;
     }
 
@@ -1667,6 +1668,8 @@ std::string Interp::formatException(const PyException& e) {
     }
     ClassObj* cls = typeOf(e.exc);
     std::string msg = exceptionMessage(e.exc);
+    // like CPython: classes outside builtins and __main__ print with their module
+    if (cls->module != "builtins" && cls->module != "__main__" && !cls->module.empty()) out += cls->module + ".";
     out += cls->name;
     if (!msg.empty()) out += ": " + msg;
     out += "\n";
@@ -1729,6 +1732,11 @@ Value Interp::call(const Value& f, CallArgs& args) {
     case OK::Function: return ev().callFunction(f.as<FunctionObj>(), args);
     case OK::Builtin: {
         auto* b = f.as<BuiltinObj>();
+        if (tracer && (b->self.is(OK::List) || b->self.is(OK::Dict) || b->self.is(OK::Set))) {
+            static const std::unordered_set<std::string> mutating = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+                                                                     "update", "setdefault", "popitem", "add", "discard", "__setitem__", "__delitem__"};
+            if (mutating.count(b->name)) tracer->onMutate(b->self);
+        }
         return b->fn(*this, b->self, args);
     }
     case OK::BoundMethod: {
@@ -1960,6 +1968,7 @@ Value Interp::getAttr(const Value& o, const std::string& name) {
 }
 
 void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
+    if (tracer && !o.isTensor()) tracer->onMutate(o);
     if (o.is(OK::Instance)) {
         auto* inst = o.as<InstanceObj>();
         const Value* sa = inst->cls->lookup("__setattr__");
@@ -1987,6 +1996,7 @@ void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
 }
 
 void Interp::delAttr(const Value& o, const std::string& name) {
+    if (tracer) tracer->onMutate(o);
     if (o.is(OK::Instance)) {
         auto* inst = o.as<InstanceObj>();
         const Value* da = inst->cls->lookup("__delattr__");
@@ -2567,6 +2577,7 @@ Value Interp::getItem(const Value& o, const Value& key) {
 }
 
 void Interp::setItem(const Value& o, const Value& key, const Value& v) {
+    if (tracer && !o.isTensor()) tracer->onMutate(o);
     if (o.isObj()) {
         switch (o.obj()->kind) {
         case OK::List: {
@@ -2607,6 +2618,7 @@ void Interp::setItem(const Value& o, const Value& key, const Value& v) {
 }
 
 void Interp::delItem(const Value& o, const Value& key) {
+    if (tracer) tracer->onMutate(o);
     if (o.is(OK::List)) {
         auto& items = o.as<ListObj>()->items;
         if (key.is(OK::Slice)) {

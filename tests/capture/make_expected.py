@@ -14,8 +14,8 @@ expected file holds:
   limit_hits   how many times "torch._dynamo hit config.recompile_limit" was logged
   output       the script's stdout
   torch        the torch version that was observed
-Keys an expected file already has that are not generated here ("note", "eager_differs", "why")
-are kept; "pending" and "from" (a stub, or a file run_scenarios.py --update wrote from Fuselab)
+Keys an expected file already has that are not generated here ("note", "eager_differs", "why",
+"fuselab_differs": a documented deliberate difference, asserted instead of torch's facts) are kept; "pending" and "from" (a stub, or a file run_scenarios.py --update wrote from Fuselab)
 are dropped. The log parsing is summarize_observed.py's."""
 import argparse, json, os, sys
 
