@@ -1508,28 +1508,34 @@ Value Interp::execFunctionFrom(FunctionObj* fn, const ScopeP& scope, const std::
     return f == Flow::Return ? ret : Value();
 }
 
+// Inside fn's frame, with completed sub-expressions of the current statement substituted.
+struct SubstFrame {
+    Evaluator::FrameGuard guard;
+    Evaluator& e;
+    const std::vector<std::pair<const Expr*, Value>>* savedSubst;
+    int savedDepth;
+    SubstFrame(Interp& in, Evaluator& ev, FunctionObj* fn, Scope* sc, const std::vector<std::pair<const Expr*, Value>>& subst)
+        : guard(ev, fn, sc), e(ev), savedSubst(ev.subst), savedDepth(ev.substDepth) {
+        e.subst = &subst;
+        e.substDepth = in.callDepth();
+    }
+    ~SubstFrame() {
+        e.subst = savedSubst;
+        e.substDepth = savedDepth;
+    }
+};
+
 bool Interp::execStmtSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
                            const std::vector<std::pair<const Expr*, Value>>& subst, Value& ret) {
-    Evaluator::FrameGuard guard(ev(), fn, scope.get());
-    auto& e = ev();
-    auto* savedSubst = e.subst;
-    int savedDepth = e.substDepth;
-    e.subst = &subst;
-    e.substDepth = impl_->depth;
-    struct Restore { Evaluator& e; decltype(savedSubst) s; int d; ~Restore() { e.subst = s; e.substDepth = d; } } restore{e, savedSubst, savedDepth};
-    Flow f = e.exec(stmtAt(fn->def->body, path), scope.get(), ret);
+    SubstFrame frame(*this, ev(), fn, scope.get(), subst);
+    Flow f = ev().exec(stmtAt(fn->def->body, path), scope.get(), ret);
     return f == Flow::Return;
 }
 
 bool Interp::evalIfTestSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
                              const std::vector<std::pair<const Expr*, Value>>& subst) {
-    Evaluator::FrameGuard guard(ev(), fn, scope.get());
+    SubstFrame frame(*this, ev(), fn, scope.get(), subst);
     auto& e = ev();
-    auto* savedSubst = e.subst;
-    int savedDepth = e.substDepth;
-    e.subst = &subst;
-    e.substDepth = impl_->depth;
-    struct Restore { Evaluator& e; decltype(savedSubst) s; int d; ~Restore() { e.subst = s; e.substDepth = d; } } restore{e, savedSubst, savedDepth};
     auto* ifs = static_cast<const IfStmt*>(stmtAt(fn->def->body, path));
     e.setLine(ifs->span.line);
     return truthy(e.eval(ifs->test.get(), scope.get()));

@@ -171,6 +171,9 @@ def one(args, name):
     return ('FAIL' if diffs else 'PASS', name, '; '.join(diffs))
 
 
+DETERMINISM = ('combo_transformer_block', 'break_in_nested_call', 'recompile_limit', 'combo_break_two_levels')
+
+
 def main():
     ap = argparse.ArgumentParser(
         usage='run_scenarios.py --fuselab BIN [--update] [--jobs N] [--timeout S] [names...]')
@@ -201,6 +204,13 @@ def main():
                 failed.append(name)
             print('%-7s %s%s' % (status, name, ('  ' + detail) if detail and status != 'PASS' else ''),
                   flush=True)
+    # Output is deterministic: the explain JSON of a few involved scenarios is identical run to run.
+    for name in [n for n in DETERMINISM if n in names and not args.update]:
+        outs = [run([args.fuselab, 'explain', '--json', name + '.py'], args.timeout)['stdout'] for _ in range(2)]
+        if outs[0] != outs[1] or not outs[0]:
+            counts['FAIL'] = counts.get('FAIL', 0) + 1
+            failed.append(name + ' (determinism)')
+            print('FAIL    %s  explain --json differs between two runs: %s' % (name, text_diff(outs[0], outs[1])), flush=True)
     print('\n%d scenarios: %s' % (len(names), ', '.join(
         '%d %s' % (counts[k], k.lower()) for k in ('PASS', 'FAIL', 'SKIP', 'UPDATED', 'KEPT')
         if k in counts)))
