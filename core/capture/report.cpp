@@ -59,6 +59,9 @@ std::string explainJson(const Session& s, const std::string& file, const std::st
             for (auto& g : e->guards) guards.push_back(g.describe());
             o << "{\"id\": " << jsonStr(e->id) << ", \"function\": " << jsonStr(fr->function) << ", \"file\": " << jsonStr(fr->file)
               << ", \"line\": " << fr->line << ", \"status\": " << jsonStr(e->status) << ", \"ops\": " << e->graph.ops
+              << ", \"options\": {\"fullgraph\": " << (fr->opts.fullgraph ? "true" : "false") << ", \"dynamic\": "
+              << (fr->opts.dynamic < 0 ? "null" : fr->opts.dynamic ? "true" : "false") << ", \"backend\": " << jsonStr(fr->opts.backend)
+              << ", \"mode\": " << jsonStr(fr->opts.mode) << "}"
               << ", \"guards\": " << jsonList(guards) << ", \"graph_code\": " << jsonStr(e->status == "compiled" ? graph::printGraph(e->graph.printable) : "")
               << ", \"nodes\": [";
             bool firstNode = true;
