@@ -432,6 +432,7 @@ Tracer::Tracer(Session& s_, CFrame& f, Entry& e_, Scope* root, Scope* globals, i
 bool Tracer::atRoot() const { return in.callDepth() == rootDepth; }
 
 void Tracer::beginStmt(const Stmt* st) {
+    settleSymRead();
     stmt = st;
     done.clear();
     callOcc.clear();
@@ -523,6 +524,7 @@ static Source localSource(const Tracer& t, const std::string& name) {
 }
 
 void Tracer::onLocalRead(const std::string& name, const Value& v) {
+    if (!suspended && symLocals.count(name)) specializeAll = true; // a symbolic size used as a plain int
     if (suspended || !inputs.count(name) || reassigned.count(name)) return;
     noteValue(*this, localSource(*this, name), v, true);
 }
@@ -544,10 +546,7 @@ static bool isNnModule(Interp& in, const Value& v) {
 }
 
 void Tracer::onAttr(const Value& base, const std::string& name, const Value& result) {
-    if (suspended || !base.isObj() || base.isTensor()) {
-        if (base.isTensor() && (name == "shape")) metadataRead(base);
-        return;
-    }
+    if (suspended || !base.isObj() || base.isTensor()) return;
     auto it = sources.find(base.obj());
     if (it == sources.end()) return;
     Source src = it->second;
@@ -572,6 +571,23 @@ void Tracer::onAttr(const Value& base, const std::string& name, const Value& res
 
 void Tracer::onItem(const Value& base, const Value& key, const Value& result) {
     if (suspended || !base.isObj() || base.isTensor()) return;
+    auto sz = symSizeTuples.find(base.obj());
+    if (sz != symSizeTuples.end()) {
+        settleSymRead();
+        int64_t n = int64_t(sz->second.second.size());
+        int64_t d = key.isInt() ? (key.i() < 0 ? key.i() + n : key.i()) : -1;
+        if (d >= 0 && d < n && sz->second.second[d]) {
+            symExpr = curExpr;
+            symExprRef = ArgT{};
+            symExprRef.kind = ArgT::Ref;
+            symExprRef.node = sz->second.first;
+            symExprRef.index = int(d);
+            pendingSpecialize = true;
+        } else if (!key.isInt()) {
+            specializeAll = true; // a slice of the sizes: a plain tuple from here on
+        }
+        return;
+    }
     auto it = sources.find(base.obj());
     if (it == sources.end()) return;
     SourceStep st{SourceStep::Item, ""};
@@ -800,10 +816,82 @@ static bool isInplace(const std::string& target, const CallArgs& ca) {
 }
 
 bool Tracer::isSymName(const std::string& name) const {
-    return !suspended && dynamicScalars.count(name) && inputs.count(name) && !reassigned.count(name);
+    if (suspended) return false;
+    if (symLocals.count(name)) return true;
+    return dynamicScalars.count(name) && inputs.count(name) && !reassigned.count(name);
+}
+
+Value Tracer::sizeOp(CallArgs& ca, const OpInvoke& run) {
+    ArgT self = argOf(ca.pos[0]); // an input becomes a placeholder here, with its dynamic dims
+    (void)self;
+    auto it = tensorRef.find(ca.pos[0].obj());
+    std::vector<uint8_t> dyn;
+    if (it != tensorRef.end()) {
+        const OpNode& src = e.graph.nodes[it->second.first];
+        int k = it->second.second < 0 ? 0 : it->second.second;
+        if (k < int(src.meta.size()))
+            for (auto& d : src.meta[k].shape) dyn.push_back(d.isSymbolic() ? 1 : 0);
+    }
+    bool anyDyn = false;
+    for (auto d : dyn) anyDyn = anyDyn || d;
+    Value r;
+    {
+        ++suspended;
+        struct Un { int& s; ~Un() { --s; } } un{suspended};
+        r = run(in, ca);
+    }
+    if (!anyDyn) return r;
+    settleSymRead();
+    OpNode n;
+    n.target = "Tensor.size";
+    n.invoke = run;
+    for (auto& v : ca.pos) n.pos.push_back(argOf(v));
+    recordMeta(*this, n, r);
+    e.graph.nodes.push_back(std::move(n));
+    int id = int(e.graph.nodes.size()) - 1;
+    if (r.is(OK::Tuple)) {
+        symSizeTuples[r.obj()] = {id, dyn};
+        keep.push_back(r);
+    } else if (ca.pos.size() > 1 && ca.pos[1].isInt()) {
+        int64_t d = ca.pos[1].i() < 0 ? ca.pos[1].i() + int64_t(dyn.size()) : ca.pos[1].i();
+        if (d >= 0 && d < int64_t(dyn.size()) && dyn[d]) {
+            symExpr = curExpr;
+            symExprRef = ArgT{};
+            symExprRef.kind = ArgT::Ref;
+            symExprRef.node = id;
+            pendingSpecialize = true;
+        }
+    }
+    return r;
+}
+
+void Tracer::afterAssign(const Expr* target, const Expr* value, const Value& v) {
+    if (target->kind == ExprKind::Name) {
+        const std::string& name = static_cast<const NameExpr*>(target)->id;
+        if (pendingSpecialize && symExpr == value && v.isInt()) {
+            symLocals[name] = symExprRef;
+            pendingSpecialize = false;
+        }
+        return;
+    }
+    if ((target->kind == ExprKind::Tuple || target->kind == ExprKind::List) && v.is(OK::Tuple)) {
+        auto st = symSizeTuples.find(v.obj());
+        if (st == symSizeTuples.end()) return;
+        auto& elts = target->kind == ExprKind::Tuple ? static_cast<const TupleExpr*>(target)->elts : static_cast<const ListExpr*>(target)->elts;
+        for (size_t i = 0; i < elts.size() && i < st->second.second.size(); ++i) {
+            if (elts[i]->kind != ExprKind::Name || !st->second.second[i]) continue;
+            ArgT a;
+            a.kind = ArgT::Ref;
+            a.node = st->second.first;
+            a.index = int(i);
+            symLocals[static_cast<const NameExpr*>(elts[i].get())->id] = a;
+        }
+    }
 }
 
 ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
+    auto sl = symLocals.find(name);
+    if (sl != symLocals.end()) return sl->second;
     Source src = localSource(*this, name);
     std::string key = src.str();
     auto& nodes = e.graph.nodes;
@@ -845,6 +933,7 @@ ArgT Tracer::symBinary(BinOpKind op, const Value& l, const ArgT& lt, const Value
 }
 
 void Tracer::specializeName(const std::string& name) {
+    if (symLocals.count(name)) { specializeAll = true; return; }
     if (!inputs.count(name) || reassigned.count(name)) return;
     auto it = rootScope->vars.find(name);
     if (it == rootScope->vars.end()) return;
@@ -895,6 +984,8 @@ static void recordMeta(Tracer& t, OpNode& n, const Value& r) {
 
 Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if (suspended) return run(in, ca);
+    if (target == "Tensor.size" && !ca.pos.empty() && ca.pos[0].isTensor()) return sizeOp(ca, run);
+    settleSymRead();
     // ---- operations that break the graph
     if (target == "Tensor.item") breakNow("item", "");
     if (target == "Tensor.tolist" && !ca.pos.empty() && ca.pos[0].isTensor() && at::isFloatingType(tensorOf(ca.pos[0]).scalar_type())) breakNow("tolist", "");
@@ -911,7 +1002,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
                                                "Tensor.stride", "Tensor.is_contiguous", "Tensor.is_floating_point", "torch.is_floating_point",
                                                "Tensor.element_size", "Tensor.storage_offset", "Tensor.is_complex", "torch.is_complex"};
     if (meta.count(target)) {
-        if (!ca.pos.empty() && ca.pos[0].isTensor() && (target == "Tensor.size" || target == "Tensor.numel" || target == "torch.numel" || target == "Tensor.stride"))
+        if (!ca.pos.empty() && ca.pos[0].isTensor() && (target == "Tensor.numel" || target == "torch.numel" || target == "Tensor.stride"))
             metadataRead(ca.pos[0]);
         ++suspended;
         struct Un { int& s; ~Un() { --s; } } un{suspended};
@@ -1514,6 +1605,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
         };
         try {
             Value r = in_.execFunctionFrom(fn, scope, fr.path);
+            T.settleSymRead();
             in_.tracer = saved;
             entry.exit.kind = ExitPlan::Return;
             entry.exit.ret = T.templateOf(r);
@@ -1558,6 +1650,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 restore();
                 continue;
             }
+            T.settleSymRead();
             ExitPlan& ex = entry.exit;
             ex.kind = T.inIfTest ? ExitPlan::IfTest : ExitPlan::AfterStmt;
             ex.path = T.path;
@@ -1573,7 +1666,10 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 real.emplace_back(x, v);
                 ex.subst.emplace_back(x, T.templateOf(v));
             }
-            for (auto& [k, v] : scope->vars) ex.locals.emplace_back(k, T.templateOf(v));
+            for (auto& [k, v] : scope->vars) {
+                auto sl = T.symLocals.find(k);
+                ex.locals.emplace_back(k, sl != T.symLocals.end() ? sl->second : T.templateOf(v));
+            }
             std::sort(ex.locals.begin(), ex.locals.end(), [](auto& a, auto& b) { return a.first < b.first; });
             std::vector<ArgT*> exits;
             for (auto& [x, t] : ex.subst) exits.push_back(&t);

@@ -48,7 +48,10 @@ public:
     // ---- guards from reads
     std::set<std::string> inputs, reassigned;
     void onLocalRead(const std::string& name, const Value& v);
-    void onStore(const std::string& name) { reassigned.insert(name); }
+    void onStore(const std::string& name) {
+        reassigned.insert(name);
+        symLocals.erase(name);
+    }
     void onGlobalRead(const std::string& name, const Value& v);
     void onClosureRead(const std::string& name, const Value& v);
     void onAttr(const Value& base, const std::string& name, const Value& result);
@@ -66,6 +69,17 @@ public:
     ArgT scalarPlaceholder(const std::string& name, const Value& v);
     ArgT symBinary(script::BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out);
     void specializeName(const std::string& name);
+    // symbolic sizes: a size read from a tensor with dynamic dims is a graph node; assigned
+    // straight to locals (`B, T, C = x.size()`, `n = x.shape[0]`) it stays symbolic, any other
+    // use specialises the entry's sizes.
+    std::unordered_map<const script::Obj*, std::pair<int, std::vector<uint8_t>>> symSizeTuples;
+    std::map<std::string, ArgT> symLocals;
+    const script::Expr* symExpr = nullptr; // the expression that produced an unclaimed symbolic size
+    ArgT symExprRef;
+    bool pendingSpecialize = false;
+    void settleSymRead() { if (pendingSpecialize) { pendingSpecialize = false; specializeAll = true; } }
+    void afterAssign(const script::Expr* target, const script::Expr* value, const Value& v);
+    Value sizeOp(script::CallArgs& ca, const OpInvoke& run);
     // sym arguments of the call / binary op about to run (consumed by op())
     std::vector<std::pair<int, ArgT>> pendingPos;
     std::vector<std::pair<std::string, ArgT>> pendingKw;

@@ -346,6 +346,8 @@ struct Evaluator {
             auto* a = static_cast<const AssignStmt*>(st);
             Value v = eval(a->value.get(), s);
             for (auto& t : a->targets) assign(t.get(), v, s);
+            if (in.tracer && s == in.tracer->rootScope)
+                for (auto& t : a->targets) in.tracer->afterAssign(t.get(), a->value.get(), v);
             return Flow::Normal;
         }
         case StmtKind::AugAssign: execAugAssign(static_cast<const AugAssignStmt*>(st), s); return Flow::Normal;

@@ -451,7 +451,12 @@ void installTorch(Interp& in) {
     });
     in.setAttrHook(OK::Tensor, [](Interp& in, const Value& self, const std::string& name, Value& out) {
         const at::Tensor& t = tensorOf(self);
-        if (name == "shape") { out = sizeValue(t.sizes()); return true; }
+        if (name == "shape") {
+            CallArgs ca;
+            ca.pos = {self};
+            out = capture::traceOp(in, "Tensor.size", ca, [](Interp&, CallArgs& ca) { return sizeValue(tensorOf(ca.pos[0]).sizes()); });
+            return true;
+        }
         if (name == "dtype") { out = dtypeValue(in, t.scalar_type()); return true; }
         if (name == "device") { out = Value(std::make_shared<DeviceObj>()); return true; }
         if (name == "ndim") { out = Value::integer(t.dim()); return true; }
