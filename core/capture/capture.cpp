@@ -749,7 +749,7 @@ int Tracer::placeholderFor(const Value& v) {
     return id;
 }
 
-ArgT Tracer::argOf(const Value& v, bool allowSource) {
+ArgT Tracer::argOf(const Value& v) {
     ArgT a;
     if (v.isTensor()) {
         auto it = tensorRef.find(v.obj());
@@ -760,13 +760,13 @@ ArgT Tracer::argOf(const Value& v, bool allowSource) {
     }
     if (v.is(OK::List) || (v.is(OK::Tuple) && !isConstValue(v))) {
         a.kind = v.is(OK::List) ? ArgT::List : ArgT::Tuple;
-        for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items) a.items.push_back(argOf(x, allowSource));
+        for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items) a.items.push_back(argOf(x));
         return a;
     }
     if (v.is(OK::Dict)) {
         a.kind = ArgT::Dict;
         for (auto& en : v.as<DictObj>()->map.entries())
-            if (en.live) { a.keys.push_back(en.key); a.items.push_back(argOf(en.val, allowSource)); }
+            if (en.live) { a.keys.push_back(en.key); a.items.push_back(argOf(en.val)); }
         return a;
     }
     a.c = v;
@@ -789,7 +789,7 @@ ArgT Tracer::templateOf(const Value& v) {
         ArgT a;
         a.kind = v.is(OK::List) ? ArgT::List : ArgT::Tuple;
         for (auto& x : v.is(OK::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items) a.items.push_back(templateOf(x));
-        if (v.is(OK::Tuple) && isConstValue(v)) return argOf(v, true);
+        if (v.is(OK::Tuple) && isConstValue(v)) return argOf(v);
         return a;
     }
     if (v.is(OK::Dict)) {
@@ -799,7 +799,7 @@ ArgT Tracer::templateOf(const Value& v) {
             if (en.live) { a.keys.push_back(en.key); a.items.push_back(templateOf(en.val)); }
         return a;
     }
-    return argOf(v, true);
+    return argOf(v);
 }
 
 static bool endsWith(const std::string& s, const std::string& suffix) {
@@ -822,8 +822,7 @@ bool Tracer::isSymName(const std::string& name) const {
 }
 
 Value Tracer::sizeOp(CallArgs& ca, const OpInvoke& run) {
-    ArgT self = argOf(ca.pos[0]); // an input becomes a placeholder here, with its dynamic dims
-    (void)self;
+    argOf(ca.pos[0]); // an input becomes a placeholder here, with its dynamic dims
     auto it = tensorRef.find(ca.pos[0].obj());
     std::vector<uint8_t> dyn;
     if (it != tensorRef.end()) {
@@ -1270,8 +1269,6 @@ std::vector<Session::GuardTiming> Session::timeGuards(int iterations, int repeat
     std::vector<GuardTiming> out;
     for (CFrame* fr : order_) {
         if (fr->entries.empty() || !fr->lastScope) continue;
-        FunctionObj* fn = nullptr;
-        (void)fn;
         Entry& e = *fr->entries.back();
         const Scope* globals = fr->lastScope->globals.get();
         GuardTiming t;

@@ -275,7 +275,6 @@ private:
     int compiledFns_ = 0;
     CompileOptions currentOpts_;
     std::unordered_map<const script::Obj*, int64_t> objIds_;
-    std::vector<Value> keepAlive_;
     friend class Tracer;
 };
 

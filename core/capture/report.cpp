@@ -37,8 +37,6 @@ std::string jsonList(const std::vector<std::string>& v) {
     return out + "]";
 }
 
-std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
 std::string shapeText(const std::vector<graph::TensorMeta>& meta) {
     std::string out;
     for (size_t i = 0; i < meta.size(); ++i) out += (i ? ", " : "") + graph::formatMeta(meta[i]);
@@ -165,7 +163,6 @@ std::string explainText(const Session& s, const std::string& file, const std::st
     std::istringstream out(output);
     std::string line;
     while (std::getline(out, line)) o << "  " << line << "\n";
-    (void)firstLine;
     return o.str();
 }
 

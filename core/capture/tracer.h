@@ -93,7 +93,7 @@ public:
     void metadataRead(const Value& tensor); // a size/stride read: dynamic dims specialise
 
     // ---- building
-    ArgT argOf(const Value& v, bool allowSource = true);
+    ArgT argOf(const Value& v);
     ArgT templateOf(const Value& v); // for exit templates (sources allowed for objects)
     int placeholderFor(const Value& tensor);
     void finishGraph(const std::vector<ArgT*>& exits);
@@ -109,7 +109,6 @@ public:
     std::vector<std::pair<Value, Value>> undo; // (input tensor, its contents before an in-place op)
     std::map<int64_t, std::string> symbols; // concrete size of a dynamic dim -> "s0"
     bool specializeAll = false;
-    bool noGradEver = false;
     int suspended = 0;
 };
 
