@@ -87,7 +87,7 @@ void maybeBreak(Interp& in, const std::string& id, const std::string& detail) {
 }
 
 // ---------------------------------------------------------------- sources
-static std::string pyStrLit(const std::string& s) { return "'" + s + "'"; }
+static std::string pyStrLit(const std::string& s) { return reprStr(s); }
 
 static std::string stepText(const SourceStep& st) {
     switch (st.kind) {
@@ -165,7 +165,7 @@ static std::string reprConst(const Value& v) {
     if (v.isBool()) return v.b() ? "True" : "False";
     if (v.isInt()) return std::to_string(v.i());
     if (v.isFloat()) return reprFloat(v.f());
-    if (v.isStr()) return pyStrLit(strOf(v));
+    if (v.isStr()) return reprStr(strOf(v));
     if (v.is(OK::Tuple) || v.is(OK::List)) {
         auto& items = v.is(OK::Tuple) ? v.as<TupleObj>()->items : v.as<ListObj>()->items;
         std::string out = v.is(OK::Tuple) ? "(" : "[";
@@ -1347,12 +1347,12 @@ Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileO
     struct Depth { int& d; CompileOptions& cur; CompileOptions saved; ~Depth() { --d; cur = saved; } } depth{interceptDepth_, currentOpts_, currentOpts_};
     ++interceptDepth_;
     currentOpts_ = opts;
-    return runFrame(FrameKey{fo->def, ""}, fo, sc, opts);
+    return runFrame(fo, {}, sc, opts);
 }
 
 Value Session::callAsFrame(FunctionObj* fn, CallArgs& args) {
     ScopeP sc = in_.bindCall(fn, args);
-    return runFrame(FrameKey{fn->def, ""}, fn, sc, currentOpts_);
+    return runFrame(fn, {}, sc, currentOpts_);
 }
 
 Value Session::callDisabled(const Value& fn, CallArgs& args) {
@@ -1365,14 +1365,8 @@ Value Session::callDisabled(const Value& fn, CallArgs& args) {
 
 static std::string compileId(const CFrame& fr, int n) { return std::to_string(fr.index) + "/" + std::to_string(n); }
 
-Value Session::runFrame(const FrameKey& key, FunctionObj* fn, const ScopeP& scope, const CompileOptions& opts, int breakLine) {
-    std::vector<int> path;
-    if (!key.path.empty()) {
-        std::stringstream ss(key.path);
-        std::string part;
-        while (std::getline(ss, part, '.')) path.push_back(std::stoi(part));
-    }
-    CFrame& fr = frameFor(key, fn, path, breakLine);
+Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const ScopeP& scope, const CompileOptions& opts, int breakLine) {
+    CFrame& fr = frameFor(FrameKey{fn->def, pathKey(path)}, fn, path, breakLine);
     fr.lastScope = scope;
     if (fr.entries.empty() && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
@@ -1473,14 +1467,14 @@ Value Session::afterGraph(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& s
         else { next = ex.path; next.push_back(b ? 0 : 1); next.push_back(0); }
     }
     if (next.empty()) return Value();
+    int breakLine = Interp::stmtAt(fn->def->body, ex.path)->span.line;
     FrameKey key{fn->def, pathKey(next)};
     if (!ex.stackAlias.empty() && !frames_.count(key)) {
         // `name = call()` broke at that call: Dynamo's resume function receives the call's
         // value as ___stack0 and stores it; its guards name it so.
-        CFrame& rf = frameFor(key, fn, next, Interp::stmtAt(fn->def->body, ex.path)->span.line);
-        rf.aliases[ex.stackAlias] = "___stack0";
+        frameFor(key, fn, next, breakLine).aliases[ex.stackAlias] = "___stack0";
     }
-    return runFrame(key, fn, scope, fr.opts, Interp::stmtAt(fn->def->body, ex.path)->span.line);
+    return runFrame(fn, next, scope, fr.opts, breakLine);
 }
 
 static std::string breakLogText(const BreakEvent& b) {

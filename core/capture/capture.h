@@ -256,7 +256,8 @@ public:
 
     // used by the tracer and the interpreter's frame execution
     Interp& interp() { return in_; }
-    Value runFrame(const FrameKey& key, script::FunctionObj* fn, const script::ScopeP& scope, const CompileOptions& opts, int breakLine = 0);
+    // Runs fn's body from statement path `path` (empty: the whole function) as a compiled frame.
+    Value runFrame(script::FunctionObj* fn, const std::vector<int>& path, const script::ScopeP& scope, const CompileOptions& opts, int breakLine = 0);
     Value afterGraph(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope,
                      std::vector<std::pair<const script::Expr*, Value>>& subst);
     void log(const std::string& cid, const std::string& channel, const std::string& text);

@@ -1361,33 +1361,26 @@ struct Evaluator {
         in.poll();
         if (in.capture && !in.tracer && in.capture->intercepting() && fn->def && isUserCode(fn))
             return in.capture->callAsFrame(fn, a);
-        auto& impl = *in.impl_;
-        if (impl.depth >= in.options().recursionLimit) in.raise(in.recursionError, "maximum recursion depth exceeded");
+        if (in.impl_->depth >= in.options().recursionLimit) in.raise(in.recursionError, "maximum recursion depth exceeded");
+        ScopeP sc = callScope(fn, a);
+        FrameGuard guard(*this, fn, sc.get());
+        if (fn->lambda) return eval(fn->lambda->body.get(), sc.get());
+        Value ret;
+        Flow f = execBody(fn->def->body, sc.get(), ret);
+        return f == Flow::Return ? ret : Value();
+    }
+
+    // A fresh scope for a call of fn with its arguments bound.
+    ScopeP callScope(FunctionObj* fn, CallArgs& a) {
         const Arguments& spec = fn->args();
         const Body* body = fn->def ? &fn->def->body : nullptr;
         const void* key = fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda);
-        const FuncInfo* info = infoFor(key, body, &spec);
         ScopeP sc = newScope(Scope::FunctionScope);
-        sc->info = info;
+        sc->info = infoFor(key, body, &spec);
         sc->parent = fn->closure;
         sc->globals = fn->globals;
         bindArgs(fn, a, sc->vars);
-        const Module* mod = fn->ast.get();
-        Frame fr{fn->name, mod, fn->def ? fn->def->span.line : fn->lambda->span.line};
-        if (auto owner = fn->owner.lock()) {
-            fr.owner = owner.get();
-            if (!spec.args.empty()) fr.firstArg = sc->vars[spec.args[0].name];
-        }
-        in.frames().push_back(std::move(fr));
-        ++impl.depth;
-        struct Pop { Interp& in; ~Pop() { in.frames().pop_back(); --in.impl_->depth; } } pop{in};
-        std::shared_ptr<Module> saved = currentModule;
-        currentModule = fn->ast;
-        struct Restore { Evaluator* ev; std::shared_ptr<Module> m; ~Restore() { ev->currentModule = m; } } restore{this, saved};
-        if (fn->lambda) return eval(fn->lambda->body.get(), sc.get());
-        Value ret;
-        Flow f = execBody(*body, sc.get(), ret);
-        return f == Flow::Return ? ret : Value();
+        return sc;
     }
 
     void bindArgs(FunctionObj* fn, CallArgs& a, std::unordered_map<std::string, Value>& vars) {
@@ -1489,17 +1482,7 @@ Evaluator& Interp::ev() { return *evaluator_; }
 
 int Interp::callDepth() const { return impl_->depth; }
 
-ScopeP Interp::bindCall(FunctionObj* fn, CallArgs& a) {
-    const Arguments& spec = fn->args();
-    const Body* body = fn->def ? &fn->def->body : nullptr;
-    const void* key = fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda);
-    ScopeP sc = Evaluator::newScope(Scope::FunctionScope);
-    sc->info = ev().infoFor(key, body, &spec);
-    sc->parent = fn->closure;
-    sc->globals = fn->globals;
-    ev().bindArgs(fn, a, sc->vars);
-    return sc;
-}
+ScopeP Interp::bindCall(FunctionObj* fn, CallArgs& a) { return ev().callScope(fn, a); }
 
 Value Interp::execFunctionFrom(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path) {
     Evaluator::FrameGuard guard(ev(), fn, scope.get());
