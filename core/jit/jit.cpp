@@ -1,0 +1,748 @@
+// The Jit singleton: caches (memory, disk), the system-compiler backend, and loading of the
+// LLVM plugin. No LLVM header or library here: the plugin is reached through the C ABI of
+// llvm_plugin_api.h, and only when a compile misses every cache.
+//
+// Disk cache entry (in cacheDir()):   <hash>.so    the shared object
+//                                     <hash>.meta  "fuselab-jit-cache 1" / size / hash / symbols
+// with <hash> = hashHex(key + "\n" + identity + "\n" + source). Each file is written under a
+// unique temporary name in the directory, fsync'ed and renamed into place, the .so first and the
+// .meta last: a reader that sees a .meta either finds the .so it describes or rejects the entry.
+// Compiles happen in private build directories (".build-*") inside the cache directory (a
+// temporary directory without a disk cache), which must allow executable mappings.
+
+#include "core/jit/jit.h"
+#include "core/jit/llvm_plugin_api.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+extern char** environ;
+
+namespace fl::jit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+constexpr const char* kPluginFile = "libfuselab_llvmjit.so";
+constexpr const char* kMetaHeader = "fuselab-jit-cache 1";
+constexpr const char* kCompiler = "c++";
+
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+// pid + a process-wide counter: a file name this process never uses twice. dlopen identifies
+// loaded libraries by path, so every load must come from a path not used before.
+std::string uniqueTag() {
+    static std::atomic<unsigned long> counter{0};
+    return std::to_string(getpid()) + "-" + std::to_string(counter++);
+}
+
+// ---- files ----
+
+bool readFile(const std::string& path, std::string& out) {
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    out.clear();
+    char buf[1 << 16];
+    bool ok = true;
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n > 0) out.append(buf, size_t(n));
+        else if (n == 0) break;
+        else if (errno != EINTR) { ok = false; break; }
+    }
+    close(fd);
+    return ok;
+}
+
+// Creates path (which must not exist) holding data; fsync'ed when durable.
+bool writeNewFile(const std::string& path, const std::string& data, bool durable) {
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    size_t done = 0;
+    while (done < data.size()) {
+        ssize_t n = write(fd, data.data() + done, data.size() - done);
+        if (n > 0) done += size_t(n);
+        else if (n < 0 && errno == EINTR) continue;
+        else break;
+    }
+    bool ok = done == data.size() && (!durable || fsync(fd) == 0);
+    ok = close(fd) == 0 && ok;
+    if (!ok) unlink(path.c_str());
+    return ok;
+}
+
+// Atomically replaces path with data: unique temp name in the same directory, fsync, rename.
+bool writeFileAtomic(const std::string& dir, const std::string& path, const std::string& data) {
+    const std::string tmp = dir + "/.tmp-" + uniqueTag();
+    if (!writeNewFile(tmp, data, true)) return false;
+    if (rename(tmp.c_str(), path.c_str()) != 0) {
+        unlink(tmp.c_str());
+        return false;
+    }
+    return true;
+}
+
+// A private, uniquely named directory for one compile; removed with its contents.
+class BuildDir {
+public:
+    explicit BuildDir(const std::string& parent) {
+        std::string pattern = parent + "/.build-" + uniqueTag() + "-XXXXXX";
+        if (mkdtemp(pattern.data())) path_ = pattern;
+    }
+    ~BuildDir() {
+        std::error_code ec;
+        if (!path_.empty()) fs::remove_all(path_, ec);
+    }
+    BuildDir(const BuildDir&) = delete;
+    BuildDir& operator=(const BuildDir&) = delete;
+    bool ok() const { return !path_.empty(); }
+    const std::string& path() const { return path_; }
+    std::string file(const char* name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+// ---- processes ----
+
+struct ProgramResult {
+    bool ok = false;     // ran and exited with status 0
+    std::string output;  // stdout and stderr together, or why it could not run
+};
+
+// Runs argv (argv[0] searched in PATH) without a shell, in cwd when given, stdin from /dev/null.
+ProgramResult runProgram(const std::vector<std::string>& argv, const std::string& cwd = {}) {
+    ProgramResult result;
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0) {
+        result.output = std::string("pipe: ") + std::strerror(errno);
+        return result;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
+    if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pipeFds[1]);
+    if (rc != 0) {
+        close(pipeFds[0]);
+        result.output = "cannot run " + argv[0] + ": " + std::strerror(rc);
+        return result;
+    }
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(pipeFds[0], buf, sizeof buf);
+        if (n > 0) result.output.append(buf, size_t(n));
+        else if (n == 0 || errno != EINTR) break;
+    }
+    close(pipeFds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            result.output += "\nwaitpid: " + std::string(std::strerror(errno));
+            return result;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) result.ok = true;
+    else if (WIFEXITED(status)) result.output += "\n" + argv[0] + " exited with status " + std::to_string(WEXITSTATUS(status));
+    else result.output += "\n" + argv[0] + " killed by signal " + std::to_string(WTERMSIG(status));
+    return result;
+}
+
+// ---- machine and compiler description (part of every cache key) ----
+
+std::string cpuFeatures() {
+    static const std::string features = [] {
+        std::string text;
+        if (!readFile("/proc/cpuinfo", text)) return std::string("unknown");
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);) {
+            if (line.rfind("flags", 0) != 0) continue;
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(colon + 1);
+        }
+        return std::string("unknown");
+    }();
+    return features;
+}
+
+std::string systemCompilerVersion() {
+    static const std::string version = [] {
+        ProgramResult r = runProgram({kCompiler, "--version"});
+        if (!r.ok) return std::string("unavailable");
+        return r.output.substr(0, r.output.find('\n'));
+    }();
+    return version;
+}
+
+int clampedOpt(int optLevel) { return std::clamp(optLevel, 0, 3); }
+
+// Code-generation flags shared by both backends (clang reads the same driver flags in-process).
+std::vector<std::string> codegenFlags(int optLevel) {
+    return {"-std=c++17", "-O" + std::to_string(clampedOpt(optLevel)), "-march=native", "-fno-math-errno",
+            "-fno-trapping-math", "-fassociative-math", "-fno-signed-zeros", "-ffp-contract=fast", "-fPIC"};
+}
+
+// How a shared object is linked, by either backend. GCC 12 lacks -nostdlib++; -nodefaultlibs
+// plus the C libraries is its equivalent: kernels use no C++ runtime.
+const std::vector<std::string> kLinkFlags = {"-shared", "-nodefaultlibs"};
+const std::vector<std::string> kLinkLibraries = {"-lm", "-lc", "-lgcc"};
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+// ---- the llvm plugin ----
+
+struct PluginState {
+    std::mutex mutex;
+    bool searched = false;
+    bool attempted = false;
+    std::string path;
+    std::string error;
+    const FlLlvmJitApi* api = nullptr;
+    double loadMs = 0;
+};
+
+PluginState& pluginState() {
+    static auto* p = new PluginState; // never destroyed: LLVM is never unloaded either
+    return *p;
+}
+
+std::string exeDirectory() {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return "";
+    return fs::path(std::string(buf, size_t(n))).parent_path().string();
+}
+
+// $FUSELAB_LLVM_PLUGIN (authoritative when set), else <exe dir>/../lib/, else the build tree.
+std::string findPlugin() {
+    if (const char* forced = std::getenv("FUSELAB_LLVM_PLUGIN")) return forced;
+    std::vector<std::string> candidates;
+    if (auto dir = exeDirectory(); !dir.empty()) candidates.push_back(dir + "/../lib/" + kPluginFile);
+#ifdef FUSELAB_PLUGIN_DIR
+    candidates.push_back(std::string(FUSELAB_PLUGIN_DIR) + "/" + kPluginFile);
+#endif
+    for (const auto& c : candidates)
+        if (access(c.c_str(), R_OK) == 0) return c;
+    return "";
+}
+
+// Caller holds p.mutex.
+void searchPlugin(PluginState& p) {
+    if (p.searched) return;
+    p.searched = true;
+    p.path = findPlugin();
+    if (p.path.empty()) p.error = std::string("no ") + kPluginFile + " found";
+}
+
+// Caller holds p.mutex. dlopen'ed once per process and never closed.
+void loadPlugin(PluginState& p) {
+    searchPlugin(p);
+    if (p.attempted) return;
+    p.attempted = true;
+    if (p.path.empty()) return;
+    const auto t0 = Clock::now();
+    void* handle = dlopen(p.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        p.error = dlerror();
+        return;
+    }
+    auto entry = reinterpret_cast<FlLlvmJitEntry>(dlsym(handle, FL_LLVMJIT_ENTRY));
+    const FlLlvmJitApi* api = entry ? entry() : nullptr;
+    p.loadMs = msSince(t0);
+    if (!api) p.error = p.path + ": no " FL_LLVMJIT_ENTRY;
+    else if (api->abiVersion != FL_LLVMJIT_ABI_VERSION) p.error = p.path + ": plugin ABI version mismatch";
+    else p.api = api;
+}
+
+// ---- backends ----
+
+enum class Kind { LLVM, CC, Unavailable }; // Unavailable: llvm was demanded but cannot load
+
+struct Resolved {
+    Kind kind = Kind::CC;
+    std::string compilerVersion;
+    const FlLlvmJitApi* api = nullptr; // set when kind is LLVM and the plugin is loaded
+};
+
+// Which backend a miss uses. Without `load`, the plugin is not loaded: its presence on disk and
+// the Clang version it was built with stand in for it, so disk hits stay free of LLVM. A loaded
+// plugin that reports another version simply yields another identity, hence another key.
+Resolved resolveBackend(const Config& cfg, bool load) {
+    Resolved r;
+    if (cfg.backend == Backend::SystemCC) {
+        r.compilerVersion = systemCompilerVersion();
+        return r;
+    }
+    auto& p = pluginState();
+    {
+        std::lock_guard lock(p.mutex);
+        searchPlugin(p);
+#ifndef FUSELAB_LLVM_VERSION
+        load = true; // no version known without asking the plugin
+#endif
+        if (load) loadPlugin(p);
+        if (p.api) {
+            r.kind = Kind::LLVM;
+            r.api = p.api;
+            r.compilerVersion = std::string("clang ") + p.api->clangVersion;
+            return r;
+        }
+        if (!p.attempted && !p.path.empty()) {
+            r.kind = Kind::LLVM;
+#ifdef FUSELAB_LLVM_VERSION
+            r.compilerVersion = std::string("clang ") + FUSELAB_LLVM_VERSION;
+#endif
+            return r;
+        }
+    }
+    if (cfg.backend == Backend::LLVM) {
+        r.kind = Kind::Unavailable;
+        return r;
+    }
+    r.compilerVersion = systemCompilerVersion();
+    return r;
+}
+
+std::string kindName(Kind k) { return k == Kind::CC ? "cc" : "llvm"; }
+
+std::string identityOf(const Config& cfg, const Resolved& r) {
+    std::vector<std::string> flags = codegenFlags(cfg.optLevel);
+    flags.insert(flags.end(), kLinkFlags.begin(), kLinkFlags.end());
+    flags.insert(flags.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+    return "backend=" + kindName(r.kind) + (r.kind == Kind::Unavailable ? " (unavailable)" : "") +
+           "\ncompiler=" + r.compilerVersion + "\nflags=" + joined(flags) +
+           "\nopt=" + std::to_string(clampedOpt(cfg.optLevel)) + "\ncpu=" + cpuFeatures();
+}
+
+// ---- compiled units ----
+
+// Resolves symbol in the library of handle only, not in its dependencies: asking a kernel library
+// for "memset" must not return libc's.
+void* definedSymbol(void* handle, const std::string& symbol) {
+    void* address = dlsym(handle, symbol.c_str());
+    if (!address) return nullptr;
+    link_map* own = nullptr;
+    link_map* found = nullptr;
+    Dl_info info;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &own) != 0 ||
+        !dladdr1(address, &info, reinterpret_cast<void**>(&found), RTLD_DL_LINKMAP) || found != own)
+        return nullptr;
+    return address;
+}
+
+class SharedObjectLib final : public KernelLib {
+public:
+    explicit SharedObjectLib(void* handle) : handle_(handle) {}
+    ~SharedObjectLib() override { dlclose(handle_); }
+    void* lookup(const std::string& symbol) const override { return definedSymbol(handle_, symbol); }
+
+private:
+    void* handle_;
+};
+
+class LlvmLib final : public KernelLib {
+public:
+    LlvmLib(const FlLlvmJitApi* api, void* module, int optLevel) : api_(api), module_(module), optLevel_(optLevel) {}
+    ~LlvmLib() override { api_->releaseModule(module_); }
+    void* lookup(const std::string& symbol) const override { return api_->lookup(module_, symbol.c_str()); }
+    const FlLlvmJitApi* api() const { return api_; }
+    int optLevel() const { return optLevel_; }
+
+private:
+    const FlLlvmJitApi* api_;
+    void* module_;
+    int optLevel_;
+};
+
+// Empty when every symbol resolves, else the error to report.
+std::string missingSymbols(const KernelLib& lib, const std::vector<std::string>& symbols) {
+    std::string missing;
+    for (const auto& s : symbols)
+        if (!lib.lookup(s)) missing += (missing.empty() ? "" : ", ") + s;
+    return missing.empty() ? "" : "symbol(s) not defined by the compiled unit: " + missing;
+}
+
+// ---- disk cache ----
+
+struct Meta {
+    size_t size = 0;
+    std::string hash;
+};
+
+bool parseMeta(const std::string& text, Meta& meta) {
+    std::istringstream in(text);
+    std::string header, sizeKey, hashKey, symbolsKey;
+    if (!std::getline(in, header) || header != kMetaHeader) return false;
+    if (!(in >> sizeKey >> meta.size >> hashKey >> meta.hash >> symbolsKey)) return false;
+    return sizeKey == "size" && hashKey == "hash" && symbolsKey == "symbols" && meta.hash.size() == 16;
+}
+
+void removeEntry(const std::string& so, const std::string& meta) {
+    unlink(meta.c_str());
+    unlink(so.c_str());
+}
+
+// The verified entry, or null when absent or bad; a bad entry is removed (the caller compiles and
+// rewrites it). A .so without .meta is left alone: a writer may be between its two renames.
+std::shared_ptr<KernelLib> loadEntry(const std::string& dir, const std::string& hash,
+                                     const std::vector<std::string>& symbols) {
+    const std::string so = dir + "/" + hash + ".so", metaPath = dir + "/" + hash + ".meta";
+    std::string metaText, bytes;
+    if (!readFile(metaPath, metaText)) return nullptr;
+    Meta meta;
+    if (!parseMeta(metaText, meta) || !readFile(so, bytes) || bytes.size() != meta.size || hashHex(bytes) != meta.hash) {
+        removeEntry(so, metaPath);
+        return nullptr;
+    }
+    // Load exactly the verified bytes, from a path never used before: the entry may be replaced
+    // while we run, and dlopen would return an old library for a reused path.
+    const std::string privatePath = dir + "/.load-" + uniqueTag() + ".so";
+    if (!writeNewFile(privatePath, bytes, false)) return nullptr;
+    void* handle = dlopen(privatePath.c_str(), RTLD_NOW | RTLD_LOCAL);
+    unlink(privatePath.c_str());
+    if (!handle) {
+        removeEntry(so, metaPath);
+        return nullptr;
+    }
+    auto lib = std::make_shared<SharedObjectLib>(handle);
+    lib->backend = "disk";
+    lib->objectPath = so;
+    if (!missingSymbols(*lib, symbols).empty()) {
+        removeEntry(so, metaPath);
+        return nullptr;
+    }
+    return lib;
+}
+
+// Writes the entry for a finished shared object; returns the .so's path, or "" when it could not
+// be written. The bytes are copied, never renamed into place: the build's own file may be mapped
+// by this process, and must not share an inode with an entry that anyone may rewrite or damage.
+std::string storeEntry(const std::string& dir, const std::string& hash, const std::string& bytes,
+                       const std::vector<std::string>& symbols) {
+    const std::string so = dir + "/" + hash + ".so";
+    if (!writeFileAtomic(dir, so, bytes)) return "";
+    const std::string meta = std::string(kMetaHeader) + "\nsize " + std::to_string(bytes.size()) + "\nhash " +
+                             hashHex(bytes) + "\nsymbols " + joined(symbols) + "\n";
+    if (!writeFileAtomic(dir, dir + "/" + hash + ".meta", meta)) return "";
+    return so;
+}
+
+std::string resolveCacheDir(const Config& cfg) {
+    std::string dir = cfg.cacheDir;
+    if (dir.empty()) dir = env("FUSELAB_CACHE_DIR");
+    if (dir.empty() && !env("XDG_CACHE_HOME").empty()) dir = env("XDG_CACHE_HOME") + "/fuselab";
+    if (dir.empty() && !env("HOME").empty()) dir = env("HOME") + "/.cache/fuselab";
+    return dir == "-" ? "" : dir;
+}
+
+// ---- process-wide state ----
+
+struct State {
+    std::mutex mutex;
+    std::condition_variable unitDone;                          // signalled when `compiling` shrinks
+    Config config;
+    std::map<std::string, std::shared_ptr<KernelLib>> memory;  // by entry hash
+    std::set<std::string> compiling;                           // entry hashes being looked up/built
+};
+
+// Never destroyed: KernelLibs may be released from other static destructors at exit.
+State& state() {
+    static auto* s = new State;
+    return *s;
+}
+
+// Holds an entry hash while this thread looks it up and builds it, so that concurrent requests
+// for one unit compile it once: the others wait, then hit the memory cache.
+class UnitClaim {
+public:
+    explicit UnitClaim(const std::string& hash) { claim(hash); }
+    ~UnitClaim() { release(); }
+    UnitClaim(const UnitClaim&) = delete;
+    UnitClaim& operator=(const UnitClaim&) = delete;
+
+    void claim(const std::string& hash) {
+        release();
+        auto& s = state();
+        std::unique_lock lock(s.mutex);
+        s.unitDone.wait(lock, [&] { return !s.compiling.count(hash); });
+        s.compiling.insert(hash);
+        hash_ = hash;
+    }
+
+private:
+    void release() {
+        if (hash_.empty()) return;
+        auto& s = state();
+        {
+            std::lock_guard lock(s.mutex);
+            s.compiling.erase(hash_);
+        }
+        s.unitDone.notify_all();
+        hash_.clear();
+    }
+    std::string hash_;
+};
+
+// Memory, then disk. True on a hit (outcome filled, possibly with a missing-symbol error).
+bool lookupCaches(const std::string& hash, const std::string& dir, const CompileRequest& req, CompileOutcome& out) {
+    auto& s = state();
+    {
+        std::lock_guard lock(s.mutex);
+        if (auto it = s.memory.find(hash); it != s.memory.end()) {
+            out.cache = CompileOutcome::Cache::Memory;
+            out.error = missingSymbols(*it->second, req.symbols);
+            if (out.error.empty()) out.lib = it->second;
+            return true;
+        }
+    }
+    if (dir.empty()) return false;
+    const auto t0 = Clock::now();
+    auto lib = loadEntry(dir, hash, req.symbols);
+    out.cacheMs += msSince(t0);
+    if (!lib) return false;
+    out.cache = CompileOutcome::Cache::Disk;
+    out.lib = lib;
+    std::lock_guard lock(s.mutex);
+    s.memory.emplace(hash, lib);
+    return true;
+}
+
+// ---- the two compilers ----
+
+void compileWithCC(const CompileRequest& req, const Config& cfg, const std::string& dir,
+                   const std::string& hash, CompileOutcome& out) {
+    BuildDir build(dir.empty() ? (env("TMPDIR").empty() ? "/tmp" : env("TMPDIR")) : dir);
+    if (!build.ok() || !writeNewFile(build.file("kernel.cpp"), req.source, false)) {
+        out.error = "cannot create a build directory: " + std::string(std::strerror(errno));
+        return;
+    }
+    std::vector<std::string> argv{kCompiler};
+    for (const auto& f : codegenFlags(cfg.optLevel)) argv.push_back(f);
+    argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
+    for (const char* a : {"-o", "kernel.so", "kernel.cpp"}) argv.push_back(a);
+    argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+
+    const auto t0 = Clock::now();
+    ProgramResult run = runProgram(argv, build.path()); // relative names keep the output reproducible
+    out.frontendMs = msSince(t0);
+    if (!run.ok) {
+        out.error = run.output;
+        return;
+    }
+    const std::string built = build.file("kernel.so");
+    void* handle = dlopen(built.c_str(), RTLD_NOW | RTLD_LOCAL); // the path is unique to this build
+    if (!handle) {
+        out.error = dlerror();
+        return;
+    }
+    auto lib = std::make_shared<SharedObjectLib>(handle);
+    lib->backend = "cc";
+    out.error = missingSymbols(*lib, req.symbols);
+    if (!out.error.empty()) return;
+    if (!dir.empty()) {
+        const auto t1 = Clock::now();
+        if (std::string bytes; readFile(built, bytes)) lib->objectPath = storeEntry(dir, hash, bytes, req.symbols);
+        out.cacheMs += msSince(t1);
+    }
+    out.lib = lib;
+}
+
+// The current process runs the LLJIT code; the object is linked into a .so only for the disk
+// cache, so that later processes load it without LLVM.
+void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::string& dir,
+                     const std::string& hash, const FlLlvmJitApi& api, CompileOutcome& out) {
+    const std::vector<std::string> flags = codegenFlags(cfg.optLevel);
+    std::vector<const char*> flagPtrs, symbolPtrs;
+    for (const auto& f : flags) flagPtrs.push_back(f.c_str());
+    for (const auto& s : req.symbols) symbolPtrs.push_back(s.c_str());
+
+    FlLlvmJitResult r{};
+    api.compile(req.source.data(), req.source.size(), flagPtrs.data(), flagPtrs.size(), clampedOpt(cfg.optLevel),
+                symbolPtrs.data(), symbolPtrs.size(), &r);
+    const std::string error = r.error ? r.error : "";
+    const std::string ir = r.ir ? r.ir : "";
+    const std::string object = r.object ? std::string(r.object, r.objectSize) : "";
+    for (void* p : {static_cast<void*>(r.error), static_cast<void*>(r.ir), static_cast<void*>(r.object)}) api.release(p);
+    out.frontendMs = r.frontendMs;
+    out.codegenMs = r.codegenMs;
+    if (!r.module) {
+        out.error = error.empty() ? "llvm compile failed" : error;
+        return;
+    }
+    auto lib = std::make_shared<LlvmLib>(&api, r.module, clampedOpt(cfg.optLevel));
+    lib->backend = "llvm";
+    lib->llvmIR = ir;
+    if (!dir.empty() && !object.empty()) {
+        const auto t0 = Clock::now();
+        BuildDir build(dir);
+        std::vector<std::string> argv{kCompiler};
+        argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
+        for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
+        argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+        std::string linked;
+        if (build.ok() && writeNewFile(build.file("kernel.o"), object, false) && runProgram(argv, build.path()).ok &&
+            readFile(build.file("kernel.so"), linked))
+            lib->objectPath = storeEntry(dir, hash, linked, req.symbols);
+        out.cacheMs += msSince(t0);
+    }
+    out.lib = lib;
+}
+
+CompileOutcome finish(CompileOutcome out, Clock::time_point t0) {
+    out.totalMs = msSince(t0);
+    return out;
+}
+
+} // namespace
+
+std::string hashHex(const std::string& data) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : data) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+Jit& Jit::instance() {
+    static Jit jit; // stateless: the state lives in state() and pluginState()
+    return jit;
+}
+
+void Jit::configure(const Config& c) {
+    std::lock_guard lock(state().mutex);
+    state().config = c;
+}
+
+Config Jit::config() const {
+    std::lock_guard lock(state().mutex);
+    return state().config;
+}
+
+CompileOutcome Jit::compile(const CompileRequest& req) {
+    const auto t0 = Clock::now();
+    CompileOutcome out;
+    const Config cfg = config();
+    const std::string dir = resolveCacheDir(cfg);
+    if (!dir.empty()) {
+        std::error_code ec;
+        fs::create_directories(dir, ec); // on failure, lookups miss and stores are skipped
+    }
+    auto entryHash = [&](const Resolved& r) { return hashHex(req.key + "\n" + identityOf(cfg, r) + "\n" + req.source); };
+
+    Resolved backend = resolveBackend(cfg, false);
+    std::string hash = entryHash(backend);
+    UnitClaim claim(hash);
+    if (lookupCaches(hash, dir, req, out)) return finish(out, t0);
+
+    // Every cache missed: only now load the plugin. Its real version, or its failure to load,
+    // may change the identity and so the key: look that one up too.
+    backend = resolveBackend(cfg, true);
+    if (std::string loaded = entryHash(backend); loaded != hash) {
+        hash = loaded;
+        claim.claim(hash);
+        if (lookupCaches(hash, dir, req, out)) return finish(out, t0);
+    }
+    switch (backend.kind) {
+    case Kind::Unavailable:
+        out.error = "llvm backend unavailable: " + plugin().error;
+        return finish(out, t0);
+    case Kind::CC:
+        compileWithCC(req, cfg, dir, hash, out);
+        break;
+    case Kind::LLVM:
+        compileWithLLVM(req, cfg, dir, hash, *backend.api, out);
+        break;
+    }
+    if (out.lib) {
+        std::lock_guard lock(state().mutex);
+        state().memory.emplace(hash, out.lib);
+    }
+    return finish(out, t0);
+}
+
+void Jit::clearMemoryCache() {
+    std::lock_guard lock(state().mutex);
+    state().memory.clear();
+}
+
+std::string Jit::backendName() { return kindName(resolveBackend(config(), false).kind); }
+
+std::string Jit::identity() {
+    const Config cfg = config();
+    return identityOf(cfg, resolveBackend(cfg, false));
+}
+
+std::string Jit::cacheDir() { return resolveCacheDir(config()); }
+
+std::string Jit::assembly(const KernelLib& lib) {
+    if (auto* llvmLib = dynamic_cast<const LlvmLib*>(&lib); llvmLib && !lib.llvmIR.empty()) {
+        const FlLlvmJitApi& api = *llvmLib->api();
+        char* error = nullptr;
+        char* text = api.assembly(lib.llvmIR.data(), lib.llvmIR.size(), llvmLib->optLevel(), &error);
+        std::string result = text ? text : "assembly failed: " + std::string(error ? error : "unknown error");
+        api.release(text);
+        api.release(error);
+        return result;
+    }
+    if (!lib.objectPath.empty()) {
+        ProgramResult r = runProgram({"objdump", "-d", "--no-show-raw-insn", lib.objectPath});
+        return r.ok ? r.output : "objdump failed: " + r.output;
+    }
+    return "no assembly: this unit has neither LLVM IR nor a cached shared object to disassemble "
+           "(the disk cache is disabled)";
+}
+
+Jit::PluginInfo Jit::plugin() {
+    auto& p = pluginState();
+    std::lock_guard lock(p.mutex);
+    searchPlugin(p);
+    PluginInfo info;
+    info.path = p.path;
+    info.loaded = p.api != nullptr;
+    info.error = p.error;
+    info.loadMs = p.loadMs;
+    return info;
+}
+
+} // namespace fl::jit

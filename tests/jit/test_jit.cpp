@@ -1,0 +1,526 @@
+// JIT layer: both backends compile and run a kernel, compile errors come back as text, memory and
+// disk cache hits (the disk hit in a fresh process, without loading the LLVM plugin), corrupt
+// cache entries are rejected and rewritten, "-" disables the disk cache, identity and hashing.
+// The test spawns itself (`--child ...`) to act as a second process. `test_jit --bench` prints
+// compile and load timings instead. Every cache directory is a fresh mkdtemp one.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/jit/jit.h"
+
+extern char** environ;
+
+using namespace fl::jit;
+namespace fs = std::filesystem;
+
+static int passed = 0, failed = 0;
+static const char* indent = "";
+
+static void check(bool ok, const std::string& what) {
+    if (ok) ++passed;
+    else ++failed;
+    std::printf("%s%s %s\n", indent, ok ? "ok  " : "FAIL", what.c_str());
+    std::fflush(stdout);
+}
+
+static const char* kKernel = R"(extern "C" void k(float* __restrict out, const float* __restrict a, long n) {
+    for (long i = 0; i < n; ++i) out[i] = a[i] * 2.f + 1.f;
+}
+)";
+
+static CompileRequest kernelRequest(const std::string& key = "test-kernel") { return {kKernel, key, {"k"}}; }
+
+// True when lib's k computes out = a * 2 + 1 (odd length: exercises the vector loop's tail).
+static bool runsCorrectly(const KernelLib& lib) {
+    using Fn = void (*)(float*, const float*, long);
+    auto fn = reinterpret_cast<Fn>(lib.lookup("k"));
+    if (!fn) return false;
+    std::vector<float> a(1003), out(1003, -1.f);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = float(i) * 0.5f - 7.f;
+    fn(out.data(), a.data(), long(a.size()));
+    for (size_t i = 0; i < a.size(); ++i)
+        if (out[i] != a[i] * 2.f + 1.f) return false;
+    return true;
+}
+
+// Every directory the test uses lives under one scratch directory, removed at the end.
+static std::string scratch;
+
+static std::string makeTempDir() {
+    std::string pattern = scratch + "/cache-XXXXXX";
+    return mkdtemp(pattern.data()) ? pattern : "";
+}
+
+static bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+static std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+static void writeText(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+// The names in dir, sorted.
+static std::vector<std::string> listDir(const std::string& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+static bool llvmMapped() {
+    const std::string maps = readText("/proc/self/maps");
+    return contains(maps, "libLLVM") || contains(maps, "libclang-cpp") || contains(maps, "libfuselab_llvmjit");
+}
+
+// ---- the test run as a second process ----
+
+static Backend parseBackend(const std::string& s) {
+    return s == "llvm" ? Backend::LLVM : s == "cc" ? Backend::SystemCC : Backend::Auto;
+}
+
+static const char* cacheName(CompileOutcome::Cache c) {
+    return c == CompileOutcome::Cache::Miss ? "miss" : c == CompileOutcome::Cache::Memory ? "memory" : "disk";
+}
+
+static std::string benchSource(int variant);
+
+// --child <cacheDir> <auto|llvm|cc> <kernel|bench> <miss|disk|any> <expected lib backend>
+// --child <cacheDir> <auto|llvm|cc> <kernel|bench> error <text the error must contain>
+static int childMain(char** argv) {
+    indent = "    [child] ";
+    const std::string dir = argv[0], backend = argv[1], source = argv[2], expectCache = argv[3], expectLib = argv[4];
+    Jit& jit = Jit::instance();
+    jit.configure({parseBackend(backend), dir, 3});
+    CompileRequest req = source == "kernel" ? kernelRequest() : CompileRequest{benchSource(0), "bench", {"softmax_rows"}};
+    CompileOutcome out = jit.compile(req);
+    if (expectCache == "error") {
+        check(!out.lib && contains(out.error, expectLib), "fails with '" + expectLib + "': " + out.error);
+        return failed ? 1 : 0;
+    }
+    check(out.lib != nullptr, "compiled (" + backend + "), error: '" + out.error.substr(0, 200) + "'");
+    if (!out.lib) return 1;
+    const std::string got = cacheName(out.cache);
+    check(expectCache == "any" ? got != "memory" : got == expectCache, "cache result is " + expectCache + " (got " + got + ")");
+    if (expectCache != "any")
+        check(out.lib->backend == expectLib, "lib backend is " + expectLib + " (got " + out.lib->backend + ")");
+    if (source == "kernel") check(runsCorrectly(*out.lib), "kernel runs correctly");
+    if (out.cache == CompileOutcome::Cache::Disk) {
+        check(!jit.plugin().loaded, "disk hit did not load the llvm plugin");
+        check(!llvmMapped(), "no LLVM library mapped in this process");
+    }
+    std::printf("%s%s: total %.2f ms (cache %.2f ms, frontend %.2f ms, codegen %.2f ms)\n", indent, got.c_str(),
+                out.totalMs, out.cacheMs, out.frontendMs, out.codegenMs);
+    return failed ? 1 : 0;
+}
+
+// Starts this binary with args (and extra NAME=value environment entries); returns the pid.
+static pid_t startSelf(const std::vector<std::string>& args, const std::vector<std::string>& extraEnv = {}) {
+    std::vector<std::string> argvStore{"/proc/self/exe"};
+    argvStore.insert(argvStore.end(), args.begin(), args.end());
+    std::vector<char*> argvPtrs, envPtrs;
+    for (auto& a : argvStore) argvPtrs.push_back(a.data());
+    argvPtrs.push_back(nullptr);
+    std::vector<std::string> envStore(extraEnv);
+    for (char** e = environ; *e; ++e) envStore.emplace_back(*e); // earlier entries win in getenv
+    for (auto& e : envStore) envPtrs.push_back(e.data());
+    envPtrs.push_back(nullptr);
+    std::fflush(stdout);
+    pid_t pid = -1;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argvPtrs.data(), envPtrs.data()) != 0) return -1;
+    return pid;
+}
+
+static bool waitOk(pid_t pid) {
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static bool child(const std::string& dir, const std::string& backend, const std::string& expectCache,
+                  const std::string& expectLib, const std::vector<std::string>& env = {}) {
+    return waitOk(startSelf({"--child", dir, backend, "kernel", expectCache, expectLib}, env));
+}
+
+// ---- checks ----
+
+static void testHashAndIdentity() {
+    std::printf("-- hash, identity, cache directory\n");
+    check(hashHex("") == "cbf29ce484222325", "hashHex(\"\") is the FNV-1a offset basis");
+    check(hashHex("a") == "af63dc4c8601ec8c", "hashHex(\"a\") matches FNV-1a 64");
+    check(hashHex("foobar") == "85944171f73967e8", "hashHex(\"foobar\") matches FNV-1a 64");
+    Jit& jit = Jit::instance();
+    jit.configure({Backend::SystemCC, "-", 3});
+    const std::string id = jit.identity();
+    check(id == jit.identity(), "identity() is deterministic");
+    check(contains(id, "backend=cc") && contains(id, "-march=native") && contains(id, "cpu="),
+          "identity names backend, flags and CPU features");
+    jit.configure({Backend::SystemCC, "-", 2});
+    check(jit.identity() != id, "identity depends on optLevel");
+    check(jit.cacheDir().empty(), "cache dir \"-\" disables the disk cache");
+    jit.configure({Backend::SystemCC, "/some/dir", 3});
+    check(jit.cacheDir() == "/some/dir", "an explicit cache dir is used as is");
+    const std::string saved = std::getenv("FUSELAB_CACHE_DIR");
+    jit.configure({Backend::SystemCC, "", 3});
+    check(jit.cacheDir() == saved, "empty cache dir: $FUSELAB_CACHE_DIR");
+    unsetenv("FUSELAB_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    check(jit.cacheDir() == "/xdg/fuselab", "then $XDG_CACHE_HOME/fuselab");
+    setenv("FUSELAB_CACHE_DIR", saved.c_str(), 1);
+}
+
+static void testBackend(const std::string& name, Backend backend) {
+    std::printf("-- backend %s\n", name.c_str());
+    Jit& jit = Jit::instance();
+    const std::string dir = makeTempDir();
+    jit.configure({backend, dir, 3});
+    check(jit.backendName() == name, "backendName() is " + name);
+
+    CompileOutcome out = jit.compile(kernelRequest());
+    check(out.lib && out.error.empty(), "compiles the kernel" + (out.error.empty() ? "" : ": " + out.error));
+    if (!out.lib) return;
+    check(out.cache == CompileOutcome::Cache::Miss, "first compile is a miss");
+    check(out.lib->backend == name, "lib backend is " + name);
+    check(runsCorrectly(*out.lib), "kernel runs correctly");
+    check(out.frontendMs > 0 && out.totalMs >= out.frontendMs + out.codegenMs, "timings are filled");
+    check(!out.lib->objectPath.empty() && fs::exists(out.lib->objectPath), "shared object written to the disk cache");
+    const std::string hash = fs::path(out.lib->objectPath).stem().string();
+    check(listDir(dir) == std::vector<std::string>{hash + ".meta", hash + ".so"},
+          "cache holds exactly <hash>.so and <hash>.meta (no leftovers)");
+    const std::string asmText = jit.assembly(*out.lib);
+    if (name == "llvm") {
+        check(contains(out.lib->llvmIR, "define") && contains(out.lib->llvmIR, "@k("), "LLVM IR kept");
+        check(contains(out.lib->llvmIR, "x float>"), "IR is vectorized (clang saw the target)");
+        check(out.codegenMs > 0, "codegen time reported");
+        check(contains(asmText, "k:") && contains(asmText, "ret"), "assembly from the IR");
+    } else {
+        check(contains(asmText, "<k>:"), "assembly by objdump of the cached object");
+    }
+
+    CompileOutcome again = jit.compile(kernelRequest());
+    check(again.cache == CompileOutcome::Cache::Memory && again.lib == out.lib, "second compile hits the memory cache");
+    jit.clearMemoryCache();
+    CompileOutcome disk = jit.compile(kernelRequest());
+    check(disk.cache == CompileOutcome::Cache::Disk && disk.lib && disk.lib->backend == "disk" && runsCorrectly(*disk.lib),
+          "after clearMemoryCache(): a disk hit in this process");
+    check(out.lib && runsCorrectly(*out.lib), "the earlier library stays valid");
+    // Rewrite the entry in this process, then load it again: dlopen must not hand back the
+    // library it loaded before from the same entry.
+    writeText(out.lib->objectPath, "not an ELF file");
+    jit.clearMemoryCache();
+    CompileOutcome rebuilt = jit.compile(kernelRequest());
+    check(rebuilt.cache == CompileOutcome::Cache::Miss && rebuilt.lib && runsCorrectly(*rebuilt.lib),
+          "a corrupt entry is recompiled in the same process");
+    jit.clearMemoryCache();
+    CompileOutcome reloaded = jit.compile(kernelRequest());
+    check(reloaded.cache == CompileOutcome::Cache::Disk && reloaded.lib && runsCorrectly(*reloaded.lib) &&
+              reloaded.lib->lookup("k") != disk.lib->lookup("k"),
+          "the rewritten entry loads as a new library");
+
+    CompileOutcome bad = jit.compile({"extern \"C\" void k(float* out) { out[0] = undeclared_thing; }", "bad-" + name, {"k"}});
+    check(!bad.lib && contains(bad.error, "undeclared_thing") && contains(bad.error, "error"),
+          "compile error returned as text: " + bad.error.substr(0, bad.error.find('\n')));
+    CompileOutcome missing = jit.compile({kKernel, "missing-" + name, {"k", "nope"}});
+    check(!missing.lib && contains(missing.error, "nope"), "a symbol the unit lacks fails the compile");
+    CompileOutcome libc = jit.compile({kKernel, "libc-" + name, {"k", "memset"}});
+    check(!libc.lib, "a process symbol (memset) does not count as defined by the unit");
+
+    check(child(dir, name, "disk", "disk"), "a fresh process gets a disk hit");
+}
+
+static void testAuto(bool haveLLVM) {
+    std::printf("-- backend auto\n");
+    Jit& jit = Jit::instance();
+    const std::string dir = makeTempDir();
+    jit.configure({Backend::Auto, dir, 3});
+    const std::string expected = haveLLVM ? "llvm" : "cc";
+    check(jit.backendName() == expected, "auto picks " + expected);
+    CompileOutcome out = jit.compile(kernelRequest("auto"));
+    check(out.lib && out.lib->backend == expected && runsCorrectly(*out.lib), "auto compiles with " + expected);
+    check(child(dir, "auto", "miss", expected), "a fresh process compiles another key");
+    check(child(dir, "auto", "disk", "disk"), "and the next one loads it from disk, without LLVM");
+    check(child(makeTempDir(), "auto", "miss", "cc", {"FUSELAB_LLVM_PLUGIN=/nonexistent/libfuselab_llvmjit.so"}),
+          "auto falls back to cc when the plugin cannot load");
+    if (haveLLVM)
+        check(waitOk(startSelf({"--child", makeTempDir(), "llvm", "kernel", "error", "llvm backend unavailable"},
+                               {"FUSELAB_LLVM_PLUGIN=/nonexistent/libfuselab_llvmjit.so"})),
+              "backend llvm without a loadable plugin is an error, not a fallback");
+}
+
+static void testCorruption(const std::string& backend, const std::string& expectLib) {
+    std::printf("-- corrupt entries (%s)\n", backend.c_str());
+    const std::string dir = makeTempDir();
+    check(child(dir, backend, "miss", expectLib), "entry written");
+    std::string so, meta;
+    for (const auto& n : listDir(dir)) (n.ends_with(".so") ? so : meta) = dir + "/" + n;
+    const std::string goodSo = readText(so), goodMeta = readText(meta);
+
+    struct Damage {
+        const char* what;
+        void (*apply)(const std::string& so, const std::string& meta);
+    };
+    const Damage damages[] = {
+        {"truncated .so", [](const std::string& so, const std::string&) { fs::resize_file(so, fs::file_size(so) / 2); }},
+        {"flipped bytes in .so",
+         [](const std::string& so, const std::string&) {
+             std::string bytes = readText(so);
+             for (size_t i = bytes.size() / 3; i < bytes.size() / 3 + 16; ++i) bytes[i] = char(bytes[i] ^ 0x5a);
+             writeText(so, bytes);
+         }},
+        {"garbage .meta", [](const std::string&, const std::string& meta) { writeText(meta, "garbage\n\x01\x02 size 7"); }},
+        {"empty .so", [](const std::string& so, const std::string&) { writeText(so, ""); }},
+        {"empty .meta", [](const std::string&, const std::string& meta) { writeText(meta, ""); }},
+        {"missing .so", [](const std::string& so, const std::string&) { fs::remove(so); }},
+    };
+    for (const auto& d : damages) {
+        if (backend != "cc" && std::string(d.what) != "flipped bytes in .so") continue; // llvm: one case suffices
+        writeText(so, goodSo);
+        writeText(meta, goodMeta);
+        d.apply(so, meta);
+        check(child(dir, backend, "miss", expectLib), std::string(d.what) + ": ignored, recompiled, runs correctly");
+        check(child(dir, backend, "disk", "disk"), std::string(d.what) + ": entry rewritten and loads again");
+    }
+    check(listDir(dir).size() == 2, "no temporary files left in the cache dir");
+}
+
+static void testConcurrency(bool haveLLVM) {
+    std::printf("-- concurrency\n");
+    Jit& jit = Jit::instance();
+    for (Backend backend : {Backend::SystemCC, Backend::LLVM}) {
+        if (backend == Backend::LLVM && !haveLLVM) continue;
+        const std::string name = backend == Backend::LLVM ? "llvm" : "cc";
+        jit.configure({backend, makeTempDir(), 3});
+        CompileOutcome a, b, c;
+        std::thread t1([&] { a = jit.compile(kernelRequest("threads")); });
+        std::thread t2([&] { b = jit.compile(kernelRequest("threads")); });
+        std::thread t3([&] { c = jit.compile(kernelRequest("threads-other")); });
+        t1.join();
+        t2.join();
+        t3.join();
+        check(a.lib && a.lib == b.lib, name + ": two threads compiling one unit share one result");
+        check((a.cache == CompileOutcome::Cache::Miss) != (b.cache == CompileOutcome::Cache::Miss), name + ": and compile it once");
+        check(c.lib && c.lib != a.lib && runsCorrectly(*c.lib) && runsCorrectly(*a.lib), name + ": a third thread compiles another unit");
+    }
+
+    const std::string shared = makeTempDir();
+    pid_t p1 = startSelf({"--child", shared, "cc", "kernel", "any", "cc"});
+    pid_t p2 = startSelf({"--child", shared, "cc", "kernel", "any", "cc"});
+    check(waitOk(p1) && waitOk(p2), "two processes writing one entry concurrently both succeed");
+    check(child(shared, "cc", "disk", "disk"), "and leave a valid entry");
+    check(listDir(shared).size() == 2, "and no temporary files");
+}
+
+static void testNoDiskCache() {
+    std::printf("-- disk cache disabled\n");
+    Jit& jit = Jit::instance();
+    const std::string envDir = std::getenv("FUSELAB_CACHE_DIR");
+    jit.configure({Backend::SystemCC, "-", 3});
+    CompileOutcome out = jit.compile(kernelRequest("nodisk"));
+    check(out.lib && out.cache == CompileOutcome::Cache::Miss && runsCorrectly(*out.lib), "compiles without a disk cache");
+    check(out.lib && out.lib->objectPath.empty(), "no object path");
+    check(listDir(envDir).empty(), "nothing written to $FUSELAB_CACHE_DIR");
+    check(out.lib && contains(jit.assembly(*out.lib), "no assembly"), "assembly() explains why there is none");
+    check(jit.compile(kernelRequest("nodisk")).cache == CompileOutcome::Cache::Memory, "memory cache still works");
+    check(child("-", "cc", "miss", "cc"), "a fresh process compiles again");
+}
+
+// ---- benchmark ----
+
+// ~100 lines of generated-looking kernels; variant changes constants only.
+static std::string benchSource(int variant) {
+    std::string s = R"(// fused kernels, variant @V@
+extern "C" void bias_gelu(float* __restrict out, const float* __restrict x, const float* __restrict b, long rows, long cols) {
+    for (long r = 0; r < rows; ++r)
+        for (long c = 0; c < cols; ++c) {
+            float v = x[r * cols + c] + b[c];
+            float t = 0.7978845608f * (v + 0.044715f * v * v * v);
+            float e = __builtin_expf(2.f * t);
+            out[r * cols + c] = 0.5f * v * (1.f + (e - 1.f) / (e + 1.f)) * @S@f;
+        }
+}
+extern "C" void softmax_rows(float* __restrict out, const float* __restrict x, long rows, long cols) {
+    for (long r = 0; r < rows; ++r) {
+        const float* in = x + r * cols;
+        float* o = out + r * cols;
+        float m = in[0];
+        for (long c = 1; c < cols; ++c) m = in[c] > m ? in[c] : m;
+        float sum = 0.f;
+        for (long c = 0; c < cols; ++c) {
+            float e = __builtin_expf((in[c] - m) * @S@f);
+            o[c] = e;
+            sum += e;
+        }
+        float inv = 1.f / sum;
+        for (long c = 0; c < cols; ++c) o[c] *= inv;
+    }
+}
+extern "C" void layernorm_rows(float* __restrict out, const float* __restrict x, const float* __restrict w,
+                               const float* __restrict b, long rows, long cols) {
+    for (long r = 0; r < rows; ++r) {
+        const float* in = x + r * cols;
+        float mean = 0.f, var = 0.f;
+        for (long c = 0; c < cols; ++c) mean += in[c];
+        mean /= float(cols);
+        for (long c = 0; c < cols; ++c) {
+            float d = in[c] - mean;
+            var += d * d;
+        }
+        float inv = 1.f / __builtin_sqrtf(var / float(cols) + 1e-5f);
+        for (long c = 0; c < cols; ++c) out[r * cols + c] = (in[c] - mean) * inv * w[c] + b[c];
+    }
+}
+extern "C" void matmul(float* __restrict out, const float* __restrict a, const float* __restrict b, long m, long n, long k) {
+    for (long i = 0; i < m; ++i) {
+        float* o = out + i * n;
+        for (long j = 0; j < n; ++j) o[j] = 0.f;
+        for (long p = 0; p < k; ++p) {
+            float av = a[i * k + p] * @S@f;
+            const float* brow = b + p * n;
+            for (long j = 0; j < n; ++j) o[j] += av * brow[j];
+        }
+    }
+}
+extern "C" void add_relu(float* __restrict out, const float* __restrict a, const float* __restrict b, long n) {
+    for (long i = 0; i < n; ++i) {
+        float v = a[i] + b[i] * @S@f;
+        out[i] = v > 0.f ? v : 0.f;
+    }
+}
+extern "C" void sum_cols(float* __restrict out, const float* __restrict x, long rows, long cols) {
+    for (long c = 0; c < cols; ++c) out[c] = 0.f;
+    for (long r = 0; r < rows; ++r)
+        for (long c = 0; c < cols; ++c) out[c] += x[r * cols + c];
+}
+extern "C" void adam_step(float* __restrict p, float* __restrict m, float* __restrict v, const float* __restrict g,
+                          long n, float lr, float b1, float b2, float eps, long step) {
+    float c1 = 1.f, c2 = 1.f;
+    for (long s = 0; s < step; ++s) {
+        c1 *= b1;
+        c2 *= b2;
+    }
+    for (long i = 0; i < n; ++i) {
+        m[i] = b1 * m[i] + (1.f - b1) * g[i];
+        v[i] = b2 * v[i] + (1.f - b2) * g[i] * g[i];
+        float mh = m[i] / (1.f - c1), vh = v[i] / (1.f - c2);
+        p[i] -= lr * mh / (__builtin_sqrtf(vh) + eps) * @S@f;
+    }
+}
+extern "C" void conv1d(float* __restrict out, const float* __restrict x, const float* __restrict w, long n, long taps) {
+    for (long i = 0; i + taps <= n; ++i) {
+        float acc = 0.f;
+        for (long t = 0; t < taps; ++t) acc += x[i + t] * w[t];
+        out[i] = acc * @S@f;
+    }
+}
+extern "C" void mse_grad(float* __restrict g, const float* __restrict y, const float* __restrict t, long n) {
+    const float scale = 2.f / float(n);
+    for (long i = 0; i < n; ++i) g[i] = scale * (y[i] - t[i]) * @S@f;
+}
+extern "C" float dot(const float* __restrict a, const float* __restrict b, long n) {
+    float acc = 0.f;
+    for (long i = 0; i < n; ++i) acc += a[i] * b[i];
+    return acc * @S@f;
+}
+)";
+    auto replaceAll = [&](const std::string& from, const std::string& to) {
+        for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    };
+    replaceAll("@V@", std::to_string(variant));
+    replaceAll("@S@", "1.00" + std::to_string(variant));
+    return s;
+}
+
+static void report(const char* what, const CompileOutcome& out) {
+    std::printf("%-44s %s: total %8.2f ms  frontend %8.2f  codegen %7.2f  cache %6.2f%s%s\n", what, cacheName(out.cache),
+                out.totalMs, out.frontendMs, out.codegenMs, out.cacheMs, out.error.empty() ? "" : "  ERROR ",
+                out.error.substr(0, 200).c_str());
+}
+
+static int benchMain() {
+    Jit& jit = Jit::instance();
+    const std::string dir = makeTempDir();
+    const std::vector<std::string> symbols{"bias_gelu", "softmax_rows", "layernorm_rows", "matmul", "add_relu",
+                                           "sum_cols", "adam_step", "conv1d", "mse_grad", "dot"};
+    int lines = 0;
+    for (char c : benchSource(0)) lines += c == '\n';
+    std::printf("bench source: %d lines, %zu kernels; cache dir %s\n", lines, symbols.size(), dir.c_str());
+
+    jit.configure({Backend::Auto, dir, 3});
+    if (jit.backendName() == "llvm") {
+        auto t0 = std::chrono::steady_clock::now();
+        CompileOutcome cold = jit.compile({benchSource(0), "bench", symbols});
+        double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        report("llvm, cold (first in process, plugin load)", cold);
+        std::printf("  plugin dlopen + entry: %.2f ms; wall %.2f ms\n", jit.plugin().loadMs, wall);
+        report("llvm, second source, same process", jit.compile({benchSource(1), "bench", symbols}));
+        report("llvm, third source, same process", jit.compile({benchSource(2), "bench", symbols}));
+        for (int i = 0; i < 3; ++i) {
+            std::printf("fresh process, disk hit of the llvm entry:\n");
+            waitOk(startSelf({"--child", dir, "auto", "bench", "disk", "disk"}));
+        }
+    } else {
+        std::printf("llvm plugin not available: %s\n", jit.plugin().error.c_str());
+    }
+    jit.configure({Backend::SystemCC, dir, 3});
+    report("cc (system compiler)", jit.compile({benchSource(0), "bench", symbols}));
+    report("cc, second source", jit.compile({benchSource(1), "bench", symbols}));
+    for (int i = 0; i < 3; ++i) {
+        std::printf("fresh process, disk hit of the cc entry:\n");
+        waitOk(startSelf({"--child", dir, "cc", "bench", "disk", "disk"}));
+    }
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc >= 7 && std::string(argv[1]) == "--child") return childMain(argv + 2);
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuselab-jit-test-XXXXXX";
+    if (!mkdtemp(pattern.data())) {
+        std::printf("FAIL cannot create a temporary directory\n");
+        return 1;
+    }
+    scratch = pattern;
+    // Never touch the user's cache: the default location points into the scratch directory too.
+    setenv("FUSELAB_CACHE_DIR", makeTempDir().c_str(), 1);
+    if (argc >= 2 && std::string(argv[1]) == "--bench") {
+        int rc = benchMain();
+        fs::remove_all(scratch);
+        return rc;
+    }
+
+    testHashAndIdentity();
+    Jit& jit = Jit::instance();
+    jit.configure({Backend::Auto, "-", 3});
+    const Jit::PluginInfo plugin = jit.plugin();
+    const bool haveLLVM = !plugin.path.empty();
+    std::printf("llvm plugin: %s\n", haveLLVM ? plugin.path.c_str() : "not found (llvm checks skipped)");
+    check(!plugin.loaded && !llvmMapped(), "the plugin is not loaded before a compile needs it");
+    if (haveLLVM) testBackend("llvm", Backend::LLVM);
+    testBackend("cc", Backend::SystemCC);
+    testAuto(haveLLVM);
+    testCorruption("cc", "cc");
+    if (haveLLVM) testCorruption("llvm", "llvm");
+    testConcurrency(haveLLVM);
+    testNoDiskCache();
+
+    fs::remove_all(scratch);
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
