@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "core/capture/capture.h"
+#include "core/runtime/bench.h"
+#include "core/runtime/report.h"
 #include "core/script/interp.h"
 #include "core/script/runner.h"
 #include "profiler/phase_timer.h"
@@ -17,7 +19,11 @@ std::string usage() {
            "                                                 run a model script (--no-compile: torch.compile runs eagerly)\n"
            "       fuselab explain [--json] [--timeout S] MODEL.py\n"
            "                                                 graphs, graph breaks, recompiles and guards of each compiled function\n"
-           "       fuselab bench|profile|kernels             (not built yet: they arrive with the compiler backend)\n"
+           "       fuselab kernels [--decisions] [--ir] [--asm] [--threads N] MODEL.py\n"
+           "                                                 the kernels generated for each compiled graph\n"
+           "       fuselab bench [--json] [--threads N] MODEL.py\n"
+           "                                                 replay each compiled call: first call, compile phases, cached vs eager\n"
+           "       fuselab profile                           (not built yet)\n"
            "       fuselab --version\n"
            "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";
 }
@@ -32,6 +38,8 @@ struct CommonArgs {
     script::RunConfig cfg;
     std::string path;
     bool json = false;
+    int threads = 0;
+    runtime::KernelsOptions kernels;
 };
 
 // Parses the options shared by run and explain; returns -1 to go on, else an exit code.
@@ -49,8 +57,19 @@ int parseArgs(const std::string& cmd, const std::vector<std::string>& args, Comm
             cfg.timeoutSeconds = std::atof(a.c_str() + 10);
         } else if (a == "--no-compile" && cmd == "run") {
             cfg.compile = false;
-        } else if (a == "--json" && cmd == "explain") {
+        } else if (a == "--json" && (cmd == "explain" || cmd == "bench")) {
             out.json = true;
+        } else if (a == "--threads" && (cmd == "bench" || cmd == "kernels" || cmd == "run")) {
+            char* end = nullptr;
+            long n = i + 1 < args.size() ? std::strtol(args[++i].c_str(), &end, 10) : 0;
+            if (!end || *end || n < 1 || n > 1024) { std::cerr << "fuselab " << cmd << ": --threads needs a number of threads (1 to 1024)\n"; return 2; }
+            out.threads = int(n);
+        } else if (a == "--decisions" && cmd == "kernels") {
+            out.kernels.decisions = true;
+        } else if (a == "--ir" && cmd == "kernels") {
+            out.kernels.ir = true;
+        } else if (a == "--asm" && cmd == "kernels") {
+            out.kernels.assembly = true;
         } else if (a == "-h" || a == "--help") {
             std::cout << usage();
             return 0;
@@ -66,6 +85,7 @@ int parseArgs(const std::string& cmd, const std::vector<std::string>& args, Comm
     }
     if (out.path.empty()) { std::cerr << "fuselab " << cmd << ": no model script given\n" << usage(); return 2; }
     cfg.path = out.path;
+    if (out.threads > 0) runtime::setThreads(out.threads);
     return -1;
 }
 
@@ -98,6 +118,57 @@ int explainCommand(const std::vector<std::string>& args) {
     return r.exitCode;
 }
 
+// fuselab kernels: runs the script (its output is captured), then prints the generated kernels.
+int kernelsCommand(const std::vector<std::string>& args) {
+    CommonArgs ca;
+    if (int rc = parseArgs("kernels", args, ca); rc >= 0) return rc;
+    std::string output, report;
+    ca.cfg.out = [&output](const std::string& s) { output += s; };
+    ca.cfg.err = [](const std::string& s) { std::cerr << s; };
+    runtime::KernelsOptions ko = ca.kernels;
+    ca.cfg.afterRun = [&report, ko](script::Interp& in) { report = runtime::kernelsText(*in.capture, ko); };
+    script::RunResult r = script::runScript(ca.cfg);
+    if (r.status == script::RunStatus::SyntaxError || r.status == script::RunStatus::CannotRead) return r.exitCode;
+    std::cout << report;
+    std::cout.flush();
+    return r.exitCode;
+}
+
+// fuselab bench: runs the script with its compiled calls recorded, then replays and times them.
+int benchCommand(const std::vector<std::string>& args) {
+    CommonArgs ca;
+    if (int rc = parseArgs("bench", args, ca); rc >= 0) return rc;
+    std::string output, report;
+    bool json = ca.json;
+    ca.cfg.out = [&output](const std::string& s) { output += s; };
+    ca.cfg.err = [](const std::string& s) { std::cerr << s; };
+    auto before = ca.cfg.beforeRun;
+    ca.cfg.beforeRun = [before](script::Interp& in) {
+        if (before) before(in);
+        in.capture->recordCalls = true;
+    };
+    bool failed = false;
+    ca.cfg.afterRun = [&](script::Interp& in) {
+        try {
+            if (!json) std::cerr << "fuselab bench: replaying " << in.capture->recorded.size() << " recorded calls...\n";
+            runtime::BenchReport br = runtime::runBench(in, runtime::BenchOptions{});
+            report = json ? runtime::benchJson(br) : runtime::benchText(br);
+        } catch (script::PyException& e) {
+            std::cerr << "fuselab bench: a replayed call raised " << in.formatException(e) << "\n";
+            failed = true;
+        }
+    };
+    script::RunResult r = script::runScript(ca.cfg);
+    if (r.exitCode != 0) {
+        std::cerr << "fuselab bench: the script failed (exit " << r.exitCode << "); nothing to benchmark\n";
+        return r.exitCode;
+    }
+    if (failed) return 1;
+    std::cout << report;
+    std::cout.flush();
+    return 0;
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args) {
@@ -105,9 +176,10 @@ int runCli(const std::vector<std::string>& args) {
     const std::string& cmd = args[0];
     if (cmd == "run") return runCommand(args);
     if (cmd == "explain") return explainCommand(args);
+    if (cmd == "kernels") return kernelsCommand(args);
+    if (cmd == "bench") return benchCommand(args);
     if (isSubcommand(cmd)) {
-        std::cerr << "fuselab " << cmd << ": not built yet. Today `fuselab run` executes scripts eagerly; "
-                  << cmd << " arrives with the capture and compiler layers.\n";
+        std::cerr << "fuselab " << cmd << ": not built yet; it arrives with the profiler.\n";
         return 2;
     }
     std::cerr << "fuselab: unknown command '" << cmd << "'\n" << usage();
@@ -134,7 +206,7 @@ int runHeadlessReport(const std::string& path) {
     std::cout << "-- report --\n";
     std::cout << "status: " << (r.exitCode == 0 ? "ok" : "failed (exit " + std::to_string(r.exitCode) + ")") << "\n";
     std::cout << "capture: " << capture << "\n";
-    std::cout << "time: " << timer.summary() << " (compiled graphs run node by node on LibTorch until the compiler backend lands)\n";
+    std::cout << "time: " << timer.summary() << "\n";
     std::cout.flush();
     return r.exitCode;
 }

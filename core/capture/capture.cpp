@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/capture/tracer.h"
+#include "core/runtime/runtime.h"
 #include "core/script/pyformat.h"
 #include "core/script/tensor_obj.h"
 
@@ -1116,6 +1117,17 @@ static Value instantiate(const ArgT& a, const std::vector<Value>& env, SrcCtx* c
     return Value();
 }
 
+Value instantiateArg(const ArgT& a, std::vector<Value>& env, const std::function<void(int)>& ensure) {
+    if (ensure) {
+        std::function<void(const ArgT&)> walk = [&](const ArgT& x) {
+            if (x.kind == ArgT::Ref) ensure(x.node);
+            for (auto& y : x.items) walk(y);
+        };
+        walk(a);
+    }
+    return instantiate(a, env);
+}
+
 // Runs the captured graph node by node with LibTorch (backend="eager"); returns the node values.
 static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* locals, const Scope* globals,
                                   std::vector<Value>& vals, std::vector<uint8_t>& state) {
@@ -1123,19 +1135,37 @@ static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* loca
     std::vector<Value> env(g.nodes.size());
     for (size_t i = 0; i < g.nodes.size(); ++i) {
         const OpNode& n = g.nodes[i];
-        if (n.placeholder) {
-            if (n.constant) env[i] = n.constValue;
-            else if (!resolveSlot(in, e, e.placeholderSlot[i], locals, globals, vals, state))
-                in.raise(in.runtimeError, "compiled graph input " + n.source.str() + " is missing");
-            else env[i] = vals[e.placeholderSlot[i]];
-            continue;
+        if (!n.placeholder) continue;
+        if (n.constant) env[i] = n.constValue;
+        else if (!resolveSlot(in, e, e.placeholderSlot[i], locals, globals, vals, state))
+            in.raise(in.runtimeError, "compiled graph input " + n.source.str() + " is missing");
+        else env[i] = vals[e.placeholderSlot[i]];
+    }
+    auto noteIO = [&] {
+        Session::LastGraph lg;
+        lg.entry = &e;
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+            if (g.nodes[i].placeholder && env[i].isTensor()) lg.bytesIn += int64_t(tensorOf(env[i]).nbytes());
+        for (auto& o : g.outputs) {
+            const Value& v = env[o.node];
+            if (o.index < 0 && v.isTensor()) lg.bytesOut += int64_t(tensorOf(v).nbytes());
         }
+        in.capture->lastGraph = lg;
+    };
+    if (e.compiled && runtime::execute(in, g, *e.compiled, env)) {
+        noteIO();
+        return env;
+    }
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const OpNode& n = g.nodes[i];
+        if (n.placeholder) continue;
         CallArgs ca;
         ca.pos.reserve(n.pos.size());
         for (auto& a : n.pos) ca.pos.push_back(instantiate(a, env));
         for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, instantiate(a, env));
         env[i] = n.invoke(in, ca);
     }
+    noteIO();
     return env;
 }
 
@@ -1335,6 +1365,7 @@ CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vecto
 
 Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileOptions& opts) {
     if (!enabled || in_.tracer) return in_.call(fnValue, args); // inside a trace: inlined
+    if (recordCalls && interceptDepth_ == 0) recorded.push_back({fnValue, args, opts});
     Value fn = fnValue;
     CallArgs a = args;
     if (fn.is(OK::BoundMethod)) {
@@ -1348,6 +1379,14 @@ Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileO
     ++interceptDepth_;
     currentOpts_ = opts;
     return runFrame(fo, {}, sc, opts);
+}
+
+void Session::resetFrames() {
+    lastGraph = LastGraph{};
+    order_.clear();
+    frames_.clear();
+    report_ = Report{};
+    compiledFns_ = 0;
 }
 
 Value Session::callAsFrame(FunctionObj* fn, CallArgs& args) {
@@ -1539,7 +1578,13 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     int stopOcc = 0;
     bool noteBreak = true;
 
+    const auto traceStart = std::chrono::steady_clock::now();
     auto commit = [&] {
+        if (entry.status == "compiled" && !entry.graph.nodes.empty() && entry.graph.ops > 0 && runtime::backend() == "fuselab" &&
+            (fr.opts.backend == "inductor" || fr.opts.backend.empty())) {
+            double traceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traceStart).count();
+            entry.compiled = runtime::compile(entry, traceMs);
+        }
         if (entry.status == "compiled" && logs.graphCode)
             log(entry.id, "graph_code", "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(++compiledFns_) + " =====\n" +
                                         graph::printGraph(entry.graph.printable, "forward"));

@@ -24,6 +24,10 @@ class Interp;
 struct TraceEntry;
 }
 
+namespace fl::runtime {
+struct Compiled;
+}
+
 namespace fl::capture {
 
 using script::Value;
@@ -101,6 +105,10 @@ struct ArgT {
 
 using OpInvoke = std::function<Value(Interp&, script::CallArgs&)>;
 
+// The value of a recorded argument, given the graph's node values; `ensure` (optional) is called
+// with each node a Ref reads before it is read.
+Value instantiateArg(const ArgT& a, std::vector<Value>& env, const std::function<void(int)>& ensure);
+
 struct OpNode {
     bool placeholder = false;
     bool scalar = false; // a symbolic int/float input
@@ -153,6 +161,7 @@ struct Entry {
     CapturedGraph graph;
     ExitPlan exit;
     std::string status = "compiled"; // compiled | empty | error
+    std::shared_ptr<runtime::Compiled> compiled; // the backend's code (null: replayed op by op)
 };
 
 struct FrameKey {
@@ -253,6 +262,16 @@ public:
     // last call, timed over `iterations` checks; the median of `repeats` batches, per check.
     struct GuardTiming { std::string id; int guards = 0; double nanos = 0; bool passed = false; };
     std::vector<GuardTiming> timeGuards(int iterations, int repeats);
+
+    // Benchmark support: every top-level call into a compiled function or module, as made.
+    struct RecordedCall { Value fn; script::CallArgs args; CompileOptions opts; };
+    bool recordCalls = false;
+    std::vector<RecordedCall> recorded;
+    // Forgets every compiled frame, like torch._dynamo.reset(): the next call traces and compiles.
+    void resetFrames();
+    // The latest cached graph call: bytes of its tensor inputs and outputs, and its entry.
+    struct LastGraph { int64_t bytesIn = 0, bytesOut = 0; const Entry* entry = nullptr; };
+    LastGraph lastGraph;
 
     // used by the tracer and the interpreter's frame execution
     Interp& interp() { return in_; }

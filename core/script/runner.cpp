@@ -86,6 +86,7 @@ void* runJob(void* p) {
         opts.maxAllocBytes = cfg.maxAllocBytes > 0 ? cfg.maxAllocBytes : physicalMemory() / 2;
         Interp in(opts);
         in.capture->enabled = cfg.compile;
+        if (cfg.beforeRun) cfg.beforeRun(in);
         struct After {
             const RunConfig& cfg;
             Interp& in;

@@ -24,6 +24,7 @@ struct RunConfig {
     int64_t maxAllocBytes = 0;     // 0: half of physical memory
     bool hardExitOnStuckTimeout = false; // CLI: if a single op outlives the timeout by 5 s, _exit(124)
     bool compile = true;           // false: torch.compile runs eagerly (fuselab run --no-compile)
+    std::function<void(Interp&)> beforeRun; // on the run thread, before the script starts
     std::function<void(Interp&)> afterRun; // on the run thread, before the interpreter ends
 };
 

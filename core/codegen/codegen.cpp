@@ -1,0 +1,446 @@
+#include "core/codegen/codegen.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/codegen/kmath.h"
+
+namespace fl::codegen {
+
+using namespace lower;
+using fuse::Domain;
+using fuse::Group;
+using fuse::Placement;
+
+namespace {
+
+constexpr int kLanes = 16;        // independent accumulators per reduction (one AVX-512 vector)
+constexpr int64_t kBlock = 4096;  // elements of the last dim per row block of a pointwise kernel
+
+std::string floatLit(double v) {
+    if (std::isnan(v)) return "__builtin_nanf(\"\")";
+    if (std::isinf(v)) return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.9g", v);
+    std::string s = b;
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s + "f";
+}
+
+std::string literal(const SExpr& e) {
+    switch (e.dtype) {
+    case DType::F32: return floatLit(e.c);
+    case DType::Bool: return e.c != 0 ? "true" : "false";
+    case DType::I64: return std::to_string(int64_t(e.c)) + "L";
+    }
+    return "0";
+}
+
+struct Scope {
+    std::string indent;
+    std::string* out;
+    std::map<std::string, std::string> cse; // right-hand side -> temporary
+    Scope* parent = nullptr;                // values of enclosing scopes are visible here
+    std::string find(const std::string& rhs) const {
+        for (const Scope* s = this; s; s = s->parent) {
+            auto it = s->cse.find(rhs);
+            if (it != s->cse.end()) return it->second;
+        }
+        return {};
+    }
+};
+
+class KernelWriter {
+public:
+    KernelWriter(const Program& p, const fuse::Schedule& s, const Group& g) : p_(p), s_(s), g_(g), members_(g.nodes.begin(), g.nodes.end()) {}
+
+    Kernel write(const std::string& name) {
+        Kernel k;
+        k.name = name;
+        k.group = g_.id;
+        k.nodes = g_.nodes;
+        const Domain& d = g_.domain;
+        std::string body;
+        if (d.isReduction()) body = reductionBody(k);
+        else body = pointwiseBody(k);
+        k.buffers = buffers_;
+        k.writes = writes_;
+
+        std::ostringstream src;
+        src << "// " << name << ": " << summary() << "\n";
+        src << "// loops: rows " << shapeStr(d.outer);
+        if (d.isReduction()) src << ", reduced " << shapeStr(d.inner);
+        src << "\n// graph nodes:\n";
+        for (int n : g_.nodes) {
+            const Node& nd = p_.nodes[n];
+            src << "//   " << nd.name << " = " << nd.what << " " << dtypeName(nd.dtype) << shapeStr(nd.shape);
+            if (!nd.opText.empty()) src << "  <- " << nd.opText;
+            if (nd.line) src << " at " << nd.file << ":" << nd.line;
+            if (!nd.modulePath.empty()) src << " (" << nd.modulePath << ")";
+            src << (s_.stored[n] ? "  [stored]" : "  [inlined]") << "\n";
+        }
+        std::string math = kernelMath(std::vector<std::string>(math_.begin(), math_.end()));
+        if (!math.empty()) src << math << "\n";
+        src << "extern \"C\" void " << name << "(void* const* bufs, const long* sym, const float* scal, long begin, long end) {\n";
+        for (size_t i = 0; i < buffers_.size(); ++i) {
+            const Node& b = p_.nodes[buffers_[i]];
+            src << "    " << (writes_[i] ? "" : "const ") << ctype(b.dtype) << "* __restrict " << b.name << " = (" << (writes_[i] ? "" : "const ")
+                << ctype(b.dtype) << "*)bufs[" << i << "];  // " << (writes_[i] ? "out " : "in ") << dtypeName(b.dtype) << shapeStr(b.shape) << "\n";
+        }
+        for (size_t i = 0; i < p_.symbols.size(); ++i)
+            if (symbolsUsed_.count(p_.symbols[i])) src << "    const long " << p_.symbols[i] << " = sym[" << i << "];\n";
+        if (scalarsUsed_.empty()) src << "    (void)scal;\n";
+        if (symbolsUsed_.empty()) src << "    (void)sym;\n";
+        src << body << "}\n";
+        k.source = src.str();
+        return k;
+    }
+
+private:
+    const Program& p_;
+    const fuse::Schedule& s_;
+    const Group& g_;
+    std::set<int> members_;
+    std::vector<int> buffers_;
+    std::vector<bool> writes_;
+    std::set<std::string> math_, symbolsUsed_;
+    std::set<int> scalarsUsed_;
+    std::map<int, std::string> redVar_;
+    int tmp_ = 0;
+
+    std::string summary() const {
+        std::string r;
+        std::set<std::string> seen;
+        for (int n : g_.nodes)
+            if (seen.insert(p_.nodes[n].what).second) r += (r.empty() ? "" : ", ") + p_.nodes[n].what;
+        return r;
+    }
+
+    int bufferIndex(int node, bool write) {
+        for (size_t i = 0; i < buffers_.size(); ++i)
+            if (buffers_[i] == node) {
+                if (write) writes_[i] = true;
+                return int(i);
+            }
+        buffers_.push_back(node);
+        writes_.push_back(write);
+        return int(buffers_.size()) - 1;
+    }
+
+    void noteSymbols(const IE& e) {
+        if (e->kind == IExpr::Sym) symbolsUsed_.insert(e->name);
+        if (e->a) noteSymbols(e->a);
+        if (e->b) noteSymbols(e->b);
+    }
+    std::string idx(const IE& e) {
+        noteSymbols(e);
+        return str(e);
+    }
+
+    // Flat element offset of coordinates in a contiguous buffer of node `n`.
+    std::string offset(int n, const std::vector<IE>& coords) {
+        const Node& b = p_.nodes[n];
+        std::vector<IE> st = b.kind == NodeKind::Input ? b.strides : contiguousStrides(b.shape);
+        IE off = iconst(0);
+        for (size_t i = 0; i < coords.size() && i < st.size(); ++i) off = iadd(off, imul(coords[i], st[i]));
+        return idx(off);
+    }
+
+    std::string emitLine(Scope& sc, DType dt, const std::string& rhs) {
+        std::string have = sc.find(rhs);
+        if (!have.empty()) return have;
+        std::string t = "t" + std::to_string(tmp_++);
+        *sc.out += sc.indent + "const " + ctype(dt) + " " + t + " = " + rhs + ";\n";
+        sc.cse[rhs] = t;
+        return t;
+    }
+
+    std::string mathCall(const char* fn, const std::vector<std::string>& a) {
+        math_.insert(fn);
+        std::string r = std::string(fn) + "(";
+        for (size_t i = 0; i < a.size(); ++i) r += (i ? ", " : "") + a[i];
+        return r + ")";
+    }
+
+    std::string expr(const SE& e, Scope& sc) {
+        switch (e->kind) {
+        case SExpr::Const: return literal(*e);
+        case SExpr::Scalar: {
+            int k = 0;
+            for (auto& n : p_.nodes) {
+                if (n.id == e->buffer) break;
+                if (n.kind == NodeKind::Input && n.scalar) ++k;
+            }
+            scalarsUsed_.insert(k);
+            return "scal[" + std::to_string(k) + "]";
+        }
+        case SExpr::Index: return "(" + idx(e->index[0]) + ")";
+        case SExpr::Load: {
+            const Node& m = p_.nodes[e->buffer];
+            if (members_.count(m.id)) {
+                if (m.kind == NodeKind::Reduction) {
+                    auto it = redVar_.find(m.id);
+                    if (it == redVar_.end()) throw std::logic_error("a reduction is read before its loop");
+                    return it->second;
+                }
+                std::map<std::string, IE> sub;
+                for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
+                return expr(ssubstitute(m.body, sub), sc);
+            }
+            bufferIndex(m.id, false);
+            return emitLine(sc, m.dtype, m.name + "[" + offset(m.id, e->index) + "]");
+        }
+        case SExpr::Cast: {
+            std::string a = expr(e->args[0], sc);
+            return emitLine(sc, e->dtype, std::string("(") + ctype(e->dtype) + ")(" + a + ")");
+        }
+        case SExpr::Where: {
+            std::string c = expr(e->args[0], sc), a = expr(e->args[1], sc), b = expr(e->args[2], sc);
+            return emitLine(sc, e->dtype, c + " ? " + a + " : " + b);
+        }
+        case SExpr::Call: break;
+        }
+        std::vector<std::string> a;
+        for (auto& x : e->args) a.push_back(expr(x, sc));
+        const std::string& op = e->op;
+        static const std::map<std::string, std::string> infix = {{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"lt", "<"}, {"le", "<="},
+                                                                 {"gt", ">"}, {"ge", ">="}, {"eq", "=="}, {"ne", "!="}, {"and", "&"}, {"or", "|"}};
+        std::string rhs;
+        if (auto it = infix.find(op); it != infix.end()) rhs = a[0] + " " + it->second + " " + a[1];
+        else if (op == "neg") rhs = "-" + a[0];
+        else if (op == "not") rhs = "!" + a[0];
+        else if (op == "reciprocal") rhs = "1.0f / " + a[0];
+        else if (op == "relu") rhs = mathCall("fl_max", {a[0], "0.0f"});
+        else if (op == "max" || op == "clamp_min") rhs = mathCall("fl_max", a);
+        else if (op == "min" || op == "clamp_max") rhs = mathCall("fl_min", a);
+        else if (op == "trunc") rhs = "__builtin_truncf(" + a[0] + ")";
+        else rhs = mathCall(("fl_" + op).c_str(), a);
+        return emitLine(sc, e->dtype, rhs);
+    }
+
+    // The node's body in the kernel's variables.
+    SE placedBody(const Node& n) { return ssubstitute(n.body, fuse::place(n, g_.domain).vars); }
+    // Output coordinates of a stored node in the kernel's variables.
+    std::vector<IE> outCoords(const Node& n) {
+        Placement pl = fuse::place(n, g_.domain);
+        std::vector<IE> c;
+        if (n.kind == NodeKind::Reduction) {
+            c.assign(n.shape.size(), iconst(0));
+            for (size_t k = 0; k < n.keptPos.size(); ++k) c[n.keptPos[k]] = pl.vars.at("x" + std::to_string(k));
+            return c;
+        }
+        for (size_t i = 0; i < n.shape.size(); ++i) c.push_back(pl.vars.at("x" + std::to_string(i)));
+        return c;
+    }
+    void store(const Node& n, const std::string& value, Scope& sc) {
+        int bi = bufferIndex(n.id, true);
+        (void)bi;
+        *sc.out += sc.indent + n.name + "[" + offset(n.id, outCoords(n)) + "] = " + value + ";\n";
+    }
+
+    // `const long x0 = q / 1024; const long x1 = q % 1024;` for dims[0..n)
+    std::string unravel(const Shape& dims, const std::string& q, const std::string& indent, size_t n) {
+        std::string r;
+        for (size_t i = 0; i < n; ++i) {
+            IE inner = product(dims, i + 1, n);
+            IE v = idiv(ivar(q), inner);
+            if (i > 0) v = imod(v, dims[i]);
+            r += indent + "const long x" + std::to_string(i) + " = " + idx(v) + ";\n";
+        }
+        return r;
+    }
+
+    std::string pointwiseBody(Kernel& k) {
+        Shape outer = g_.domain.outer;
+        if (outer.empty()) outer.push_back(iconst(1));
+        size_t last = outer.size() - 1;
+        IE lastDim = outer[last];
+        int64_t lastConst = 0;
+        bool blocked = !(constValue(lastDim, lastConst) && lastConst <= kBlock);
+        IE nblk = blocked ? idiv(iadd(lastDim, iconst(kBlock - 1)), iconst(kBlock)) : iconst(1);
+        k.rows = imul(product(outer, 0, last), nblk);
+        k.costPerRow = blocked ? kBlock : std::max<int64_t>(1, lastConst);
+        std::string out;
+        std::string body;
+        Scope sc{"            ", &body, {}, nullptr};
+        for (int n : g_.nodes) {
+            const Node& nd = p_.nodes[n];
+            if (!s_.stored[n]) continue;
+            store(nd, expr(placedBody(nd), sc), sc);
+        }
+        out += "    for (long q = begin; q < end; ++q) {\n";
+        std::string xl = "x" + std::to_string(last);
+        if (blocked) {
+            std::string nb = idx(nblk);
+            out += "        const long row = q / " + nb + ";\n";
+            out += "        const long j0 = (q % " + nb + ") * " + std::to_string(kBlock) + ";\n";
+            out += "        const long j1 = j0 + " + std::to_string(kBlock) + " < " + idx(lastDim) + " ? j0 + " + std::to_string(kBlock) + " : " + idx(lastDim) + ";\n";
+            out += unravel(outer, "row", "        ", last);
+            out += "        for (long " + xl + " = j0; " + xl + " < j1; ++" + xl + ") {\n";
+        } else {
+            out += unravel(outer, "q", "        ", last);
+            out += "        for (long " + xl + " = 0; " + xl + " < " + idx(lastDim) + "; ++" + xl + ") {\n";
+        }
+        out += body + "        }\n    }\n";
+        return out;
+    }
+
+    // Reductions needed (directly or through inlined values) by an expression.
+    void reductionDeps(const SE& e, std::set<int>& out, int depth = 0) {
+        if (depth > 64) return;
+        if (e->kind == SExpr::Load && members_.count(e->buffer)) {
+            const Node& m = p_.nodes[e->buffer];
+            if (m.kind == NodeKind::Reduction) out.insert(m.id);
+            else reductionDeps(m.body, out, depth + 1);
+        }
+        for (auto& a : e->args) reductionDeps(a, out, depth);
+    }
+
+    static const char* combine(const std::string& op) {
+        return op == "sum" ? "+" : op == "prod" ? "*" : nullptr;
+    }
+    std::string combineExpr(const std::string& op, const std::string& a, const std::string& b) {
+        if (const char* c = combine(op)) return a + " " + c + " " + b;
+        return mathCall(op == "max" ? "fl_max" : "fl_min", {a, b});
+    }
+    static std::string initValue(const std::string& op) {
+        if (op == "sum") return "0.0f";
+        if (op == "prod") return "1.0f";
+        return op == "max" ? "(-__builtin_inff())" : "__builtin_inff()";
+    }
+
+    std::string reductionBody(Kernel& k) {
+        const Domain& d = g_.domain;
+        k.rows = product(d.outer);
+        int64_t innerConst = 1;
+        for (auto& r : d.inner) {
+            int64_t v;
+            innerConst *= constValue(r, v) ? std::max<int64_t>(v, 1) : 1024;
+        }
+        k.costPerRow = innerConst;
+        // stages: a reduction runs in the loop after the reductions it reads
+        std::map<int, int> stage;
+        int stages = 1;
+        std::vector<int> rowLevel;
+        for (int n : g_.nodes) {
+            const Node& nd = p_.nodes[n];
+            std::set<int> deps;
+            reductionDeps(nd.body, deps);
+            int st = 1;
+            for (int dep : deps) st = std::max(st, stage[dep] + 1);
+            if (nd.kind == NodeKind::Pointwise && fuse::place(nd, d).rowLevel) {
+                rowLevel.push_back(n);
+                continue;
+            }
+            if (nd.kind == NodeKind::Pointwise && !s_.stored[n]) continue; // computed where it is read
+            stage[n] = st;
+            stages = std::max(stages, st);
+        }
+        std::string out = "    for (long q = begin; q < end; ++q) {\n";
+        out += unravel(d.outer, "q", "        ", d.outer.size());
+        Scope row{"        ", &out, {}, nullptr};
+        size_t nInner = d.inner.size();
+        std::string rl = "r" + std::to_string(nInner - 1);
+        for (int st = 1; st <= stages; ++st) {
+            std::vector<int> reds, stores;
+            for (auto& [n, s] : stage)
+                if (s == st) (p_.nodes[n].kind == NodeKind::Reduction ? reds : stores).push_back(n);
+            if (reds.empty() && stores.empty()) continue;
+            out += "        // loop " + std::to_string(st) + ":";
+            for (int n : reds) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].reduceOp + " of " + p_.nodes[n].what + ")";
+            for (int n : stores) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].what + ")";
+            out += "\n";
+            for (int n : reds) {
+                const Node& nd = p_.nodes[n];
+                out += "        float " + nd.name + "_acc[" + std::to_string(kLanes) + "];\n";
+                out += "        for (int l = 0; l < " + std::to_string(kLanes) + "; ++l) " + nd.name + "_acc[l] = " + initValue(nd.reduceOp) + ";\n";
+            }
+            out += "        {\n";
+            std::string ind = "            ";
+            for (size_t i = 0; i + 1 < nInner; ++i) {
+                out += ind + "for (long r" + std::to_string(i) + " = 0; r" + std::to_string(i) + " < " + idx(d.inner[i]) + "; ++r" + std::to_string(i) + ") {\n";
+                ind += "    ";
+            }
+            std::string R = idx(d.inner[nInner - 1]);
+            auto loopBody = [&](const std::string& lane, const std::string& bodyIndent) {
+                std::string text;
+                Scope sc{bodyIndent, &text, {}, &row};
+                for (int n : reds) {
+                    const Node& nd = p_.nodes[n];
+                    std::string v = expr(placedBody(nd), sc);
+                    std::string acc = nd.name + "_acc[" + lane + "]";
+                    text += bodyIndent + acc + " = " + combineExpr(nd.reduceOp, acc, v) + ";\n";
+                }
+                for (int n : stores) store(p_.nodes[n], expr(placedBody(p_.nodes[n]), sc), sc);
+                return text;
+            };
+            if (!reds.empty()) {
+                // kLanes independent accumulators: the lane loop vectorizes, and the order of
+                // the additions is fixed by the source, whatever the compiler
+                out += ind + "long " + rl + "b = 0;\n";
+                out += ind + "for (; " + rl + "b + " + std::to_string(kLanes) + " <= " + R + "; " + rl + "b += " + std::to_string(kLanes) + ") {\n";
+                out += ind + "    for (long l = 0; l < " + std::to_string(kLanes) + "; ++l) {\n";
+                out += ind + "        const long " + rl + " = " + rl + "b + l;\n";
+                out += loopBody("l", ind + "        ");
+                out += ind + "    }\n" + ind + "}\n";
+                out += ind + "for (long " + rl + " = " + rl + "b; " + rl + " < " + R + "; ++" + rl + ") {\n";
+                out += loopBody("0", ind + "    ");
+                out += ind + "}\n";
+            } else {
+                out += ind + "for (long " + rl + " = 0; " + rl + " < " + R + "; ++" + rl + ") {\n";
+                out += loopBody("0", ind + "    ");
+                out += ind + "}\n";
+            }
+            for (size_t i = 0; i + 1 < nInner; ++i) {
+                ind.resize(ind.size() - 4);
+                out += ind + "}\n";
+            }
+            out += "        }\n";
+            for (int n : reds) {
+                const Node& nd = p_.nodes[n];
+                std::string v = nd.name + "_acc[0]";
+                for (int l = 1; l < kLanes; ++l) v = combineExpr(nd.reduceOp, v, nd.name + "_acc[" + std::to_string(l) + "]");
+                out += "        const float " + nd.name + "_v = " + v + ";\n";
+                redVar_[n] = nd.name + "_v";
+                if (s_.stored[n]) store(nd, nd.name + "_v", row);
+            }
+        }
+        for (int n : rowLevel)
+            if (s_.stored[n]) store(p_.nodes[n], expr(placedBody(p_.nodes[n]), row), row);
+        out += "    }\n";
+        return out;
+    }
+};
+
+} // namespace
+
+std::vector<Kernel> generate(const Program& p, const fuse::Schedule& s, const std::vector<int>& order) {
+    std::vector<Kernel> out;
+    for (int unit : order) {
+        if (unit < 0) continue;
+        const Group& g = s.groups[unit];
+        std::string name = "cpp_fused";
+        std::set<std::string> seen;
+        int parts = 0;
+        for (int n : g.nodes) {
+            const std::string& w = p.nodes[n].what;
+            if (seen.insert(w).second && parts++ < 4) name += "_" + w;
+        }
+        name += "_" + std::to_string(out.size());
+        KernelWriter kw(p, s, g);
+        out.push_back(kw.write(name));
+    }
+    return out;
+}
+
+std::string translationUnit(const std::vector<Kernel>& kernels) {
+    std::string tu = "// Fuselab kernels: one namespace per kernel, each self-contained.\n";
+    for (size_t i = 0; i < kernels.size(); ++i) tu += "namespace k" + std::to_string(i) + " {\n" + kernels[i].source + "} // namespace k" + std::to_string(i) + "\n";
+    return tu;
+}
+
+} // namespace fl::codegen

@@ -1,0 +1,37 @@
+// Codegen: one self-contained C++ source per kernel (no headers), named after what it computes
+// (cpp_fused_gelu_mul_0), commented with the graph nodes and script lines it covers, identical
+// from run to run. Every kernel has the same C signature:
+//
+//   extern "C" void NAME(void* const* bufs, const long* sym, const float* scal, long begin, long end)
+//
+// bufs: the buffers it reads and writes (Kernel::buffers order); sym: the symbolic sizes (s0, s1:
+// one kernel serves every size of a dynamic dim); scal: symbolic float/int inputs; [begin, end):
+// the rows this call computes, so a thread pool can split the outer loop.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/fuse/fuse.h"
+#include "core/lower/ir.h"
+
+namespace fl::codegen {
+
+struct Kernel {
+    std::string name;
+    std::string source;           // the whole kernel, self-contained
+    int group = -1;               // the schedule group it implements
+    std::vector<int> buffers;     // program node ids, bufs[] order
+    std::vector<bool> writes;     // per buffer: written by the kernel
+    lower::IE rows;               // the outer iteration count, split over threads
+    int64_t costPerRow = 1;       // elements touched per row (for choosing how many threads)
+    std::vector<int> nodes;       // program nodes it computes
+};
+
+// Generates the kernels of a schedule (live groups, in `order`); names are numbered in order.
+std::vector<Kernel> generate(const lower::Program& p, const fuse::Schedule& s, const std::vector<int>& order);
+
+// One translation unit with every kernel (each in its own namespace, the math helpers once).
+std::string translationUnit(const std::vector<Kernel>& kernels);
+
+} // namespace fl::codegen

@@ -1,0 +1,67 @@
+// Kernel math: the float32 elementwise functions that generated kernels call, as C++ source text.
+//
+// Generated kernels are self-contained translation units with no #include, compiled with
+// -O3 -march=native -fno-math-errno -fno-trapping-math -fassociative-math -fno-signed-zeros
+// -ffp-contract=fast. kernelMath() returns `static inline` definitions written for exactly that
+// setting: no headers (bit casts are __builtin_bit_cast; sqrt/fabs/floor/ceil/rint/fma are the
+// __builtin_ forms, single instructions under -march=native), no branches and no table lookups, so
+// a loop `for (i) out[i] = fl_exp(a[i]);` vectorizes (ymm/zmm) under both g++ and clang++. Every
+// step that must not be reassociated is an explicit __builtin_fmaf / __builtin_fma (hardware FMA
+// is assumed; without it they become calls to libm's fmaf/fma, correct but slow), and integer
+// exponents are applied with integer adds, so -fassociative-math cannot undo the error-free steps.
+// The code needs NaN and infinity semantics: never compile it with -ffinite-math-only.
+//
+// Method (coefficients: minimax fits rounded to float32, derived by tests/kmath/fit_coeffs.py):
+//   exp, expm1   x = k ln2 + r (Cody-Waite, |r| <= ln2/2), expm1(r) = r + r^2 q(r) (q degree 5);
+//                2^k is applied in two exact steps (an exponent add, one multiply), so overflow
+//                gives inf and the subnormal range rounds once.
+//                expm1 = 2 (2^(k-1) expm1(r) + (2^(k-1) - 1/2)).
+//   log, log1p   x = (1 + f) 2^e with 1 + f in [sqrt(1/2), sqrt(2)), log1p(f) = f + f^2 P(f)
+//                (P degree 8); log1p forms f = (1 + x) 2^-e - 1 in one fma, so no bits of x are
+//                lost to the rounding of 1 + x.
+//   tanh         |x| < 0.625: x + x^3 P(x^2); else 1 - 2 / (exp(2|x|) + 1).
+//   erf          |x| < 0.75: x (c0 + P(x^2)); else 1 - exp(Q(|x|)), Q ~ log(erfc) on [0.75, 4].
+//   sigmoid      1 / (1 + exp(-x)).
+//   sin, cos     x = n pi/2 + r (three-part Cody-Waite with fma), odd/even polynomials on
+//                |r| <= pi/4, picked and signed by the quadrant n mod 4. Accurate for |x| < 2^21
+//                (~2.1e6); beyond, the float reduction loses bits: results stay finite and within
+//                [-1, 1] but are wrong (no Payne-Hanek; ML arguments are far smaller).
+//   pow          exp(y log|x|) with log|x| (degree 12 polynomial) and y log|x| in float64, then
+//                the float exp kernel; C99 special cases (pow(x, 0) = 1, pow(1, y) = 1, negative
+//                x with integer y signed by parity, NaN for negative x with non-integer y). About
+//                5x the cost of exp: specialize constant exponents (2, 0.5, -1, ...) instead.
+//   max, min     NaN-propagating, like torch.maximum / torch.minimum.
+//   round        half to even (rint in the default rounding mode), like torch.round.
+//
+// Measured accuracy (tests/kmath/test_kmath.cpp: 10M points per function spread over the useful
+// ranges, tiny arguments and subnormals included, against <cmath> float64; relative error where
+// |reference| >= 1e-30; identical for g++ 12 and clang++ 15 on Sapphire Rapids, where every
+// function's loop vectorizes on ymm under both):
+//   fn        max rel err   max ulp   max rel diff to LibTorch 1.13 float32
+//   exp       8.1e-8        0.96      1.1e-7
+//   expm1     1.2e-7        1.43      1.2e-7
+//   log       8.1e-8        0.92      1.2e-7
+//   log1p     1.2e-7        1.42      1.2e-7   (LibTorch gives inf for x > ~1.7e38; we don't)
+//   tanh      1.4e-7        1.32      1.2e-7
+//   erf       9.9e-8        1.21      1.2e-7
+//   sigmoid   1.5e-7        2.33      2.4e-7
+//   sin, cos  1.6e-7        1.49      1.2e-7   (|x| < 2^21)
+//   pow       8.2e-8        0.98      1.2e-7
+//   sqrt, abs, max, min, floor, ceil, round: exact; rsqrt: 1/sqrt, 8.9e-8 (1.47 ulp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fl::codegen {
+
+// C++ source defining the named functions and the helpers they use, in a fixed order, each
+// `static inline`. Names: fl_exp fl_expm1 fl_log fl_log1p fl_tanh fl_erf fl_sigmoid fl_sin fl_cos
+// fl_pow fl_sqrt fl_rsqrt fl_abs fl_max fl_min fl_floor fl_ceil fl_round fl_isnan (bool), and the
+// helpers fl_bits / fl_from_bits etc. Throws std::invalid_argument for an unknown name.
+std::string kernelMath(const std::vector<std::string>& names);
+
+// Every name kernelMath() accepts, in emission order.
+const std::vector<std::string>& kernelMathNames();
+
+} // namespace fl::codegen

@@ -1,0 +1,121 @@
+// The loop IR the compiler works on, between a captured graph and generated kernels.
+//
+// A Program is a list of buffers and the nodes that fill them:
+//   - Input:     a graph input tensor (or a symbolic int/float, `scalar`);
+//   - Pointwise: out[i0..in] = body(i0..in), an expression over loads of other buffers;
+//   - Reduction: out[kept] = reduce over the reduced dims of body(kept, reduced);
+//   - Extern:    a library call (mm, bmm, addmm, conv) on whole tensors, run through LibTorch;
+//   - Fallback:  a graph op the compiler does not lower, run eagerly as recorded.
+// Views (view, transpose, permute, expand, slice, unsqueeze, split) are not nodes: they change the
+// index expressions of the loads that read through them. Sizes and indices are integer
+// expressions over constants, symbolic sizes (s0, s1: kernel arguments) and loop variables.
+// Plain structs, no torch.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fl::lower {
+
+// ------------------------------------------------------------------ integer expressions
+struct IExpr;
+using IE = std::shared_ptr<const IExpr>;
+struct IExpr {
+    enum Kind : uint8_t { Const, Sym, Var, Add, Mul, Div, Mod } kind = Const;
+    int64_t c = 0;      // Const
+    std::string name;   // Sym ("s0") / Var ("x0")
+    IE a, b;
+};
+IE iconst(int64_t v);
+IE isym(const std::string& s);
+IE ivar(const std::string& v);
+IE iadd(IE a, IE b);
+IE imul(IE a, IE b);
+IE idiv(IE a, IE b); // floor division of non-negative values
+IE imod(IE a, IE b);
+bool isConst(const IE& e, int64_t v);
+bool constValue(const IE& e, int64_t& v);
+bool sameExpr(const IE& a, const IE& b);
+IE substitute(const IE& e, const std::map<std::string, IE>& vars);
+std::string str(const IE& e);           // C++ form: "(x0*1024 + x1)"
+int64_t evaluate(const IE& e, const std::map<std::string, int64_t>& env);
+IE product(const std::vector<IE>& dims, size_t from = 0, size_t to = SIZE_MAX);
+using Shape = std::vector<IE>;
+std::string shapeStr(const Shape& s); // "[s0, 1024]"
+bool sameShape(const Shape& a, const Shape& b);
+
+// ------------------------------------------------------------------ scalar expressions
+struct SExpr;
+using SE = std::shared_ptr<const SExpr>;
+enum class DType : uint8_t { F32, Bool, I64 };
+const char* ctype(DType d);   // "float", "bool", "long"
+const char* dtypeName(DType d);
+
+struct SExpr {
+    enum Kind : uint8_t { Load, Const, Scalar, Index, Call, Where, Cast } kind = Const;
+    DType dtype = DType::F32;
+    int buffer = -1;           // Load
+    std::vector<IE> index;     // Load: coordinates in the buffer's shape; Index: one expr
+    double c = 0;              // Const (inf/nan allowed)
+    std::string op;            // Call: "add", "mul", "exp", "lt", ... ; Scalar: symbol name
+    std::vector<SE> args;      // Call / Where (cond, a, b) / Cast (a)
+};
+SE sload(int buffer, std::vector<IE> index, DType dt);
+SE sconst(double v, DType dt = DType::F32);
+SE scall(const std::string& op, std::vector<SE> args, DType dt = DType::F32);
+SE swhere(SE c, SE a, SE b);
+SE scast(SE a, DType dt);
+SE sindex(IE i);
+SE ssubstitute(const SE& e, const std::map<std::string, IE>& vars);
+void collectLoads(const SE& e, std::vector<const SExpr*>& out);
+
+// ------------------------------------------------------------------ buffers and nodes
+enum class NodeKind : uint8_t { Input, Pointwise, Reduction, Extern, Fallback };
+const char* kindName(NodeKind k);
+
+struct Node {
+    int id = 0;
+    NodeKind kind = NodeKind::Pointwise;
+    std::string name;        // "buf3", or the input's name
+    std::string what;        // the ops it computes, for kernel names: "gelu", "layer_norm"
+    DType dtype = DType::F32;
+    Shape shape;             // output shape
+    // Input
+    int graphNode = -1;      // the captured graph node it comes from (inputs, externs, fallbacks)
+    bool scalar = false;     // Input: a symbolic int/float
+    std::vector<IE> strides; // Input: element strides (symbolic when sizes are)
+    // Pointwise / Reduction: loop variables are x0..x{n-1} over `shape` (pointwise), or
+    // x0..x{k-1} over the kept dims then r0..r{m-1} over `reduced` (reduction).
+    SE body;
+    Shape kept;              // Reduction: the output dims that are looped over (shape minus keepdim 1s)
+    Shape reduced;           // Reduction: the reduced dims
+    std::vector<int> keptPos; // Reduction: position of each kept dim in `shape`
+    std::string reduceOp;    // "sum", "max", "min", "prod"
+    // Extern / Fallback: what to call, inputs read whole
+    std::string callee;      // "aten::mm", or the recorded target
+    std::vector<int> inputs; // Extern: the captured graph nodes of its operands
+    // provenance
+    std::vector<int> fromGraphNodes; // captured graph nodes this node lowers
+    int line = 0;
+    std::string file;
+    std::string modulePath;  // "layers.1"
+    std::string opText;      // the captured op it lowers: "torch.nn.functional.gelu"
+    std::string note;        // why a node is a fallback
+};
+
+struct Program {
+    std::vector<Node> nodes;                 // topological order; id == index
+    std::vector<int> outputs;                // buffer per graph output (-1: not a tensor buffer)
+    std::vector<std::string> symbols;        // s0, s1, ... (bound from inputs at run time)
+    struct SymBinding { int input; int dim; };
+    std::vector<SymBinding> symbolSource;    // where each symbol's value comes from
+    std::vector<std::string> fallbackReasons;
+};
+
+// Contiguous strides for a shape.
+std::vector<IE> contiguousStrides(const Shape& shape);
+
+} // namespace fl::lower

@@ -1,0 +1,989 @@
+#include "core/lower/lower.h"
+
+#include <cmath>
+#include <functional>
+#include <set>
+
+namespace fl::lower {
+
+using capture::ArgT;
+using capture::OpNode;
+using script::Value;
+using script::OK;
+
+SE loadValue(const LoweredValue& v, const std::vector<IE>& at) {
+    if (v.coords.empty() && v.kind == LoweredValue::Buffer) return sload(v.buffer, at, v.dtype);
+    std::map<std::string, IE> sub;
+    for (size_t i = 0; i < at.size(); ++i) sub["v" + std::to_string(i)] = at[i];
+    std::vector<IE> idx;
+    idx.reserve(v.coords.size());
+    for (auto& c : v.coords) idx.push_back(substitute(c, sub));
+    return sload(v.buffer, std::move(idx), v.dtype);
+}
+
+namespace {
+
+// The op's name without its namespace: "torch.nn.functional.gelu" -> "gelu", "operator.mul" -> "mul".
+std::string baseName(const std::string& target) {
+    auto p = target.rfind('.');
+    std::string b = p == std::string::npos ? target : target.substr(p + 1);
+    if (b == "truediv") return "div";
+    if (b == "divide") return "div";
+    if (b == "subtract") return "sub";
+    if (b == "multiply") return "mul";
+    if (b == "and_") return "logical_and";
+    if (b == "or_") return "logical_or";
+    if (b == "clip") return "clamp";
+    if (b == "swapaxes" || b == "swapdims") return "transpose";
+    return b;
+}
+
+bool dtypeOf(const std::string& name, DType& d) {
+    if (name == "float32") d = DType::F32;
+    else if (name == "bool") d = DType::Bool;
+    else if (name == "int64") d = DType::I64;
+    else return false;
+    return true;
+}
+
+struct Unsupported { std::string why; };
+[[noreturn]] void unsupported(std::string why) { throw Unsupported{std::move(why)}; }
+
+std::vector<IE> vars(const char* prefix, size_t n) {
+    std::vector<IE> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(ivar(prefix + std::to_string(i)));
+    return v;
+}
+
+class Lowerer {
+public:
+    explicit Lowerer(const capture::CapturedGraph& g) : g_(g) { out_.info.resize(g.nodes.size()); }
+
+    Lowered run() {
+        Program& p = out_.program;
+        for (size_t i = 0; i < g_.nodes.size(); ++i) {
+            cur_ = int(i);
+            const OpNode& n = g_.nodes[i];
+            if (n.placeholder) { input(n); continue; }
+            size_t mark = p.nodes.size();
+            try {
+                lowerOp(n);
+            } catch (Unsupported& u) {
+                p.nodes.resize(mark); // drop a half-built decomposition
+                out_.info[i] = GraphNodeInfo{};
+                fallback(n, u.why);
+            }
+        }
+        for (auto& o : g_.outputs) needValue(o);
+        out_.ok = true;
+        return std::move(out_);
+    }
+
+private:
+    const capture::CapturedGraph& g_;
+    Lowered out_;
+    int cur_ = 0;
+    std::map<std::string, int> symbolIndex_;
+
+    GraphNodeInfo& info() { return out_.info[cur_]; }
+
+    Node& addNode(NodeKind k, const std::string& what, Shape shape, DType dt) {
+        Program& p = out_.program;
+        Node n;
+        n.id = int(p.nodes.size());
+        n.kind = k;
+        n.name = "buf" + std::to_string(n.id);
+        n.what = what;
+        n.shape = std::move(shape);
+        n.dtype = dt;
+        n.fromGraphNodes = {cur_};
+        const OpNode& op = g_.nodes[cur_];
+        n.line = op.span.line;
+        n.file = op.span.file;
+        n.modulePath = op.modulePath;
+        n.opText = op.target;
+        p.nodes.push_back(std::move(n));
+        return p.nodes.back();
+    }
+
+    IE dimOf(const graph::Dim& d, int input, int dim) {
+        if (!d.isSymbolic()) return iconst(d.value);
+        Program& p = out_.program;
+        if (!symbolIndex_.count(d.symbol)) {
+            symbolIndex_[d.symbol] = int(p.symbols.size());
+            p.symbols.push_back(d.symbol);
+            p.symbolSource.push_back({input, dim});
+        }
+        return isym(d.symbol);
+    }
+
+    void input(const OpNode& n) {
+        Program& p = out_.program;
+        if (n.scalar) {
+            Node& in = addNode(NodeKind::Input, "scalar", {}, DType::F32);
+            in.scalar = true;
+            in.graphNode = cur_;
+            in.name = "arg" + std::to_string(in.id);
+            info().value.kind = LoweredValue::Other;
+            info().value.buffer = in.id;
+            return;
+        }
+        DType dt;
+        if (n.meta.size() != 1 || !dtypeOf(n.meta[0].dtype, dt)) {
+            info().value.kind = LoweredValue::Other; // not readable by kernels; externs and fallbacks get its value
+            return;
+        }
+        Shape shape;
+        int id = int(p.nodes.size());
+        for (size_t d = 0; d < n.meta[0].shape.size(); ++d) shape.push_back(dimOf(n.meta[0].shape[d], id, int(d)));
+        Node& in = addNode(NodeKind::Input, "input", shape, dt);
+        in.graphNode = cur_;
+        in.name = "in" + std::to_string(in.id);
+        in.strides = contiguousStrides(shape);
+        info().value = LoweredValue{LoweredValue::Buffer, in.id, shape, dt, {}};
+    }
+
+    void fallback(const OpNode& n, const std::string& why) {
+        for (auto& a : n.pos) needValue(a);
+        for (auto& [k, a] : n.kw) needValue(a);
+        Shape shape;
+        DType dt = DType::F32;
+        bool tensor = n.meta.size() == 1 && dtypeOf(n.meta[0].dtype, dt);
+        if (tensor)
+            for (auto& d : n.meta[0].shape) {
+                if (d.isSymbolic() && !symbolIndex_.count(d.symbol)) { tensor = false; break; }
+                shape.push_back(d.isSymbolic() ? isym(d.symbol) : iconst(d.value));
+            }
+        Node& f = addNode(NodeKind::Fallback, baseName(n.target), tensor ? shape : Shape{}, dt);
+        f.graphNode = cur_;
+        f.callee = n.target;
+        f.note = why;
+        out_.program.fallbackReasons.push_back(n.target + ": " + why);
+        info().needsValue = true;
+        if (tensor) info().value = LoweredValue{LoweredValue::Buffer, f.id, shape, dt, {}};
+        else info().value.kind = LoweredValue::Other;
+    }
+
+    // Marks the graph nodes an argument refers to as needed as script values.
+    void needValue(const ArgT& a) {
+        if (a.kind == ArgT::Ref) markNeeded(a.node);
+        for (auto& x : a.items) needValue(x);
+    }
+    void markNeeded(int node) {
+        GraphNodeInfo& gi = out_.info[node];
+        if (gi.needsValue) return;
+        gi.needsValue = true;
+        if (gi.viewOp) { // computed eagerly from its inputs: they are needed too
+            const OpNode& n = g_.nodes[node];
+            for (auto& a : n.pos) needValue(a);
+            for (auto& [k, a] : n.kw) needValue(a);
+        }
+    }
+
+    // ---------------------------------------------------------------- arguments
+    const ArgT* arg(const OpNode& n, size_t pos, const char* kw) {
+        if (pos < n.pos.size()) return &n.pos[pos];
+        if (kw)
+            for (auto& [k, a] : n.kw)
+                if (k == kw) return &a;
+        return nullptr;
+    }
+    static bool isNumber(const ArgT* a) { return a && a->kind == ArgT::Const && a->c.isNumber(); }
+    static double number(const ArgT* a) { return a->c.num(); }
+    int64_t intArg(const OpNode& n, size_t pos, const char* kw, int64_t dflt) {
+        const ArgT* a = arg(n, pos, kw);
+        if (!a || (a->kind == ArgT::Const && a->c.isNone())) return dflt;
+        if (a->kind != ArgT::Const || !a->c.isIntLike()) unsupported("a non-constant integer argument");
+        return a->c.i();
+    }
+    bool boolArg(const OpNode& n, size_t pos, const char* kw, bool dflt) {
+        const ArgT* a = arg(n, pos, kw);
+        if (!a || (a->kind == ArgT::Const && a->c.isNone())) return dflt;
+        if (a->kind != ArgT::Const || !a->c.isIntLike()) unsupported("a non-constant bool argument");
+        return a->c.b();
+    }
+    std::string strArg(const OpNode& n, size_t pos, const char* kw, const std::string& dflt) {
+        const ArgT* a = arg(n, pos, kw);
+        if (!a || (a->kind == ArgT::Const && a->c.isNone())) return dflt;
+        if (a->kind != ArgT::Const || !a->c.isStr()) unsupported("a non-constant string argument");
+        return a->c.as<script::StrObj>()->s;
+    }
+    // Integer list from `x.view(2, 3)` (positions from..), `x.view((2, 3))` or a keyword.
+    std::vector<int64_t> intList(const OpNode& n, size_t from, const char* kw) {
+        std::vector<int64_t> r;
+        auto addConst = [&](const Value& v) {
+            if (v.isIntLike()) { r.push_back(v.i()); return; }
+            if (v.is(OK::Tuple) || v.is(OK::List)) {
+                auto& items = v.is(OK::Tuple) ? v.as<script::TupleObj>()->items : v.as<script::ListObj>()->items;
+                for (auto& x : items) {
+                    if (!x.isIntLike()) unsupported("a non-constant size");
+                    r.push_back(x.i());
+                }
+                return;
+            }
+            unsupported("a non-constant size");
+        };
+        std::function<void(const ArgT&)> add = [&](const ArgT& a) {
+            if (a.kind == ArgT::Const) addConst(a.c);
+            else if (a.kind == ArgT::List || a.kind == ArgT::Tuple)
+                for (auto& x : a.items) add(x);
+            else unsupported("a symbolic size argument");
+        };
+        if (n.pos.size() > from) {
+            for (size_t i = from; i < n.pos.size(); ++i) add(n.pos[i]);
+        } else if (const ArgT* a = arg(n, SIZE_MAX, kw)) {
+            add(*a);
+        }
+        return r;
+    }
+
+    const LoweredValue& tensorArg(const ArgT* a) {
+        if (!a || a->kind != ArgT::Ref) unsupported("a tensor argument that is not a graph value");
+        const GraphNodeInfo& gi = out_.info[a->node];
+        const LoweredValue* v = &gi.value;
+        if (a->index >= 0) {
+            if (a->index >= int(gi.items.size())) unsupported("an element of a tuple result the compiler does not lower");
+            v = &gi.items[a->index];
+        }
+        if (v->kind != LoweredValue::Buffer && v->kind != LoweredValue::View) unsupported("an input the compiler cannot index");
+        return *v;
+    }
+    bool isTensorRef(const ArgT* a) {
+        if (!a || a->kind != ArgT::Ref) return false;
+        const GraphNodeInfo& gi = out_.info[a->node];
+        const LoweredValue& v = a->index >= 0 ? (a->index < int(gi.items.size()) ? gi.items[a->index] : gi.value) : gi.value;
+        return v.kind == LoweredValue::Buffer || v.kind == LoweredValue::View || (a->index < 0 && gi.value.kind == LoweredValue::Other && out_.program.nodes.size() && isScalarInput(a->node));
+    }
+    bool isScalarInput(int graphNode) {
+        const OpNode& n = g_.nodes[graphNode];
+        return n.placeholder && n.scalar;
+    }
+
+    // ---------------------------------------------------------------- pointwise
+    static Shape broadcast(const std::vector<Shape>& shapes) {
+        size_t rank = 0;
+        for (auto& s : shapes) rank = std::max(rank, s.size());
+        Shape out(rank, iconst(1));
+        for (auto& s : shapes)
+            for (size_t i = 0; i < s.size(); ++i) {
+                IE& o = out[rank - s.size() + i];
+                const IE& d = s[i];
+                if (isConst(d, 1)) continue;
+                if (isConst(o, 1)) o = d;
+                else if (!sameExpr(o, d)) unsupported("shapes " + shapeStr(s) + " that do not broadcast to a known shape");
+            }
+        return out;
+    }
+    // `v` read at the coordinates `at` of a (broadcast) result of rank at.size().
+    static SE broadcastLoad(const LoweredValue& v, const std::vector<IE>& at) {
+        std::vector<IE> c;
+        size_t off = at.size() - v.shape.size();
+        for (size_t i = 0; i < v.shape.size(); ++i) c.push_back(isConst(v.shape[i], 1) ? iconst(0) : at[off + i]);
+        return loadValue(v, c);
+    }
+
+    // An operand of a pointwise op: a tensor, a symbolic scalar, or a constant number.
+    struct Operand { const LoweredValue* tensor = nullptr; SE scalar; };
+    Operand operand(const ArgT* a) {
+        Operand o;
+        if (!a) unsupported("a missing argument");
+        if (a->kind == ArgT::Const) {
+            if (!a->c.isNumber()) unsupported("a non-numeric constant operand");
+            o.scalar = sconst(a->c.num(), a->c.isFloat() ? DType::F32 : a->c.isBool() ? DType::Bool : DType::I64);
+            return o;
+        }
+        if (a->kind == ArgT::Ref && a->index < 0 && isScalarInput(a->node)) {
+            auto s = std::make_shared<SExpr>();
+            s->kind = SExpr::Scalar;
+            s->buffer = out_.info[a->node].value.buffer;
+            s->dtype = DType::F32;
+            o.scalar = s;
+            return o;
+        }
+        o.tensor = &tensorArg(a);
+        return o;
+    }
+
+    // A pointwise node from operands and a body builder over their values at each element.
+    void pointwise(const std::string& what, const std::vector<Operand>& ops, DType outDt,
+                   const std::function<SE(const std::vector<SE>&)>& body, bool promoteToFloat = true) {
+        std::vector<Shape> shapes;
+        for (auto& o : ops)
+            if (o.tensor) shapes.push_back(o.tensor->shape);
+        Shape shape = broadcast(shapes);
+        std::vector<IE> x = vars("x", shape.size());
+        std::vector<SE> vals;
+        for (auto& o : ops) {
+            SE v = o.tensor ? broadcastLoad(*o.tensor, x) : o.scalar;
+            if (promoteToFloat) v = scast(v, DType::F32);
+            vals.push_back(v);
+        }
+        Node& n = addNode(NodeKind::Pointwise, what, shape, outDt);
+        n.body = scast(body(vals), outDt);
+        n.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, n.id, shape, outDt, {}};
+    }
+    // The same, producing a value (for decompositions): returns the new buffer.
+    LoweredValue pointwiseValue(const std::string& what, const std::vector<Operand>& ops, const std::function<SE(const std::vector<SE>&)>& body) {
+        pointwise(what, ops, DType::F32, body);
+        out_.program.nodes.back().graphNode = -1;
+        return info().value;
+    }
+
+    // ---------------------------------------------------------------- reductions
+    std::vector<int> normDims(const std::vector<int64_t>& dims, size_t rank) {
+        std::set<int> s;
+        for (auto d : dims) {
+            int64_t r = d < 0 ? d + int64_t(rank) : d;
+            if (r < 0 || r >= int64_t(rank)) unsupported("a dimension out of range");
+            s.insert(int(r));
+        }
+        return {s.begin(), s.end()};
+    }
+    LoweredValue reduction(const std::string& what, const std::string& op, const LoweredValue& x, const std::vector<int>& dims, bool keepdim,
+                           const std::function<SE(SE)>& pre = nullptr) {
+        if (x.dtype != DType::F32) unsupported("a reduction over a non-float32 tensor");
+        Shape kept, reduced, outShape;
+        std::vector<int> keptPos;
+        std::vector<IE> full(x.shape.size());
+        size_t k = 0, r = 0;
+        for (size_t d = 0; d < x.shape.size(); ++d) {
+            bool red = std::find(dims.begin(), dims.end(), int(d)) != dims.end();
+            if (red) {
+                reduced.push_back(x.shape[d]);
+                full[d] = ivar("r" + std::to_string(r++));
+                if (keepdim) outShape.push_back(iconst(1));
+            } else {
+                keptPos.push_back(int(outShape.size()));
+                kept.push_back(x.shape[d]);
+                full[d] = ivar("x" + std::to_string(k++));
+                outShape.push_back(x.shape[d]);
+            }
+        }
+        Node& n = addNode(NodeKind::Reduction, what, outShape, DType::F32);
+        SE v = loadValue(x, full);
+        n.body = pre ? pre(v) : v;
+        n.kept = kept;
+        n.reduced = reduced;
+        n.keptPos = keptPos;
+        n.reduceOp = op;
+        return LoweredValue{LoweredValue::Buffer, n.id, outShape, DType::F32, {}};
+    }
+    Operand opnd(const LoweredValue& v) { Operand o; o.tensor = &keep(v); return o; }
+    // Decomposition temporaries must outlive the vector of operands that points at them.
+    std::vector<std::unique_ptr<LoweredValue>> temps_;
+    const LoweredValue& keep(const LoweredValue& v) { temps_.push_back(std::make_unique<LoweredValue>(v)); return *temps_.back(); }
+    Operand num(double c) { Operand o; o.scalar = sconst(c); return o; }
+    void finish(const LoweredValue& v) {
+        out_.program.nodes[v.buffer].graphNode = cur_;
+        info().value = v;
+    }
+
+    IE numelOf(const Shape& s, const std::vector<int>& dims) {
+        IE p = iconst(1);
+        for (int d : dims) p = imul(p, s[d]);
+        return p;
+    }
+    std::vector<int> dimsArg(const OpNode& n, size_t pos, const char* kw, size_t rank) {
+        const ArgT* a = arg(n, pos, kw);
+        if (!a || (a->kind == ArgT::Const && a->c.isNone())) {
+            std::vector<int> all;
+            for (size_t i = 0; i < rank; ++i) all.push_back(int(i));
+            return all;
+        }
+        std::vector<int64_t> d;
+        if (a->kind == ArgT::Const && a->c.isIntLike()) d.push_back(a->c.i());
+        else {
+            OpNode tmp;
+            tmp.pos = {*a};
+            d = intList(tmp, 0, nullptr);
+        }
+        return normDims(d, rank);
+    }
+
+    // The number of reduced elements as a float expression (a kernel argument when symbolic).
+    SE countOf(const Shape& s, const std::vector<int>& dims, double minus = 0) {
+        IE n = numelOf(s, dims);
+        int64_t v;
+        if (constValue(n, v)) return sconst(std::max(0.0, double(v) - minus));
+        SE f = scast(sindex(n), DType::F32);
+        return minus ? scall("max", {scall("sub", {f, sconst(minus)}), sconst(0)}) : f;
+    }
+    LoweredValue meanOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim) {
+        SE count = countOf(x.shape, dims);
+        LoweredValue s = reduction("sum", "sum", x, dims, keepdim);
+        return pointwiseValue("mean", {opnd(s)}, [count](const std::vector<SE>& a) { return scall("div", {a[0], count}); });
+    }
+    LoweredValue varOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction) {
+        LoweredValue m = meanOf(x, dims, true);
+        LoweredValue ss = reduction("var", "sum", keep(x), dims, keepdim, nullptr);
+        // sum((x - mean)^2): the body reads the mean at the kept coordinates
+        Node& red = out_.program.nodes[ss.buffer];
+        std::vector<IE> full;
+        size_t k = 0, r = 0;
+        for (size_t d = 0; d < x.shape.size(); ++d) {
+            bool isRed = std::find(dims.begin(), dims.end(), int(d)) != dims.end();
+            full.push_back(ivar(isRed ? "r" + std::to_string(r++) : "x" + std::to_string(k++)));
+        }
+        std::vector<IE> mAt;
+        for (size_t d = 0; d < x.shape.size(); ++d) mAt.push_back(std::find(dims.begin(), dims.end(), int(d)) != dims.end() ? iconst(0) : full[d]);
+        SE diff = scall("sub", {loadValue(x, full), loadValue(m, mAt)});
+        red.body = scall("mul", {diff, diff});
+        SE denom = countOf(x.shape, dims, correction);
+        return pointwiseValue("var", {opnd(ss)}, [denom](const std::vector<SE>& a) { return scall("div", {a[0], denom}); });
+    }
+
+    // ---------------------------------------------------------------- views
+    LoweredValue asView(const LoweredValue& x) {
+        LoweredValue v = x;
+        v.kind = LoweredValue::View;
+        if (v.coords.empty()) v.coords = vars("v", x.shape.size());
+        return v;
+    }
+    // A view whose coordinate i in the base view is map[i] (in terms of the new v0..).
+    LoweredValue reindex(const LoweredValue& x, Shape shape, const std::vector<IE>& map) {
+        LoweredValue b = asView(x);
+        std::map<std::string, IE> sub;
+        for (size_t i = 0; i < map.size(); ++i) sub["v" + std::to_string(i)] = map[i];
+        LoweredValue r = b;
+        r.shape = std::move(shape);
+        r.coords.clear();
+        for (auto& c : b.coords) r.coords.push_back(substitute(c, sub));
+        return r;
+    }
+    void setView(const LoweredValue& v) {
+        info().value = v;
+        info().viewOp = true;
+    }
+
+    LoweredValue reshape(const LoweredValue& x, std::vector<int64_t> sizes) {
+        // known input sizes only, except for dims carried over unchanged
+        int infer = -1;
+        for (size_t i = 0; i < sizes.size(); ++i)
+            if (sizes[i] == -1) infer = int(i);
+        std::vector<int64_t> in;
+        for (auto& d : x.shape) {
+            int64_t v;
+            if (!constValue(d, v)) unsupported("a reshape of a tensor with symbolic sizes");
+            in.push_back(v);
+        }
+        int64_t total = 1, known = 1;
+        for (auto v : in) total *= v;
+        for (size_t i = 0; i < sizes.size(); ++i)
+            if (int(i) != infer) known *= sizes[i];
+        if (infer >= 0) sizes[infer] = known ? total / known : 0;
+        int64_t check = 1;
+        for (auto s : sizes) check *= s;
+        if (check != total) unsupported("a reshape to an incompatible size");
+        // new coordinates -> flat index -> old coordinates (simplified per matching group of dims)
+        Shape shape;
+        for (auto s : sizes) shape.push_back(iconst(s));
+        std::vector<IE> map(in.size());
+        size_t i = 0, j = 0;
+        while (i < in.size() || j < sizes.size()) {
+            // a group: in[i..i2) and sizes[j..j2) with equal products
+            size_t i2 = i, j2 = j;
+            int64_t pi = 1, pj = 1;
+            if (i2 < in.size()) pi *= in[i2++];
+            if (j2 < sizes.size()) pj *= sizes[j2++];
+            while (pi != pj) {
+                if (pi < pj && i2 < in.size()) pi *= in[i2++];
+                else if (j2 < sizes.size()) pj *= sizes[j2++];
+                else break;
+            }
+            while (i2 < in.size() && in[i2] == 1 && (j2 >= sizes.size() || sizes[j2] != 1)) ++i2;
+            while (j2 < sizes.size() && sizes[j2] == 1 && (i2 >= in.size() || in[i2] != 1)) ++j2;
+            IE flat = iconst(0);
+            for (size_t t = j; t < j2; ++t) flat = iadd(imul(flat, iconst(sizes[t])), ivar("v" + std::to_string(t)));
+            for (size_t t = i2; t-- > i;) {
+                int64_t inner = 1;
+                for (size_t u = t + 1; u < i2; ++u) inner *= in[u];
+                map[t] = imod(idiv(flat, iconst(inner)), iconst(in[t]));
+                if (t == i) map[t] = idiv(flat, iconst(inner)); // the leading dim needs no modulo
+            }
+            if (i2 == i && j2 == j) break;
+            i = i2;
+            j = j2;
+        }
+        for (auto& m : map)
+            if (!m) m = iconst(0);
+        return reindex(x, shape, map);
+    }
+
+    LoweredValue permute(const LoweredValue& x, const std::vector<int>& perm) {
+        Shape shape;
+        std::vector<IE> map(x.shape.size());
+        for (size_t i = 0; i < perm.size(); ++i) {
+            shape.push_back(x.shape[perm[i]]);
+            map[perm[i]] = ivar("v" + std::to_string(i));
+        }
+        return reindex(x, shape, map);
+    }
+    LoweredValue narrow(const LoweredValue& x, int dim, int64_t start, int64_t len, int64_t step = 1) {
+        Shape shape = x.shape;
+        shape[dim] = iconst(len);
+        std::vector<IE> map = vars("v", x.shape.size());
+        map[dim] = iadd(imul(map[dim], iconst(step)), iconst(start));
+        return reindex(x, shape, map);
+    }
+    int64_t constDim(const LoweredValue& x, int d) {
+        int64_t v;
+        if (!constValue(x.shape[d], v)) unsupported("slicing a symbolic dimension");
+        return v;
+    }
+
+    LoweredValue getitem(const LoweredValue& x, const Value& idx) {
+        std::vector<Value> items;
+        if (idx.is(OK::Tuple)) items = idx.as<script::TupleObj>()->items;
+        else items = {idx};
+        size_t consumed = 0;
+        for (auto& it : items)
+            if (!it.isNone() && !it.is(OK::Ellipsis)) ++consumed;
+        Shape shape;
+        std::vector<IE> map;
+        int in = 0, outDim = 0;
+        for (auto& it : items) {
+            if (it.is(OK::Ellipsis)) {
+                size_t rest = x.shape.size() - consumed;
+                for (size_t k = 0; k < rest; ++k) {
+                    shape.push_back(x.shape[in++]);
+                    map.push_back(ivar("v" + std::to_string(outDim++)));
+                }
+                continue;
+            }
+            if (it.isNone()) { shape.push_back(iconst(1)); ++outDim; continue; }
+            if (in >= int(x.shape.size())) unsupported("too many indices");
+            if (it.isIntLike()) {
+                int64_t n = constDim(x, in), i = it.i();
+                if (i < 0) i += n;
+                if (i < 0 || i >= n) unsupported("an index out of range");
+                map.push_back(iconst(i));
+                ++in;
+                continue;
+            }
+            if (it.is(OK::Slice)) {
+                auto* s = it.as<script::SliceObj>();
+                bool full = s->start.isNone() && s->stop.isNone() && s->step.isNone();
+                if (full) {
+                    shape.push_back(x.shape[in++]);
+                    map.push_back(ivar("v" + std::to_string(outDim++)));
+                    continue;
+                }
+                int64_t n = constDim(x, in);
+                int64_t step = s->step.isNone() ? 1 : (s->step.isIntLike() ? s->step.i() : 0);
+                if (step <= 0) unsupported("a slice step that is not a positive constant");
+                auto clampIdx = [n](const Value& v, int64_t dflt) {
+                    if (v.isNone()) return dflt;
+                    int64_t i = v.i();
+                    if (i < 0) i += n;
+                    return std::min(std::max<int64_t>(i, 0), n);
+                };
+                if ((!s->start.isNone() && !s->start.isIntLike()) || (!s->stop.isNone() && !s->stop.isIntLike())) unsupported("a non-constant slice");
+                int64_t a = clampIdx(s->start, 0), b = clampIdx(s->stop, n);
+                int64_t len = b > a ? (b - a + step - 1) / step : 0;
+                shape.push_back(iconst(len));
+                map.push_back(iadd(imul(ivar("v" + std::to_string(outDim++)), iconst(step)), iconst(a)));
+                ++in;
+                continue;
+            }
+            unsupported("indexing with a tensor or list");
+        }
+        while (in < int(x.shape.size())) {
+            shape.push_back(x.shape[in++]);
+            map.push_back(ivar("v" + std::to_string(outDim++)));
+        }
+        return reindex(x, shape, map);
+    }
+
+    // ---------------------------------------------------------------- ops
+    void lowerOp(const OpNode& n) {
+        std::string op = baseName(n.target);
+        DType outDt = DType::F32;
+        if (n.meta.size() == 1 && !dtypeOf(n.meta[0].dtype, outDt)) unsupported("dtype " + n.meta[0].dtype);
+        if (n.meta.size() == 1 && n.meta[0].requiresGrad && false) unsupported("grad");
+        auto unary = [&](const std::function<SE(SE)>& f) {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            if (x.dtype != DType::F32 || outDt != DType::F32) unsupported("a non-float32 " + op);
+            pointwise(op, {opnd(x)}, DType::F32, [&](const std::vector<SE>& a) { return f(a[0]); });
+        };
+        static const std::set<std::string> simpleUnary = {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sigmoid", "tanh", "erf", "sin", "cos",
+                                                          "floor", "ceil", "abs", "neg", "reciprocal", "round", "trunc"};
+        if (simpleUnary.count(op)) {
+            if (op == "round" && arg(n, 1, "decimals")) unsupported("round with decimals");
+            return unary([&](SE x) { return scall(op, {x}); });
+        }
+        if (op == "relu") return unary([](SE x) { return scall("relu", {x}); });
+        if (op == "square") return unary([](SE x) { return scall("mul", {x, x}); });
+        if (op == "silu") return unary([](SE x) { return scall("mul", {x, scall("sigmoid", {x})}); });
+        if (op == "gelu") {
+            std::string approx = strArg(n, 1, "approximate", "none");
+            if (approx == "tanh")
+                return unary([](SE x) {
+                    SE inner = scall("mul", {sconst(0.7978845608028654), scall("add", {x, scall("mul", {sconst(0.044715), scall("mul", {x, scall("mul", {x, x})})})})});
+                    return scall("mul", {scall("mul", {sconst(0.5), x}), scall("add", {sconst(1.0), scall("tanh", {inner})})});
+                });
+            if (approx != "none") unsupported("gelu approximate='" + approx + "'");
+            return unary([](SE x) {
+                return scall("mul", {scall("mul", {sconst(0.5), x}), scall("add", {sconst(1.0), scall("erf", {scall("mul", {x, sconst(0.7071067811865476)})})})});
+            });
+        }
+        if (op == "leaky_relu") {
+            double slope = isNumber(arg(n, 1, "negative_slope")) ? number(arg(n, 1, "negative_slope")) : 0.01;
+            return unary([slope](SE x) { return swhere(scall("gt", {x, sconst(0)}, DType::Bool), x, scall("mul", {x, sconst(slope)})); });
+        }
+        if (op == "dropout") {
+            if (boolArg(n, 2, "training", true) && !(isNumber(arg(n, 1, "p")) && number(arg(n, 1, "p")) == 0)) unsupported("dropout in training mode");
+            return unary([](SE x) { return x; });
+        }
+        if (op == "clamp" || op == "clamp_min" || op == "clamp_max") {
+            const ArgT* lo = op == "clamp_max" ? nullptr : arg(n, 1, op == "clamp" ? "min" : "min");
+            const ArgT* hi = op == "clamp" ? arg(n, 2, "max") : op == "clamp_max" ? arg(n, 1, "max") : nullptr;
+            bool haveLo = lo && !(lo->kind == ArgT::Const && lo->c.isNone()), haveHi = hi && !(hi->kind == ArgT::Const && hi->c.isNone());
+            if ((haveLo && !isNumber(lo)) || (haveHi && !isNumber(hi))) unsupported("clamp with tensor bounds");
+            double l = haveLo ? number(lo) : 0, h = haveHi ? number(hi) : 0;
+            return unary([=](SE x) {
+                if (haveLo) x = scall("clamp_min", {x, sconst(l)});
+                if (haveHi) x = scall("clamp_max", {x, sconst(h)});
+                return x;
+            });
+        }
+        static const std::set<std::string> arith = {"add", "sub", "mul", "div", "maximum", "minimum", "rsub", "pow", "radd", "rmul"};
+        if (arith.count(op)) {
+            if (outDt != DType::F32) unsupported("integer arithmetic");
+            if (op == "div" && arg(n, 2, "rounding_mode")) unsupported("division with a rounding mode");
+            Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
+            if (op == "pow" && !b.tensor && !a.tensor) unsupported("pow of two numbers");
+            double alpha = 1;
+            if ((op == "add" || op == "sub" || op == "rsub") && arg(n, 2, "alpha")) {
+                if (!isNumber(arg(n, 2, "alpha"))) unsupported("a non-constant alpha");
+                alpha = number(arg(n, 2, "alpha"));
+            }
+            std::string name = op == "rsub" ? "sub" : op == "maximum" ? "max" : op == "minimum" ? "min" : op;
+            return pointwise(op, {a, b}, DType::F32, [&](const std::vector<SE>& v) {
+                SE x = v[0], y = v[1];
+                if (op == "rsub") std::swap(x, y);
+                if (alpha != 1) y = scall("mul", {y, sconst(alpha)});
+                if (name == "pow" && y->kind == SExpr::Const) {
+                    if (y->c == 2) return scall("mul", {x, x});
+                    if (y->c == 3) return scall("mul", {x, scall("mul", {x, x})});
+                    if (y->c == 0.5) return scall("sqrt", {x});
+                    if (y->c == 1) return x;
+                }
+                return scall(name, {x, y});
+            });
+        }
+        static const std::set<std::string> compare = {"eq", "ne", "lt", "le", "gt", "ge"};
+        if (compare.count(op)) {
+            Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
+            bool flt = (a.tensor && a.tensor->dtype == DType::F32) || (b.tensor && b.tensor->dtype == DType::F32);
+            bool anyInt = (a.tensor && a.tensor->dtype == DType::I64) || (b.tensor && b.tensor->dtype == DType::I64);
+            if (!flt && anyInt) unsupported("an integer comparison");
+            return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(op, {v[0], v[1]}, DType::Bool); });
+        }
+        if (op == "logical_not" || (op == "invert" || op == "bitwise_not")) {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            if (x.dtype != DType::Bool) unsupported("bitwise not of a non-bool tensor");
+            return pointwise(op, {opnd(x)}, DType::Bool, [](const std::vector<SE>& v) { return scall("not", {v[0]}, DType::Bool); }, false);
+        }
+        if (op == "logical_and" || op == "logical_or") {
+            Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
+            if ((a.tensor && a.tensor->dtype != DType::Bool) || (b.tensor && b.tensor->dtype != DType::Bool)) unsupported("a bitwise op on a non-bool tensor");
+            return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(op == "logical_and" ? "and" : "or", {v[0], v[1]}, DType::Bool); }, false);
+        }
+        if (op == "where") {
+            if (!arg(n, 1, "input")) unsupported("where with one argument");
+            Operand c = operand(arg(n, 0, "condition")), a = operand(arg(n, 1, "input")), b = operand(arg(n, 2, "other"));
+            if (!c.tensor || c.tensor->dtype != DType::Bool || outDt != DType::F32) unsupported("where on non-float values");
+            return pointwise(op, {c, a, b}, DType::F32, [](const std::vector<SE>& v) { return swhere(scast(v[0], DType::Bool), v[1], v[2]); });
+        }
+        if (op == "masked_fill") {
+            Operand x = operand(arg(n, 0, "input")), m = operand(arg(n, 1, "mask")), val = operand(arg(n, 2, "value"));
+            if (!x.tensor || x.tensor->dtype != DType::F32 || !m.tensor || m.tensor->dtype != DType::Bool || val.tensor) unsupported("masked_fill on these types");
+            Shape mx = broadcast({x.tensor->shape, m.tensor->shape});
+            if (!sameShape(mx, x.tensor->shape)) unsupported("a mask that broadcasts the input");
+            return pointwise(op, {x, m, val}, DType::F32, [](const std::vector<SE>& v) { return swhere(scast(v[1], DType::Bool), v[2], v[0]); });
+        }
+        if (op == "to" || op == "float" || op == "type_as") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            if (outDt == x.dtype && op != "type_as") return setView(x);
+            return pointwise(op, {opnd(x)}, outDt, [](const std::vector<SE>& v) { return v[0]; }, false);
+        }
+        if (op == "clone") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            return pointwise("clone", {opnd(x)}, x.dtype, [](const std::vector<SE>& v) { return v[0]; }, false);
+        }
+        // ---- reductions
+        if (op == "sum" || op == "mean" || op == "amax" || op == "amin" || op == "prod") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            if (arg(n, 3, "dtype")) unsupported("a reduction with a dtype");
+            std::vector<int> dims = dimsArg(n, 1, "dim", x.shape.size());
+            bool keepdim = boolArg(n, 2, "keepdim", false);
+            if (x.shape.empty()) unsupported("a reduction of a 0-d tensor");
+            if (op == "mean") return finish(meanOf(x, dims, keepdim));
+            std::string rop = op == "amax" ? "max" : op == "amin" ? "min" : op;
+            return finish(reduction(op, rop, x, dims, keepdim));
+        }
+        if (op == "var" || op == "std") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            const ArgT* d = arg(n, 1, "dim");
+            double correction = 1;
+            if (d && d->kind == ArgT::Const && d->c.isBool()) unsupported("var(unbiased) positional form");
+            if (const ArgT* u = arg(n, SIZE_MAX, "unbiased")) correction = (u->kind == ArgT::Const && u->c.isIntLike() && !u->c.b()) ? 0 : 1;
+            if (const ArgT* c = arg(n, SIZE_MAX, "correction")) {
+                if (!isNumber(c)) unsupported("a non-constant correction");
+                correction = number(c);
+            }
+            std::vector<int> dims = dimsArg(n, 1, "dim", x.shape.size());
+            bool keepdim = boolArg(n, 3, "keepdim", false);
+            LoweredValue v = varOf(x, dims, keepdim, correction);
+            if (op == "std") v = pointwiseValue("std", {opnd(v)}, [](const std::vector<SE>& a) { return scall("sqrt", {a[0]}); });
+            return finish(v);
+        }
+        if (op == "softmax" || op == "log_softmax") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            if (arg(n, 2, "dtype") && !(arg(n, 2, "dtype")->kind == ArgT::Const && arg(n, 2, "dtype")->c.isNone())) unsupported("softmax with a dtype");
+            const ArgT* da = arg(n, 1, "dim");
+            if (!da || da->kind != ArgT::Const || !da->c.isIntLike()) unsupported("softmax without a constant dim");
+            std::vector<int> dims = normDims({da->c.i()}, x.shape.size());
+            LoweredValue m = reduction("amax", "max", x, dims, true);
+            LoweredValue s = reduction("sum", "sum", x, dims, true);
+            // sum(exp(x - max)): the body reads the max at the kept coordinates
+            {
+                Node& red = out_.program.nodes[s.buffer];
+                std::vector<IE> full, mAt;
+                size_t k = 0;
+                for (size_t d = 0; d < x.shape.size(); ++d) {
+                    bool isRed = d == size_t(dims[0]);
+                    full.push_back(ivar(isRed ? "r0" : "x" + std::to_string(k++)));
+                    mAt.push_back(isRed ? iconst(0) : full.back());
+                }
+                red.body = scall("exp", {scall("sub", {loadValue(x, full), loadValue(m, mAt)})});
+            }
+            if (op == "softmax")
+                return finish(pointwiseValue("softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
+                    return scall("div", {scall("exp", {scall("sub", {a[0], a[1]})}), a[2]});
+                }));
+            return finish(pointwiseValue("log_softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
+                return scall("sub", {scall("sub", {a[0], a[1]}), scall("log", {a[2]})});
+            }));
+        }
+        if (op == "layer_norm") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            std::vector<int64_t> ns = intList(n, SIZE_MAX, "normalized_shape");
+            if (ns.empty()) {
+                OpNode tmp;
+                tmp.pos = {*arg(n, 1, nullptr)};
+                ns = intList(tmp, 0, nullptr);
+            }
+            const ArgT* wa = arg(n, 2, "weight");
+            const ArgT* ba = arg(n, 3, "bias");
+            double eps = isNumber(arg(n, 4, "eps")) ? number(arg(n, 4, "eps")) : 1e-5;
+            std::vector<int> dims;
+            for (size_t i = 0; i < ns.size(); ++i) dims.push_back(int(x.shape.size() - ns.size() + i));
+            LoweredValue m = meanOf(x, dims, true);
+            LoweredValue v = varOf(x, dims, true, 0);
+            std::vector<Operand> ops = {opnd(x), opnd(m), opnd(v)};
+            bool hasW = wa && wa->kind == ArgT::Ref, hasB = ba && ba->kind == ArgT::Ref;
+            if (hasW) ops.push_back(operand(wa));
+            if (hasB) ops.push_back(operand(ba));
+            return finish(pointwiseValue("layer_norm", ops, [=](const std::vector<SE>& a) {
+                SE y = scall("mul", {scall("sub", {a[0], a[1]}), scall("rsqrt", {scall("add", {a[2], sconst(eps)})})});
+                size_t k = 3;
+                if (hasW) y = scall("mul", {y, a[k++]});
+                if (hasB) y = scall("add", {y, a[k++]});
+                return y;
+            }));
+        }
+        // ---- externs
+        if (op == "matmul" || op == "mm" || op == "bmm" || op == "linear") {
+            const ArgT* a0 = arg(n, 0, "input");
+            const ArgT* a1 = arg(n, 1, op == "linear" ? "weight" : "other");
+            const LoweredValue& A = tensorArg(a0);
+            const LoweredValue& B = tensorArg(a1);
+            if (A.dtype != DType::F32 || B.dtype != DType::F32) unsupported("a non-float32 matmul");
+            if (A.shape.size() < 2 || B.shape.size() < 2) unsupported("a matmul with a 1-d operand");
+            Shape shape;
+            if (op == "linear") {
+                if (B.shape.size() != 2) unsupported("linear with a weight that is not 2-d");
+                shape.assign(A.shape.begin(), A.shape.end() - 1);
+                shape.push_back(B.shape[0]);
+            } else {
+                Shape ba(A.shape.begin(), A.shape.end() - 2), bb(B.shape.begin(), B.shape.end() - 2);
+                shape = broadcast({ba, bb});
+                shape.push_back(A.shape[A.shape.size() - 2]);
+                shape.push_back(B.shape.back());
+            }
+            needValue(*a0);
+            needValue(*a1);
+            Node& e = addNode(NodeKind::Extern, op == "linear" ? "mm" : op, shape, DType::F32);
+            e.callee = op == "linear" ? "linear" : "matmul";
+            e.inputs = {a0->node, a1->node};
+            LoweredValue mm{LoweredValue::Buffer, e.id, shape, DType::F32, {}};
+            const ArgT* bias = op == "linear" ? arg(n, 2, "bias") : nullptr;
+            if (bias && bias->kind == ArgT::Ref) {
+                // the bias add is a pointwise epilogue, free to fuse with what follows
+                return finish(pointwiseValue("bias", {opnd(mm), operand(bias)}, [](const std::vector<SE>& v) { return scall("add", {v[0], v[1]}); }));
+            }
+            e.graphNode = cur_;
+            info().value = mm;
+            return;
+        }
+        // ---- views
+        if (op == "view" || op == "reshape") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            return setView(reshape(x, intList(n, 1, "shape")));
+        }
+        if (op == "flatten") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            int64_t r = int64_t(x.shape.size());
+            int64_t s = intArg(n, 1, "start_dim", 0), e = intArg(n, 2, "end_dim", -1);
+            if (s < 0) s += r;
+            if (e < 0) e += r;
+            std::vector<int64_t> sizes;
+            int64_t merged = 1;
+            for (int64_t d = 0; d < r; ++d) {
+                int64_t v = constDim(x, int(d));
+                if (d < s || d > e) sizes.push_back(v);
+                else {
+                    merged *= v;
+                    if (d == e) sizes.push_back(merged);
+                }
+            }
+            if (r == 0) sizes = {1};
+            return setView(reshape(x, sizes));
+        }
+        if (op == "transpose" || op == "t") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            size_t r = x.shape.size();
+            if (op == "t" && r < 2) return setView(x);
+            int64_t d0 = op == "t" ? 0 : intArg(n, 1, "dim0", 0), d1 = op == "t" ? 1 : intArg(n, 2, "dim1", 1);
+            std::vector<int> dd = normDims({d0}, r), de = normDims({d1}, r);
+            std::vector<int> perm;
+            for (size_t i = 0; i < r; ++i) perm.push_back(int(i));
+            std::swap(perm[dd[0]], perm[de[0]]);
+            return setView(permute(x, perm));
+        }
+        if (op == "permute") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            std::vector<int64_t> p = intList(n, 1, "dims");
+            if (p.size() != x.shape.size()) unsupported("a permutation of the wrong length");
+            std::vector<int> perm;
+            for (auto d : p) perm.push_back(normDims({d}, x.shape.size())[0]);
+            return setView(permute(x, perm));
+        }
+        if (op == "unsqueeze") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            int64_t d = intArg(n, 1, "dim", 0);
+            if (d < 0) d += int64_t(x.shape.size()) + 1;
+            if (d < 0 || d > int64_t(x.shape.size())) unsupported("unsqueeze out of range");
+            Shape shape = x.shape;
+            shape.insert(shape.begin() + d, iconst(1));
+            std::vector<IE> map;
+            for (size_t i = 0; i < shape.size(); ++i)
+                if (int64_t(i) != d) map.push_back(ivar("v" + std::to_string(i)));
+            return setView(reindex(x, shape, map));
+        }
+        if (op == "squeeze") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            const ArgT* da = arg(n, 1, "dim");
+            std::vector<int> dims;
+            if (da) dims = dimsArg(n, 1, "dim", x.shape.size());
+            Shape shape;
+            std::vector<IE> map;
+            for (size_t i = 0; i < x.shape.size(); ++i) {
+                bool cand = !da || std::find(dims.begin(), dims.end(), int(i)) != dims.end();
+                if (cand && isConst(x.shape[i], 1)) { map.push_back(iconst(0)); continue; }
+                if (cand && x.shape[i]->kind != IExpr::Const) unsupported("squeeze of a symbolic dimension");
+                map.push_back(ivar("v" + std::to_string(shape.size())));
+                shape.push_back(x.shape[i]);
+            }
+            return setView(reindex(x, shape, map));
+        }
+        if (op == "expand") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            std::vector<int64_t> sizes = intList(n, 1, "size");
+            if (sizes.size() < x.shape.size()) unsupported("expand to fewer dims");
+            Shape shape;
+            std::vector<IE> map;
+            size_t off = sizes.size() - x.shape.size();
+            for (size_t i = 0; i < sizes.size(); ++i) {
+                if (i < off) { shape.push_back(iconst(sizes[i])); continue; }
+                const IE& d = x.shape[i - off];
+                if (sizes[i] == -1 || (isConst(d, sizes[i]))) {
+                    shape.push_back(d);
+                    map.push_back(ivar("v" + std::to_string(i)));
+                } else if (isConst(d, 1)) {
+                    shape.push_back(iconst(sizes[i]));
+                    map.push_back(iconst(0));
+                } else unsupported("expand of a non-1 dimension");
+            }
+            return setView(reindex(x, shape, map));
+        }
+        if (op == "contiguous" || op == "detach") {
+            return setView(tensorArg(arg(n, 0, "input")));
+        }
+        if (op == "getitem") {
+            const ArgT* ia = arg(n, 1, nullptr);
+            if (ia && ia->kind == ArgT::Tuple) {
+                auto t = std::make_shared<script::TupleObj>();
+                for (auto& x : ia->items) {
+                    if (x.kind != ArgT::Const) unsupported("indexing with a tensor");
+                    t->items.push_back(x.c);
+                }
+                return setView(getitem(tensorArg(arg(n, 0, nullptr)), Value(t)));
+            }
+            if (!ia || ia->kind != ArgT::Const) unsupported("indexing with a tensor");
+            return setView(getitem(tensorArg(arg(n, 0, nullptr)), ia->c));
+        }
+        if (op == "narrow" || op == "select") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            int d = normDims({intArg(n, 1, "dim", 0)}, x.shape.size())[0];
+            int64_t size = constDim(x, d);
+            int64_t start = intArg(n, 2, op == "narrow" ? "start" : "index", 0);
+            if (start < 0) start += size;
+            if (op == "narrow") return setView(narrow(x, d, start, intArg(n, 3, "length", 0)));
+            LoweredValue r = narrow(x, d, start, 1);
+            Shape shape = r.shape;
+            shape.erase(shape.begin() + d);
+            std::vector<IE> map;
+            for (size_t i = 0, k = 0; i < r.shape.size(); ++i) map.push_back(int(i) == d ? iconst(0) : ivar("v" + std::to_string(k++)));
+            return setView(reindex(r, shape, map));
+        }
+        if (op == "split" || op == "chunk") {
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            int d = normDims({intArg(n, 2, "dim", 0)}, x.shape.size())[0];
+            int64_t size = constDim(x, d);
+            std::vector<int64_t> parts;
+            const ArgT* sa = arg(n, 1, op == "split" ? "split_size_or_sections" : "chunks");
+            if (!sa || sa->kind != ArgT::Const) unsupported("a non-constant split");
+            if (op == "chunk") {
+                int64_t c = sa->c.i(), each = (size + c - 1) / c;
+                for (int64_t s = 0; s < size; s += each) parts.push_back(std::min(each, size - s));
+            } else if (sa->c.isIntLike()) {
+                for (int64_t s = 0; s < size; s += sa->c.i()) parts.push_back(std::min(sa->c.i(), size - s));
+            } else {
+                OpNode tmp;
+                tmp.pos = {*sa};
+                parts = intList(tmp, 0, nullptr);
+            }
+            int64_t start = 0;
+            for (auto p : parts) {
+                info().items.push_back(narrow(x, d, start, p));
+                start += p;
+            }
+            info().viewOp = true;
+            info().value.kind = LoweredValue::Other;
+            return;
+        }
+        unsupported("no lowering for " + n.target);
+    }
+};
+
+} // namespace
+
+Lowered lowerGraph(const capture::CapturedGraph& g) {
+    Lowerer l(g);
+    return l.run();
+}
+
+} // namespace fl::lower

@@ -1,0 +1,253 @@
+// `fuselab bench` measurements (see bench.h). Includes LibTorch.
+#include "core/runtime/bench.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "core/jit/jit.h"
+#include "core/script/interp.h"
+#include "core/script/tensor_obj.h"
+
+#ifndef TORCH_VERSION_STRING
+#include <torch/csrc/api/include/torch/version.h>
+#endif
+
+namespace fl::runtime {
+
+using script::Value;
+using script::OK;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string cpuModel() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) {
+            auto p = line.find(':');
+            return p == std::string::npos ? line : line.substr(p + 2);
+        }
+    return "unknown CPU";
+}
+
+void flattenTensors(const Value& v, std::vector<at::Tensor>& out) {
+    if (v.isTensor()) out.push_back(script::tensorOf(v));
+    else if (v.is(OK::Tuple)) for (auto& x : v.as<script::TupleObj>()->items) flattenTensors(x, out);
+    else if (v.is(OK::List)) for (auto& x : v.as<script::ListObj>()->items) flattenTensors(x, out);
+}
+
+std::string signature(script::Interp& in, const script::CallArgs& a) {
+    std::string s;
+    auto one = [&](const Value& v) {
+        if (v.isTensor()) {
+            const at::Tensor& t = script::tensorOf(v);
+            s += std::string(t.scalar_type() == at::kFloat ? "f32" : c10::toString(t.scalar_type())) + "[";
+            for (int64_t d = 0; d < t.dim(); ++d) s += (d ? ", " : "") + std::to_string(t.size(d));
+            s += "]";
+        } else {
+            s += in.repr(v);
+        }
+    };
+    for (auto& v : a.pos) { if (!s.empty()) s += ", "; one(v); }
+    for (auto& [k, v] : a.kw) { if (!s.empty()) s += ", "; s += k + "="; one(v); }
+    return s;
+}
+
+// Times f until minSeconds have passed (at least minRuns, at most maxRuns); returns the median.
+template <class F>
+double timeRuns(const BenchOptions& o, int& runs, F&& f) {
+    std::vector<double> t;
+    auto start = Clock::now();
+    while (int(t.size()) < o.maxRuns && (int(t.size()) < o.minRuns || ms(start, Clock::now()) < o.minSeconds * 1000)) {
+        auto a = Clock::now();
+        f();
+        t.push_back(ms(a, Clock::now()));
+    }
+    runs = int(t.size());
+    return median(t);
+}
+
+std::string jsonStr(const std::string& s) {
+    std::string r = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') r += '\\', r += c;
+        else if (c == '\n') r += "\\n";
+        else if (uint8_t(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); r += b; }
+        else r += c;
+    }
+    return r + "\"";
+}
+std::string num(double v) {
+    if (!std::isfinite(v)) return "null";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return b;
+}
+
+} // namespace
+
+double measureCopyGbps() {
+    const size_t n = size_t(64) << 20;
+    std::vector<char> a(n, 1), b(n, 0);
+    int parts = threads();
+    std::vector<double> t;
+    for (int rep = 0; rep < 12; ++rep) {
+        auto s = Clock::now();
+        std::vector<std::thread> th;
+        for (int i = 1; i < parts; ++i)
+            th.emplace_back([&, i] { std::memcpy(b.data() + n * i / parts, a.data() + n * i / parts, n * (i + 1) / parts - n * i / parts); });
+        std::memcpy(b.data(), a.data(), n / parts);
+        for (auto& x : th) x.join();
+        if (rep >= 2) t.push_back(ms(s, Clock::now()));
+    }
+    return 2.0 * double(n) / (median(t) * 1e6);
+}
+
+BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
+    BenchReport r;
+    r.machine = cpuModel();
+    r.cores = int(std::thread::hardware_concurrency());
+    r.libtorch = TORCH_VERSION;
+    r.threads = threads();
+    r.compiler = jit::Jit::instance().backendName();
+    r.copyGbps = measureCopyGbps();
+    capture::Session& s = *in.capture;
+    std::vector<capture::Session::RecordedCall> calls = s.recorded;
+    s.recordCalls = false;
+    std::set<std::pair<const void*, std::string>> seen;
+    for (auto& rc : calls) {
+        std::string sig = signature(in, rc.args);
+        if (!seen.insert({rc.fn.obj(), sig}).second) continue;
+        BenchCall bc;
+        bc.inputs = sig;
+        Value fn = rc.fn;
+        Value target = fn.is(OK::BoundMethod) ? fn.as<script::BoundMethodObj>()->func : fn;
+        if (target.is(OK::Function)) {
+            auto* fo = target.as<script::FunctionObj>();
+            bc.function = fo->qualname.empty() ? fo->name : fo->qualname;
+            if (fo->def) bc.line = fo->def->span.line;
+            if (fo->ast) bc.file = fo->ast->filename;
+        }
+        // first call: every compiled frame forgotten, the kernels' memory cache too
+        s.resetFrames();
+        jit::Jit::instance().clearMemoryCache();
+        script::CallArgs a = rc.args;
+        auto t0 = Clock::now();
+        Value first = s.callCompiled(fn, a, rc.opts);
+        bc.firstCallMs = ms(t0, Clock::now());
+        // the entry that call compiled
+        const capture::Entry* entry = nullptr;
+        for (auto* fr : s.framesInOrder())
+            for (auto& e : fr->entries)
+                if (e->compiled) entry = e.get();
+        if (entry && entry->compiled) {
+            const Compiled& c = *entry->compiled;
+            bc.phases = c.phases;
+            bc.compileMs = c.phases.total();
+            bc.kernels = int(c.kernels.size());
+            for (auto& n : c.lowered.program.nodes) {
+                if (n.kind == lower::NodeKind::Extern) ++bc.externs;
+                if (n.kind == lower::NodeKind::Fallback) ++bc.fallbacks;
+            }
+            bc.cache = c.cache == "miss" ? "miss" : "hit";
+            bc.jit = c.jitBackend;
+            if (!c.ok) bc.note = c.error;
+        } else {
+            bc.note = "no graph was compiled for this call";
+        }
+        Value compiled;
+        bc.cachedMs = timeRuns(opts, bc.cachedRuns, [&] {
+            script::CallArgs x = rc.args;
+            compiled = s.callCompiled(fn, x, rc.opts);
+        });
+        bc.bytesMin = s.lastGraph.bytesIn + s.lastGraph.bytesOut;
+        if (entry && entry->compiled && entry->compiled->fallbacks > 0 && bc.note.empty())
+            bc.note = "cached calls took the reference path (inputs differ from the traced ones)";
+        Value eager;
+        bool was = s.enabled;
+        s.enabled = false;
+        bc.eagerMs = timeRuns(opts, bc.eagerRuns, [&] {
+            script::CallArgs x = rc.args;
+            eager = in.call(fn, x);
+        });
+        s.enabled = was;
+        std::vector<at::Tensor> ct, et;
+        flattenTensors(compiled, ct);
+        flattenTensors(eager, et);
+        for (size_t i = 0; i < ct.size() && i < et.size(); ++i) {
+            if (ct[i].sizes() != et[i].sizes()) { bc.maxAbsDiff = INFINITY; break; }
+            if (!ct[i].numel()) continue;
+            double d = (ct[i].to(at::kDouble) - et[i].to(at::kDouble)).abs().max().item<double>();
+            if (std::isnan(d)) d = INFINITY;
+            bc.maxAbsDiff = std::max(bc.maxAbsDiff, d);
+        }
+        bc.speedup = bc.cachedMs > 0 ? bc.eagerMs / bc.cachedMs : 0;
+        bc.achievedGbps = bc.cachedMs > 0 ? double(bc.bytesMin) / (bc.cachedMs * 1e6) : 0;
+        r.calls.push_back(bc);
+    }
+    return r;
+}
+
+std::string benchText(const BenchReport& r) {
+    std::ostringstream o;
+    o << "machine: " << r.machine << ", " << r.cores << " cores; LibTorch " << r.libtorch << "; kernels compiled by " << r.compiler << "\n";
+    o << "threads: " << r.threads << "; copy bandwidth: " << num(r.copyGbps) << " GB/s (read + write)\n\n";
+    char b[512];
+    std::snprintf(b, sizeof b, "%-28s %10s %10s %10s %10s %8s %10s %8s %7s %6s\n", "call", "first ms", "compile", "cached ms", "eager ms", "speedup",
+                  "max|diff|", "GB/s", "%copy", "cache");
+    o << b;
+    for (auto& c : r.calls) {
+        std::string name = c.function + ":" + std::to_string(c.line);
+        std::snprintf(b, sizeof b, "%-28s %10.2f %10.2f %10.4f %10.4f %7.2fx %10.2e %8.2f %6.0f%% %6s\n", name.c_str(), c.firstCallMs, c.compileMs,
+                      c.cachedMs, c.eagerMs, c.speedup, c.maxAbsDiff, c.achievedGbps, r.copyGbps > 0 ? 100 * c.achievedGbps / r.copyGbps : 0.0,
+                      c.cache.c_str());
+        o << b;
+        std::snprintf(b, sizeof b, "    inputs %s; %d kernels, %d library calls, %d eager ops; phases ms: trace %.2f lower %.2f fuse %.2f codegen %.2f jit %.2f (%s)\n",
+                      c.inputs.c_str(), c.kernels, c.externs, c.fallbacks, c.phases.trace, c.phases.lower, c.phases.fuse, c.phases.codegen, c.phases.jit,
+                      c.jit.empty() ? "-" : c.jit.c_str());
+        o << b;
+        if (!c.note.empty()) o << "    note: " << c.note << "\n";
+    }
+    return o.str();
+}
+
+std::string benchJson(const BenchReport& r) {
+    std::ostringstream o;
+    o << "{\"machine\": {\"cpu\": " << jsonStr(r.machine) << ", \"cores\": " << r.cores << ", \"libtorch\": " << jsonStr(r.libtorch)
+      << ", \"compiler\": " << jsonStr(r.compiler) << "},\n \"threads\": " << r.threads << ", \"copy_gbps\": " << num(r.copyGbps) << ",\n \"calls\": [";
+    for (size_t i = 0; i < r.calls.size(); ++i) {
+        const BenchCall& c = r.calls[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"function\": " << jsonStr(c.function) << ", \"file\": " << jsonStr(c.file) << ", \"line\": " << c.line
+          << ", \"inputs\": " << jsonStr(c.inputs) << ", \"first_call_ms\": " << num(c.firstCallMs) << ", \"compile_ms\": " << num(c.compileMs)
+          << ", \"phases_ms\": {\"trace\": " << num(c.phases.trace) << ", \"lower\": " << num(c.phases.lower) << ", \"fuse\": " << num(c.phases.fuse)
+          << ", \"codegen\": " << num(c.phases.codegen) << ", \"jit\": " << num(c.phases.jit) << "}"
+          << ", \"cached_ms\": " << num(c.cachedMs) << ", \"eager_ms\": " << num(c.eagerMs) << ", \"speedup\": " << num(c.speedup)
+          << ", \"max_abs_diff\": " << num(c.maxAbsDiff) << ", \"bytes_min\": " << c.bytesMin << ", \"achieved_gbps\": " << num(c.achievedGbps)
+          << ", \"kernels\": " << c.kernels << ", \"externs\": " << c.externs << ", \"fallback_ops\": " << c.fallbacks
+          << ", \"cache\": " << jsonStr(c.cache) << ", \"jit\": " << jsonStr(c.jit) << ", \"cached_runs\": " << c.cachedRuns
+          << ", \"eager_runs\": " << c.eagerRuns << ", \"note\": " << jsonStr(c.note) << "}";
+    }
+    o << "\n ]}\n";
+    return o.str();
+}
+
+} // namespace fl::runtime

@@ -1,0 +1,53 @@
+// `fuselab bench`: after a script has run (with its compiled calls recorded), replays each distinct
+// call into a compiled function or module with its recorded inputs and measures, in one run:
+// the first call (trace + compile + run, after forgetting every compiled frame), the compile
+// phases, the cached median, eager's median on the same inputs, the largest difference between
+// the two, the minimum bytes a call must move and the bandwidth that achieves, next to the
+// machine's copy bandwidth measured in the same process.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/runtime/runtime.h"
+
+namespace fl::runtime {
+
+struct BenchCall {
+    std::string function;
+    std::string file;
+    int line = 0;
+    std::string inputs;         // "f32[32, 256]"
+    double firstCallMs = 0, compileMs = 0, cachedMs = 0, eagerMs = 0, speedup = 0, maxAbsDiff = 0;
+    Phases phases;
+    int64_t bytesMin = 0;
+    double achievedGbps = 0;
+    int kernels = 0, externs = 0, fallbacks = 0;
+    std::string cache;          // "hit" | "miss" (the kernels' compile cache at the first call)
+    std::string jit;            // "llvm", "cc", "disk"
+    int cachedRuns = 0, eagerRuns = 0;
+    std::string note;           // why a call ran on the reference path, if it did
+};
+
+struct BenchReport {
+    std::string machine;        // CPU model
+    int cores = 0;
+    std::string libtorch, compiler;
+    int threads = 0;
+    double copyGbps = 0;
+    std::vector<BenchCall> calls;
+};
+
+struct BenchOptions {
+    double minSeconds = 0.3;    // per measurement: repeat until this much time has passed
+    int minRuns = 5, maxRuns = 1000;
+};
+
+// Replays the calls `in.capture` recorded; the script has finished running.
+BenchReport runBench(script::Interp& in, const BenchOptions& opts);
+// Parallel copy of 64 MiB with the kernel thread pool: GB/s counting the read and the write.
+double measureCopyGbps();
+std::string benchText(const BenchReport& r);
+std::string benchJson(const BenchReport& r);
+
+} // namespace fl::runtime

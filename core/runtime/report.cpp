@@ -1,0 +1,68 @@
+// `fuselab kernels`: what the compiler made of each captured graph. No LibTorch here.
+#include "core/runtime/report.h"
+
+#include <sstream>
+
+#include "core/jit/jit.h"
+
+namespace fl::runtime {
+
+using namespace lower;
+
+std::string describeNodes(const Program& p, const std::vector<int>& nodes) {
+    std::string r;
+    for (int n : nodes) r += (r.empty() ? "" : " + ") + p.nodes[n].name + "(" + p.nodes[n].what + ")";
+    return r;
+}
+
+std::string kernelsText(const capture::Session& s, const KernelsOptions& o) {
+    std::ostringstream out;
+    int graphs = 0;
+    for (const capture::CFrame* fr : s.framesInOrder())
+        for (auto& e : fr->entries) {
+            if (!e->compiled) continue;
+            const Compiled& c = *e->compiled;
+            const Program& p = c.lowered.program;
+            ++graphs;
+            int externs = 0, fallbacks = 0;
+            for (auto& n : p.nodes) {
+                externs += n.kind == NodeKind::Extern;
+                fallbacks += n.kind == NodeKind::Fallback;
+            }
+            out << "== [" << e->id << "] " << fr->function << " (" << fr->file << ":" << fr->line << "): " << c.kernels.size() << " kernels, "
+                << externs << " library calls, " << fallbacks << " eager ops";
+            if (c.ok) out << "; compiled by " << c.jitBackend << " (cache " << c.cache << ")";
+            out << "\n";
+            if (!c.ok) out << "   runs op by op on LibTorch: " << c.error << "\n";
+            out << "   run order:\n";
+            size_t k = 0;
+            std::map<int, size_t> kernelOf;
+            for (size_t i = 0; i < c.kernels.size(); ++i) kernelOf[c.kernels[i].group] = i;
+            for (int unit : c.order) {
+                if (unit >= 0) {
+                    out << "     kernel " << c.kernels[kernelOf[unit]].name << ": " << describeNodes(p, c.schedule.groups[unit].nodes) << "\n";
+                    ++k;
+                    continue;
+                }
+                const Node& n = p.nodes[-1 - unit];
+                if (n.kind == NodeKind::Extern) out << "     library " << n.what << " -> " << n.name << " " << dtypeName(n.dtype) << shapeStr(n.shape) << " (LibTorch)\n";
+                else out << "     eager   " << n.opText << " -> " << n.name << ": " << n.note << "\n";
+            }
+            if (o.decisions) {
+                out << "   fusion decisions:\n";
+                for (auto& d : c.schedule.decisions)
+                    out << "     " << d.step << ". [" << d.kind << "] " << describeNodes(p, d.a) << "  |  " << describeNodes(p, d.b) << "  score "
+                        << d.score << ": " << d.reason << "\n";
+            }
+            for (size_t i = 0; i < c.kernels.size(); ++i) {
+                out << "\n" << c.kernels[i].source;
+            }
+            if (o.ir && c.lib) out << "\n-- LLVM IR --\n" << (c.lib->llvmIR.empty() ? "(not available: compiled by " + c.jitBackend + ")\n" : c.lib->llvmIR);
+            if (o.assembly && c.lib) out << "\n-- assembly --\n" << jit::Jit::instance().assembly(*c.lib);
+            out << "\n";
+        }
+    if (!graphs) out << "no compiled graphs: the script made no calls into torch.compile'd code that captured ops\n";
+    return out.str();
+}
+
+} // namespace fl::runtime

@@ -1,0 +1,625 @@
+// The compiled-graph runtime (see runtime.h). One of the few files with LibTorch headers.
+#include "core/runtime/runtime.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/autograd/function.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "core/jit/jit.h"
+#include "core/script/tensor_obj.h"
+
+namespace fl::runtime {
+
+using script::Value;
+using script::CallArgs;
+using namespace lower;
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// ------------------------------------------------------------------ thread pool
+using KernelFn = void (*)(void* const*, const long*, const float*, long, long);
+
+class Pool {
+public:
+    static Pool& get() {
+        static Pool p;
+        return p;
+    }
+    int size() const { return threads_; }
+    void resize(int n) {
+        stop();
+        threads_ = std::max(1, n);
+        for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { loop(i); });
+    }
+    // Runs f(begin, end) over [0, rows) split into at most size() contiguous chunks.
+    void run(int64_t rows, int parts, const std::function<void(int64_t, int64_t)>& f) {
+        parts = int(std::min<int64_t>(std::min(parts, threads_), rows));
+        if (parts <= 1) { f(0, rows); return; }
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            job_ = &f;
+            rows_ = rows;
+            parts_ = parts;
+            pending_ = parts - 1;
+            ++generation_;
+        }
+        cv_.notify_all();
+        f(0, rows / parts);
+        std::unique_lock<std::mutex> lk(mu_);
+        done_.wait(lk, [&] { return pending_ == 0; });
+        job_ = nullptr;
+    }
+    ~Pool() { stop(); }
+
+private:
+    Pool() { resize(std::max(1, at::get_num_threads())); }
+    void stop() {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            quit_ = true;
+            ++generation_;
+        }
+        cv_.notify_all();
+        for (auto& t : workers_) t.join();
+        workers_.clear();
+        quit_ = false;
+    }
+    void loop(int index) {
+        uint64_t seen = 0;
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            seen = generation_;
+        }
+        for (;;) {
+            const std::function<void(int64_t, int64_t)>* job;
+            int64_t rows;
+            int parts;
+            {
+                std::unique_lock<std::mutex> lk(mu_);
+                cv_.wait(lk, [&] { return generation_ != seen || quit_; });
+                seen = generation_;
+                if (quit_) return;
+                job = job_;
+                rows = rows_;
+                parts = parts_;
+            }
+            if (!job || index >= parts) continue;
+            (*job)(rows * index / parts, rows * (index + 1) / parts);
+            std::lock_guard<std::mutex> lk(mu_);
+            if (--pending_ == 0) done_.notify_one();
+        }
+    }
+    int threads_ = 1;
+    std::vector<std::thread> workers_;
+    std::mutex mu_;
+    std::condition_variable cv_, done_;
+    const std::function<void(int64_t, int64_t)>* job_ = nullptr;
+    int64_t rows_ = 0;
+    int parts_ = 0, pending_ = 0;
+    uint64_t generation_ = 0;
+    bool quit_ = false;
+};
+
+std::string backendName = [] {
+    const char* e = std::getenv("FUSELAB_BACKEND");
+    return std::string(e && std::string(e) == "reference" ? "reference" : "fuselab");
+}();
+
+// ------------------------------------------------------------------ compile
+DType dtypeOf(at::ScalarType t, bool& ok) {
+    ok = true;
+    if (t == at::kFloat) return DType::F32;
+    if (t == at::kBool) return DType::Bool;
+    if (t == at::kLong) return DType::I64;
+    ok = false;
+    return DType::F32;
+}
+at::ScalarType scalarType(DType d) { return d == DType::F32 ? at::kFloat : d == DType::Bool ? at::kBool : at::kLong; }
+
+void loadsOf(const SE& e, std::set<int>& out) {
+    if (e->kind == SExpr::Load) out.insert(e->buffer);
+    if (e->kind == SExpr::Scalar) out.insert(e->buffer);
+    for (auto& a : e->args) loadsOf(a, out);
+}
+
+// Program nodes whose buffers a graph node's value is made from (through views).
+void graphDeps(const Lowered& l, const capture::CapturedGraph& g, const capture::ArgT& a, std::set<int>& out, int depth = 0) {
+    if (depth > 10000) return;
+    if (a.kind == capture::ArgT::Ref) {
+        const GraphNodeInfo& gi = l.info[a.node];
+        if (gi.viewOp) {
+            const capture::OpNode& n = g.nodes[a.node];
+            for (auto& x : n.pos) graphDeps(l, g, x, out, depth + 1);
+            for (auto& [k, x] : n.kw) graphDeps(l, g, x, out, depth + 1);
+        } else if (gi.value.buffer >= 0) {
+            out.insert(gi.value.buffer);
+        }
+        for (auto& it : gi.items)
+            if (it.buffer >= 0 && !gi.viewOp) out.insert(it.buffer);
+    }
+    for (auto& x : a.items) graphDeps(l, g, x, out, depth + 1);
+}
+
+std::string canonicalGraph(const capture::CapturedGraph& g) {
+    std::string s;
+    std::function<void(const capture::ArgT&)> arg = [&](const capture::ArgT& a) {
+        switch (a.kind) {
+        case capture::ArgT::Const:
+            if (a.c.isNumber()) s += a.c.isFloat() ? "f" + std::to_string(a.c.f()) : "i" + std::to_string(a.c.i());
+            else if (a.c.isNone()) s += "None";
+            else if (a.c.isStr()) s += "'" + a.c.as<script::StrObj>()->s + "'";
+            else s += "<" + std::to_string(int(a.c.type())) + ">";
+            break;
+        case capture::ArgT::Ref: s += "%" + std::to_string(a.node) + (a.index >= 0 ? "[" + std::to_string(a.index) + "]" : ""); break;
+        default:
+            s += "(";
+            for (auto& x : a.items) { arg(x); s += ","; }
+            s += ")";
+        }
+    };
+    for (auto& n : g.nodes) {
+        s += n.placeholder ? (n.scalar ? "sym" : "in") : n.target;
+        s += "(";
+        for (auto& a : n.pos) { arg(a); s += ","; }
+        for (auto& [k, a] : n.kw) { s += k + "="; arg(a); s += ","; }
+        s += ")";
+        for (auto& m : n.meta) s += graph::formatMeta(m);
+        s += ";";
+    }
+    for (auto& o : g.outputs) arg(o);
+    return s;
+}
+
+} // namespace
+
+void setThreads(int n) {
+    at::set_num_threads(n);
+    Pool::get().resize(n);
+}
+int threads() { return Pool::get().size(); }
+void setBackend(const std::string& name) { backendName = name; }
+const std::string& backend() { return backendName; }
+
+std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
+    auto c = std::make_shared<Compiled>();
+    c->phases.trace = traceMs;
+    const capture::CapturedGraph& g = e.graph;
+    try {
+        auto t0 = std::chrono::steady_clock::now();
+        c->lowered = lowerGraph(g);
+        const Program& p = c->lowered.program;
+        // dependencies and values read whole
+        c->deps.assign(p.nodes.size(), {});
+        c->needsValue.assign(p.nodes.size(), false);
+        for (auto& n : p.nodes) {
+            std::set<int> d;
+            if (n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) loadsOf(n.body, d);
+            if (n.kind == NodeKind::Extern || n.kind == NodeKind::Fallback) {
+                const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
+                for (auto& a : op.pos) graphDeps(c->lowered, g, a, d);
+                for (auto& [k, a] : op.kw) graphDeps(c->lowered, g, a, d);
+            }
+            d.erase(n.id);
+            c->deps[n.id].assign(d.begin(), d.end());
+        }
+        // an op that changes a tensor in place is a barrier: what comes before it runs before it,
+        // what comes after runs after it
+        for (auto& n : p.nodes) {
+            if (n.kind != NodeKind::Fallback) continue;
+            std::string b = n.callee.substr(n.callee.rfind('.') + 1);
+            if (b.empty() || b.back() != '_' || b.front() == '_') continue;
+            for (auto& m : p.nodes) {
+                if (m.kind == NodeKind::Input || m.id == n.id) continue;
+                auto& d = m.id < n.id ? c->deps[n.id] : c->deps[m.id];
+                int other = m.id < n.id ? m.id : n.id;
+                if (std::find(d.begin(), d.end(), other) == d.end()) d.push_back(other);
+            }
+        }
+        for (size_t i = 0; i < g.nodes.size(); ++i) {
+            const GraphNodeInfo& gi = c->lowered.info[i];
+            if (!gi.needsValue || gi.viewOp) continue;
+            if (gi.value.buffer >= 0 && (gi.value.kind == LoweredValue::Buffer)) c->needsValue[gi.value.buffer] = true;
+        }
+        // values read through views by externs, fallbacks and outputs: their base buffers
+        for (size_t i = 0; i < g.nodes.size(); ++i) {
+            const GraphNodeInfo& gi = c->lowered.info[i];
+            if (!gi.needsValue || !gi.viewOp) continue;
+            capture::ArgT ref;
+            ref.kind = capture::ArgT::Ref;
+            ref.node = int(i);
+            std::set<int> d;
+            graphDeps(c->lowered, g, ref, d);
+            for (int b : d) c->needsValue[b] = true;
+        }
+        // backward reruns the graph eagerly: only when running it twice is harmless
+        static const std::set<std::string> impure = {"batch_norm", "dropout", "dropout2d", "alpha_dropout", "rand", "randn", "randint", "rand_like",
+                                                     "randn_like", "randperm", "bernoulli", "multinomial", "normal", "uniform", "manual_seed"};
+        for (auto& n : p.nodes)
+            if (n.kind == NodeKind::Fallback) {
+                std::string b = n.callee.substr(n.callee.rfind('.') + 1);
+                if (impure.count(b) || (!b.empty() && b.back() == '_' && b.front() != '_')) c->recomputable = false;
+            }
+        c->phases.lower = msSince(t0);
+
+        t0 = std::chrono::steady_clock::now();
+        fuse::Options fo;
+        for (size_t i = 0; i < p.symbols.size(); ++i) {
+            const auto& src = p.symbolSource[i];
+            const capture::OpNode& in = g.nodes[p.nodes[src.input].graphNode];
+            if (!in.meta.empty() && src.dim < int(in.meta[0].shape.size())) fo.symbolHints[p.symbols[i]] = 64;
+        }
+        c->schedule = fuse::schedule(p, c->deps, c->needsValue, fo);
+        c->order = fuse::executionOrder(p, c->schedule, c->deps);
+        c->phases.fuse = msSince(t0);
+
+        t0 = std::chrono::steady_clock::now();
+        c->kernels = codegen::generate(p, c->schedule, c->order);
+        c->translationUnit = codegen::translationUnit(c->kernels);
+        c->key = jit::hashHex(canonicalGraph(g));
+        c->phases.codegen = msSince(t0);
+
+        t0 = std::chrono::steady_clock::now();
+        if (!c->kernels.empty()) {
+            jit::CompileRequest req;
+            req.source = c->translationUnit;
+            req.key = c->key;
+            for (auto& k : c->kernels) req.symbols.push_back(k.name);
+            jit::CompileOutcome out = jit::Jit::instance().compile(req);
+            if (!out.lib) {
+                c->error = "the kernels did not compile: " + out.error;
+                c->phases.jit = msSince(t0);
+                return c;
+            }
+            c->lib = out.lib;
+            c->cache = out.cache == jit::CompileOutcome::Cache::Miss ? "miss" : out.cache == jit::CompileOutcome::Cache::Memory ? "memory" : "disk";
+            c->jitBackend = out.lib->backend;
+            for (auto& k : c->kernels) c->fns.push_back(out.lib->lookup(k.name));
+        }
+        c->phases.jit = msSince(t0);
+        c->ok = true;
+    } catch (std::exception& ex) {
+        c->error = std::string("internal compiler error: ") + ex.what();
+    }
+    return c;
+}
+
+// ------------------------------------------------------------------ execution
+namespace {
+
+struct Run {
+    script::Interp& in;
+    const capture::CapturedGraph& g;
+    Compiled& c;
+    std::vector<Value>& env;
+    std::vector<at::Tensor> bufs;
+    std::vector<uint8_t> haveValue;
+    std::vector<int64_t> symVals;
+    std::map<std::string, int64_t> symEnv;
+    std::vector<float> scalars;
+    std::vector<int> producerOf; // graph node -> program node holding its value
+
+    struct Mismatch {};
+
+    int64_t eval(const IE& e) { return evaluate(e, symEnv); }
+    std::vector<int64_t> sizes(const Shape& s) {
+        std::vector<int64_t> r;
+        for (auto& d : s) r.push_back(eval(d));
+        return r;
+    }
+
+    Value valueOf(int node) {
+        if (haveValue[node]) return env[node];
+        const GraphNodeInfo& gi = c.lowered.info[node];
+        const capture::OpNode& n = g.nodes[node];
+        if (gi.viewOp || n.placeholder) {
+            CallArgs ca;
+            for (auto& a : n.pos) ca.pos.push_back(instantiate(a));
+            for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, instantiate(a));
+            env[node] = n.invoke(in, ca);
+        } else {
+            int pn = producerOf[node];
+            if (pn < 0 || !bufs[pn].defined()) throw std::logic_error("a graph value was not computed");
+            env[node] = script::wrap(bufs[pn]);
+        }
+        haveValue[node] = 1;
+        return env[node];
+    }
+    Value instantiate(const capture::ArgT& a) {
+        switch (a.kind) {
+        case capture::ArgT::Const: return a.c;
+        case capture::ArgT::Ref: {
+            Value v = valueOf(a.node);
+            if (a.index < 0) return v;
+            return v.as<script::TupleObj>()->items[a.index];
+        }
+        default: return capture::instantiateArg(a, env, [&](int node) { valueOf(node); });
+        }
+    }
+
+    at::Tensor alloc(const Node& n) {
+        std::vector<int64_t> sz = sizes(n.shape);
+        return at::empty(sz, at::TensorOptions().dtype(scalarType(n.dtype)));
+    }
+
+    void bindInputs() {
+        const Program& p = c.lowered.program;
+        symVals.assign(p.symbols.size(), 0);
+        for (size_t i = 0; i < p.symbols.size(); ++i) {
+            const auto& src = p.symbolSource[i];
+            const Value& v = env[p.nodes[src.input].graphNode];
+            if (!v.isTensor()) throw Mismatch{};
+            const at::Tensor& t = script::tensorOf(v);
+            if (src.dim >= t.dim()) throw Mismatch{};
+            symVals[i] = t.size(src.dim);
+            symEnv[p.symbols[i]] = symVals[i];
+        }
+        for (auto& n : p.nodes) {
+            if (n.kind != NodeKind::Input) continue;
+            const Value& v = env[n.graphNode];
+            if (n.scalar) {
+                if (!v.isNumber()) throw Mismatch{};
+                scalars.push_back(float(v.num()));
+                continue;
+            }
+            if (!v.isTensor()) throw Mismatch{};
+            const at::Tensor& t = script::tensorOf(v);
+            bool ok;
+            if (dtypeOf(t.scalar_type(), ok) != n.dtype || !ok || t.dim() != int64_t(n.shape.size())) throw Mismatch{};
+            for (size_t d = 0; d < n.shape.size(); ++d)
+                if (t.size(d) != eval(n.shape[d])) throw Mismatch{};
+            bufs[n.id] = t.is_contiguous() ? t : t.contiguous();
+        }
+    }
+
+    void runKernel(size_t k) {
+        const codegen::Kernel& kr = c.kernels[k];
+        std::vector<void*> ptrs(kr.buffers.size());
+        for (size_t i = 0; i < kr.buffers.size(); ++i) {
+            int b = kr.buffers[i];
+            if (kr.writes[i] && !bufs[b].defined()) bufs[b] = alloc(c.lowered.program.nodes[b]);
+            if (!bufs[b].defined()) throw std::logic_error("a kernel input was not computed");
+            ptrs[i] = bufs[b].data_ptr();
+        }
+        int64_t rows = eval(kr.rows);
+        auto fn = reinterpret_cast<KernelFn>(c.fns[k]);
+        const long* sym = reinterpret_cast<const long*>(symVals.data());
+        const float* sc = scalars.data();
+        int64_t work = rows * kr.costPerRow;
+        int parts = work < 32768 ? 1 : Pool::get().size();
+        Pool::get().run(rows, parts, [&](int64_t b, int64_t e) { fn(ptrs.data(), sym, sc, b, e); });
+    }
+
+    // mm / matmul, with a blocked pointwise epilogue when the schedule made one.
+    void runExtern(const Node& n, int epilogueKernel) {
+        const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
+        at::Tensor a = script::tensorOf(instantiate(op.pos[0]));
+        const capture::ArgT* bArg = op.pos.size() > 1 ? &op.pos[1] : nullptr;
+        if (!bArg)
+            for (auto& [k, x] : op.kw)
+                if (k == "weight" || k == "other") bArg = &x;
+        at::Tensor b = script::tensorOf(instantiate(*bArg));
+        at::Tensor rhs = n.callee == "linear" ? b.t() : b;
+        std::vector<int64_t> outSizes = sizes(n.shape);
+        if (epilogueKernel >= 0 && (n.callee == "linear" || (a.dim() == 2 && b.dim() == 2))) {
+            at::Tensor a2 = a.reshape({-1, a.size(-1)});
+            int64_t M = a2.size(0), N = rhs.size(1);
+            const codegen::Kernel& kr = c.kernels[epilogueKernel];
+            if (eval(kr.rows) == M) {
+                at::Tensor out = at::empty({M, N}, a.options());
+                bufs[n.id] = out.view(outSizes);
+                int64_t block = std::max<int64_t>(64, (256 * 1024) / std::max<int64_t>(1, N * 4));
+                std::vector<void*> ptrs(kr.buffers.size());
+                for (size_t i = 0; i < kr.buffers.size(); ++i) {
+                    int bi = kr.buffers[i];
+                    if (kr.writes[i] && !bufs[bi].defined()) bufs[bi] = alloc(c.lowered.program.nodes[bi]);
+                    ptrs[i] = bufs[bi].data_ptr();
+                }
+                auto fn = reinterpret_cast<KernelFn>(c.fns[epilogueKernel]);
+                const long* sym = reinterpret_cast<const long*>(symVals.data());
+                for (int64_t r0 = 0; r0 < M; r0 += block) {
+                    int64_t nb = std::min(block, M - r0);
+                    at::Tensor o = out.narrow(0, r0, nb);
+                    at::mm_out(o, a2.narrow(0, r0, nb), rhs);
+                    int parts = nb * N < 32768 ? 1 : Pool::get().size();
+                    Pool::get().run(nb, parts, [&](int64_t b0, int64_t e0) { fn(ptrs.data(), sym, scalars.data(), r0 + b0, r0 + e0); });
+                }
+                return;
+            }
+        }
+        at::Tensor r = at::matmul(a, rhs);
+        if (!r.is_contiguous()) r = r.contiguous();
+        bufs[n.id] = r;
+        if (r.sizes() != at::IntArrayRef(outSizes)) throw Mismatch{};
+    }
+
+    void runFallback(const Node& n) {
+        int gn = n.fromGraphNodes[0];
+        const capture::OpNode& op = g.nodes[gn];
+        CallArgs ca;
+        for (auto& a : op.pos) ca.pos.push_back(instantiate(a));
+        for (auto& [k, a] : op.kw) ca.kw.emplace_back(k, instantiate(a));
+        env[gn] = op.invoke(in, ca);
+        haveValue[gn] = 1;
+        if (!n.shape.empty() || (env[gn].isTensor() && script::tensorOf(env[gn]).dim() == 0 && c.lowered.info[gn].value.kind == LoweredValue::Buffer)) {
+            if (!env[gn].isTensor()) throw Mismatch{};
+            at::Tensor t = script::tensorOf(env[gn]);
+            if (t.sizes() != at::IntArrayRef(sizes(n.shape))) throw Mismatch{};
+            bufs[n.id] = t.is_contiguous() ? t : t.contiguous();
+        }
+    }
+
+    void go() {
+        const Program& p = c.lowered.program;
+        bufs.assign(p.nodes.size(), at::Tensor());
+        haveValue.assign(g.nodes.size(), 0);
+        producerOf.assign(g.nodes.size(), -1);
+        for (auto& n : p.nodes)
+            if (n.graphNode >= 0) producerOf[n.graphNode] = n.id;
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+            if (g.nodes[i].placeholder) haveValue[i] = 1;
+        bindInputs();
+        std::map<int, size_t> kernelOfGroup;
+        for (size_t k = 0; k < c.kernels.size(); ++k) kernelOfGroup[c.kernels[k].group] = k;
+        std::set<int> done;
+        for (int unit : c.order) {
+            if (unit >= 0) {
+                if (done.count(unit)) continue;
+                runKernel(kernelOfGroup.at(unit));
+                continue;
+            }
+            const Node& n = p.nodes[-1 - unit];
+            if (n.kind == NodeKind::Extern) {
+                int epi = -1;
+                for (auto& gr : c.schedule.groups)
+                    if (gr.alive && gr.epilogueOf == n.id) {
+                        // every other input of the epilogue must be ready
+                        bool ready = true;
+                        for (int m : gr.nodes)
+                            for (int d : c.deps[m])
+                                if (d != n.id && c.schedule.groupOf[d] != gr.id && !bufs[d].defined() && p.nodes[d].kind != NodeKind::Input) ready = false;
+                        if (ready) {
+                            epi = int(kernelOfGroup.at(gr.id));
+                            done.insert(gr.id);
+                        }
+                    }
+                runExtern(n, epi);
+            } else {
+                runFallback(n);
+            }
+        }
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+            if (c.lowered.info[i].needsValue && !haveValue[i]) valueOf(int(i));
+    }
+};
+
+// The backward of a compiled forward: recomputes the graph eagerly from the inputs it saved and
+// differentiates it (activation-checkpoint style), so gradients are eager's.
+struct CompiledFunctionBackward : torch::autograd::Node {
+    script::Interp* in = nullptr;
+    const capture::CapturedGraph* g = nullptr;
+    std::vector<Value> env;          // the placeholders' values at the call
+    std::vector<int> inputNodes;     // tensor placeholders, in next-edge order
+    std::vector<at::Tensor> inputs;
+    std::vector<int> outputNodes;    // tensor graph outputs, in input-metadata order
+
+    std::string name() const override { return "CompiledFunctionBackward"; }
+    torch::autograd::variable_list apply(torch::autograd::variable_list&& grads) override {
+        at::AutoGradMode enable(true);
+        std::vector<Value> e = env;
+        std::vector<at::Tensor> leaves;
+        for (size_t i = 0; i < inputNodes.size(); ++i) {
+            at::Tensor t = inputs[i].detach().requires_grad_(inputs[i].requires_grad());
+            leaves.push_back(t);
+            e[inputNodes[i]] = script::wrap(t);
+        }
+        for (size_t i = 0; i < g->nodes.size(); ++i) {
+            const capture::OpNode& n = g->nodes[i];
+            if (n.placeholder) continue;
+            CallArgs ca;
+            for (auto& a : n.pos) ca.pos.push_back(capture::instantiateArg(a, e, nullptr));
+            for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, capture::instantiateArg(a, e, nullptr));
+            e[i] = n.invoke(*in, ca);
+        }
+        std::vector<at::Tensor> outs, gouts, wrt;
+        std::vector<size_t> which;
+        for (size_t i = 0; i < outputNodes.size(); ++i) {
+            at::Tensor o = script::tensorOf(e[outputNodes[i]]);
+            if (!o.requires_grad() || i >= grads.size() || !grads[i].defined()) continue;
+            outs.push_back(o);
+            gouts.push_back(grads[i]);
+        }
+        for (size_t i = 0; i < leaves.size(); ++i)
+            if (leaves[i].requires_grad()) { wrt.push_back(leaves[i]); which.push_back(i); }
+        torch::autograd::variable_list result(leaves.size());
+        if (!outs.empty() && !wrt.empty()) {
+            auto gs = torch::autograd::grad(outs, wrt, gouts, /*retain_graph=*/false, /*create_graph=*/false, /*allow_unused=*/true);
+            for (size_t j = 0; j < which.size(); ++j) result[which[j]] = gs[j];
+        }
+        return result;
+    }
+};
+
+// Runs the compiled forward without grad, then attaches a CompiledFunctionBackward to its
+// tensor outputs. False when the graph's outputs cannot carry it (an output that is an input
+// or a view of one, or a non-tensor output other than constants).
+bool runWithGrad(script::Interp& in, const capture::CapturedGraph& g, Compiled& c, std::vector<Value>& env) {
+    auto node = std::make_shared<CompiledFunctionBackward>();
+    node->in = &in;
+    node->g = &g;
+    std::set<int> outs;
+    for (auto& o : g.outputs) {
+        if (o.kind != capture::ArgT::Ref || o.index >= 0) return false;
+        const capture::OpNode& n = g.nodes[o.node];
+        if (n.placeholder || c.lowered.info[o.node].viewOp) return false;
+        outs.insert(o.node);
+    }
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+        if (g.nodes[i].placeholder) {
+            node->env.push_back(env[i]);
+            if (env[i].isTensor()) {
+                node->inputNodes.push_back(int(i));
+                node->inputs.push_back(script::tensorOf(env[i]));
+            }
+        } else {
+            node->env.push_back(Value());
+        }
+    {
+        at::NoGradGuard ng;
+        Run r{in, g, c, env};
+        r.go();
+    }
+    for (int o : outs)
+        if (!env[o].isTensor()) return false;
+    node->set_next_edges(torch::autograd::collect_next_edges(node->inputs));
+    for (int o : outs) {
+        at::Tensor t = script::tensorOf(env[o]);
+        if (!at::isFloatingType(t.scalar_type())) continue;
+        node->outputNodes.push_back(o);
+        torch::autograd::create_gradient_edge(t, node);
+    }
+    return true;
+}
+
+} // namespace
+
+bool execute(script::Interp& in, const capture::CapturedGraph& g, Compiled& c, std::vector<Value>& env) {
+    if (!c.ok) return false;
+    std::vector<Value> placeholders = env;
+    try {
+        bool needGrad = false;
+        if (at::GradMode::is_enabled())
+            for (size_t i = 0; i < g.nodes.size(); ++i)
+                if (g.nodes[i].placeholder && env[i].isTensor() && script::tensorOf(env[i]).requires_grad()) needGrad = true;
+        if (!needGrad) {
+            Run r{in, g, c, env};
+            r.go();
+        } else if (!c.recomputable || !runWithGrad(in, g, c, env)) {
+            env = placeholders;
+            ++c.fallbacks;
+            return false;
+        }
+        ++c.calls;
+        return true;
+    } catch (Run::Mismatch&) {
+    } catch (std::exception&) {
+    }
+    env = placeholders;
+    ++c.fallbacks;
+    return false;
+}
+
+} // namespace fl::runtime
