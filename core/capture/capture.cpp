@@ -1647,6 +1647,16 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             entry.exit.ret = T.templateOf(r);
             T.finishGraph({&entry.exit.ret});
             commit();
+            // Like torch.compile, the first call returns what the compiled code computes (the trace
+            // computed it with eager ops): rerun it when running the graph twice changes nothing.
+            Entry& committed = *fr.entries.back();
+            if (committed.compiled && runtime::rerunnable(*committed.compiled)) {
+                scope->vars = savedVars; // the inputs as the call received them
+                std::vector<Value> vals;
+                std::vector<uint8_t> state;
+                if (checkEntry(in_, committed, scope.get(), fn->globals.get(), nullptr, nullptr, vals, state))
+                    return replay(committed, fr, fn, scope, vals, state);
+            }
             return r;
         } catch (GraphBreakSignal& b) {
             in_.tracer = saved;

@@ -111,6 +111,8 @@ private:
     std::set<int> scalarsUsed_;
     std::map<int, std::string> redVar_;
     int tmp_ = 0;
+    Scope* rowScope_ = nullptr;          // a reduction kernel's per-row scope
+    std::set<std::string> rowValues_;    // names whose value is fixed for the row
 
     std::string summary() const {
         std::string r;
@@ -156,6 +158,7 @@ private:
         std::string t = "t" + std::to_string(tmp_++);
         *sc.out += sc.indent + "const " + ctype(dt) + " " + t + " = " + rhs + ";\n";
         sc.cse[rhs] = t;
+        if (&sc == rowScope_) rowValues_.insert(t);
         return t;
     }
 
@@ -210,7 +213,12 @@ private:
         static const std::map<std::string, std::string> infix = {{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"lt", "<"}, {"le", "<="},
                                                                  {"gt", ">"}, {"ge", ">="}, {"eq", "=="}, {"ne", "!="}, {"and", "&"}, {"or", "|"}};
         std::string rhs;
-        if (auto it = infix.find(op); it != infix.end()) rhs = a[0] + " " + it->second + " " + a[1];
+        if (op == "div" && e->dtype == DType::F32 && rowValues_.count(a[1])) {
+            // a divisor fixed for the whole row (softmax's sum): one reciprocal per row, a multiply per element
+            std::string r = emitLine(*rowScope_, DType::F32, "1.0f / " + a[1]);
+            rowValues_.insert(r);
+            rhs = a[0] + " * " + r;
+        } else if (auto it = infix.find(op); it != infix.end()) rhs = a[0] + " " + it->second + " " + a[1];
         else if (op == "neg") rhs = "-" + a[0];
         else if (op == "not") rhs = "!" + a[0];
         else if (op == "reciprocal") rhs = "1.0f / " + a[0];
@@ -343,6 +351,7 @@ private:
         std::string out = "    for (long q = begin; q < end; ++q) {\n";
         out += unravel(d.outer, "q", "        ", d.outer.size());
         Scope row{"        ", &out, {}, nullptr};
+        rowScope_ = &row;
         size_t nInner = d.inner.size();
         std::string rl = "r" + std::to_string(nInner - 1);
         for (int st = 1; st <= stages; ++st) {
@@ -350,21 +359,9 @@ private:
             for (auto& [n, s] : stage)
                 if (s == st) (p_.nodes[n].kind == NodeKind::Reduction ? reds : stores).push_back(n);
             if (reds.empty() && stores.empty()) continue;
-            out += "        // loop " + std::to_string(st) + ":";
-            for (int n : reds) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].reduceOp + " of " + p_.nodes[n].what + ")";
-            for (int n : stores) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].what + ")";
-            out += "\n";
-            for (int n : reds) {
-                const Node& nd = p_.nodes[n];
-                out += "        float " + nd.name + "_acc[" + std::to_string(kLanes) + "];\n";
-                out += "        for (int l = 0; l < " + std::to_string(kLanes) + "; ++l) " + nd.name + "_acc[l] = " + initValue(nd.reduceOp) + ";\n";
-            }
-            out += "        {\n";
+            // the loop bodies first: values they need once per row are emitted before the loop
             std::string ind = "            ";
-            for (size_t i = 0; i + 1 < nInner; ++i) {
-                out += ind + "for (long r" + std::to_string(i) + " = 0; r" + std::to_string(i) + " < " + idx(d.inner[i]) + "; ++r" + std::to_string(i) + ") {\n";
-                ind += "    ";
-            }
+            for (size_t i = 0; i + 1 < nInner; ++i) ind += "    ";
             std::string R = idx(d.inner[nInner - 1]);
             auto loopBody = [&](const std::string& lane, const std::string& bodyIndent) {
                 std::string text;
@@ -378,6 +375,23 @@ private:
                 for (int n : stores) store(p_.nodes[n], expr(placedBody(p_.nodes[n]), sc), sc);
                 return text;
             };
+            std::string lanes = reds.empty() ? "" : loopBody("l", ind + "        ");
+            std::string tail = loopBody("0", ind + "    ");
+            out += "        // loop " + std::to_string(st) + ":";
+            for (int n : reds) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].reduceOp + " of " + p_.nodes[n].what + ")";
+            for (int n : stores) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].what + ")";
+            out += "\n";
+            for (int n : reds) {
+                const Node& nd = p_.nodes[n];
+                out += "        float " + nd.name + "_acc[" + std::to_string(kLanes) + "];\n";
+                out += "        for (int l = 0; l < " + std::to_string(kLanes) + "; ++l) " + nd.name + "_acc[l] = " + initValue(nd.reduceOp) + ";\n";
+            }
+            out += "        {\n";
+            ind = "            ";
+            for (size_t i = 0; i + 1 < nInner; ++i) {
+                out += ind + "for (long r" + std::to_string(i) + " = 0; r" + std::to_string(i) + " < " + idx(d.inner[i]) + "; ++r" + std::to_string(i) + ") {\n";
+                ind += "    ";
+            }
             if (!reds.empty()) {
                 // kLanes independent accumulators: the lane loop vectorizes, and the order of
                 // the additions is fixed by the source, whatever the compiler
@@ -385,14 +399,14 @@ private:
                 out += ind + "for (; " + rl + "b + " + std::to_string(kLanes) + " <= " + R + "; " + rl + "b += " + std::to_string(kLanes) + ") {\n";
                 out += ind + "    for (long l = 0; l < " + std::to_string(kLanes) + "; ++l) {\n";
                 out += ind + "        const long " + rl + " = " + rl + "b + l;\n";
-                out += loopBody("l", ind + "        ");
+                out += lanes;
                 out += ind + "    }\n" + ind + "}\n";
                 out += ind + "for (long " + rl + " = " + rl + "b; " + rl + " < " + R + "; ++" + rl + ") {\n";
-                out += loopBody("0", ind + "    ");
+                out += tail;
                 out += ind + "}\n";
             } else {
                 out += ind + "for (long " + rl + " = 0; " + rl + " < " + R + "; ++" + rl + ") {\n";
-                out += loopBody("0", ind + "    ");
+                out += tail;
                 out += ind + "}\n";
             }
             for (size_t i = 0; i + 1 < nInner; ++i) {
@@ -406,6 +420,7 @@ private:
                 for (int l = 1; l < kLanes; ++l) v = combineExpr(nd.reduceOp, v, nd.name + "_acc[" + std::to_string(l) + "]");
                 out += "        const float " + nd.name + "_v = " + v + ";\n";
                 redVar_[n] = nd.name + "_v";
+                rowValues_.insert(nd.name + "_v");
                 if (s_.stored[n]) store(nd, nd.name + "_v", row);
             }
         }

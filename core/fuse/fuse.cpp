@@ -176,9 +176,9 @@ private:
         if (depth > 64) { why = "the chain of inlined values is too deep"; return false; }
         if (e->kind == SExpr::Load && members.count(e->buffer)) {
             const Node& m = p_.nodes[e->buffer];
-            Placement pm = place(m, d);
-            if (!pm.ok) return false;
             if (m.kind == NodeKind::Reduction) {
+                Placement pm = place(m, d);
+                if (!pm.ok) return false;
                 std::vector<IE> expect(m.shape.size(), iconst(0));
                 for (size_t k = 0; k < m.keptPos.size(); ++k) expect[m.keptPos[k]] = pm.vars.at("x" + std::to_string(k));
                 for (size_t i = 0; i < expect.size(); ++i)
@@ -197,17 +197,27 @@ private:
         return true;
     }
 
+    // Nodes of a merged group that need a place in its loops: reductions, and values stored
+    // because something outside the group reads them. The others are computed where they are read.
+    bool anchored(int n, const std::set<int>& both) const {
+        if (p_.nodes[n].kind == NodeKind::Reduction || needs_[n]) return true;
+        for (int u : users_[n])
+            if (!both.count(u)) return true;
+        return false;
+    }
+
     // The domain a merged group would have, or why there is none.
     bool mergedDomain(const Group& a, const Group& b, Domain& out, std::string& why) const {
         std::vector<Domain> options;
         if (a.domain.isReduction()) options.push_back(a.domain);
         if (b.domain.isReduction()) options.push_back(b.domain);
-        if (options.empty()) options = {a.domain, b.domain};
+        if (options.empty()) options = {b.domain, a.domain};
+        std::set<int> both(a.nodes.begin(), a.nodes.end());
+        both.insert(b.nodes.begin(), b.nodes.end());
         for (auto& d : options) {
             bool fits = true;
-            for (const Group* g : {&a, &b})
-                for (int n : g->nodes)
-                    if (!place(p_.nodes[n], d).ok) fits = false;
+            for (int n : both)
+                if (anchored(n, both) && !place(p_.nodes[n], d).ok) fits = false;
             if (fits) { out = d; return true; }
         }
         const Node& na = p_.nodes[a.nodes.back()];
@@ -238,6 +248,7 @@ private:
             return false;
         }
         for (int n : both) {
+            if (!anchored(n, both)) continue; // checked where it is inlined
             const Node& nd = p_.nodes[n];
             Placement pl = place(nd, d);
             if (!readsOk(ssubstitute(nd.body, pl.vars), both, d, why)) {
@@ -376,17 +387,24 @@ private:
                 }
             if (why.empty()) {
                 // every read of the extern's output must be at the row being computed
-                std::function<bool(const SE&)> rowsOnly = [&](const SE& x) {
+                std::set<int> members(g.nodes.begin(), g.nodes.end());
+                std::function<bool(const SE&, int)> rowsOnly = [&](const SE& x, int depth) {
+                    if (depth > 64) return false;
                     if (x->kind == SExpr::Load && x->buffer == e) {
                         for (size_t i = 0; i + 1 < x->index.size(); ++i)
                             if (!sameExpr(x->index[i], ivar("x" + std::to_string(i)))) return false;
                     }
+                    if (x->kind == SExpr::Load && members.count(x->buffer)) { // computed where it is read
+                        std::map<std::string, IE> sub;
+                        for (size_t i = 0; i < x->index.size(); ++i) sub["x" + std::to_string(i)] = x->index[i];
+                        if (!rowsOnly(ssubstitute(p_.nodes[x->buffer].body, sub), depth + 1)) return false;
+                    }
                     for (auto& a : x->args)
-                        if (!rowsOnly(a)) return false;
+                        if (!rowsOnly(a, depth)) return false;
                     return true;
                 };
                 for (int n : g.nodes)
-                    if (!rowsOnly(ssubstitute(p_.nodes[n].body, place(p_.nodes[n], g.domain).vars)))
+                    if (anchored(n, members) && !rowsOnly(ssubstitute(p_.nodes[n].body, place(p_.nodes[n], g.domain).vars), 0))
                         why = "not fused: " + p_.nodes[n].what + " reads " + en.what + "'s output across rows";
             }
             if (why.empty()) {

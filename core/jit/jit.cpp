@@ -212,7 +212,9 @@ int clampedOpt(int optLevel) { return std::clamp(optLevel, 0, 3); }
 
 // Code-generation flags shared by both backends (clang reads the same driver flags in-process).
 std::vector<std::string> codegenFlags(int optLevel) {
-    return {"-std=c++17", "-O" + std::to_string(clampedOpt(optLevel)), "-march=native", "-fno-math-errno",
+    // -mprefer-vector-width=512: -march=native picks 256-bit vectors on AVX-512 machines; the
+    // kernels' math is about 1.5-2x faster with 512-bit ones (measured; other CPUs ignore it)
+    return {"-std=c++17", "-O" + std::to_string(clampedOpt(optLevel)), "-march=native", "-mprefer-vector-width=512", "-fno-math-errno",
             "-fno-trapping-math", "-fassociative-math", "-fno-signed-zeros", "-ffp-contract=fast", "-fPIC"};
 }
 

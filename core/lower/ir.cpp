@@ -92,8 +92,12 @@ std::string str(const IE& e) {
     case IExpr::Var: return e->name;
     case IExpr::Add: return "(" + str(e->a) + " + " + str(e->b) + ")";
     case IExpr::Mul: return str(e->a) + "*" + str(e->b);
-    case IExpr::Div: return "(" + str(e->a) + " / " + str(e->b) + ")";
-    case IExpr::Mod: return "(" + str(e->a) + " % " + str(e->b) + ")";
+    case IExpr::Div:
+    case IExpr::Mod: {
+        // a product on the right needs its own parentheses: q / (s0*8), not q / s0*8
+        std::string rhs = e->b->kind == IExpr::Mul ? "(" + str(e->b) + ")" : str(e->b);
+        return "(" + str(e->a) + (e->kind == IExpr::Div ? " / " : " % ") + rhs + ")";
+    }
     }
     return "?";
 }

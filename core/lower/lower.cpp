@@ -414,8 +414,9 @@ private:
         LoweredValue s = reduction("sum", "sum", x, dims, keepdim);
         return pointwiseValue("mean", {opnd(s)}, [count](const std::vector<SE>& a) { return scall("div", {a[0], count}); });
     }
-    LoweredValue varOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction) {
-        LoweredValue m = meanOf(x, dims, true);
+    // `mean`: the keepdim mean of x over dims when the caller has it already (layer_norm).
+    LoweredValue varOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction, const LoweredValue* mean = nullptr) {
+        LoweredValue m = mean ? *mean : meanOf(x, dims, true);
         LoweredValue ss = reduction("var", "sum", keep(x), dims, keepdim, nullptr);
         // sum((x - mean)^2): the body reads the mean at the kept coordinates
         Node& red = out_.program.nodes[ss.buffer];
@@ -781,7 +782,7 @@ private:
             std::vector<int> dims;
             for (size_t i = 0; i < ns.size(); ++i) dims.push_back(int(x.shape.size() - ns.size() + i));
             LoweredValue m = meanOf(x, dims, true);
-            LoweredValue v = varOf(x, dims, true, 0);
+            LoweredValue v = varOf(x, dims, true, 0, &m);
             std::vector<Operand> ops = {opnd(x), opnd(m), opnd(v)};
             bool hasW = wa && wa->kind == ArgT::Ref, hasB = ba && ba->kind == ArgT::Ref;
             if (hasW) ops.push_back(operand(wa));

@@ -136,7 +136,15 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     std::set<std::pair<const void*, std::string>> seen;
     for (auto& rc : calls) {
         std::string sig = signature(in, rc.args);
-        if (!seen.insert({rc.fn.obj(), sig}).second) continue;
+        // a module's forward is a new bound method on each call: the function and its receiver identify it
+        const void* id = rc.fn.obj();
+        if (rc.fn.is(OK::BoundMethod)) {
+            auto* bm = rc.fn.as<script::BoundMethodObj>();
+            sig = std::to_string(reinterpret_cast<uintptr_t>(bm->self.obj())) + "|" + sig;
+            id = bm->func.obj();
+        }
+        if (!seen.insert({id, sig}).second) continue;
+        sig = signature(in, rc.args);
         BenchCall bc;
         bc.inputs = sig;
         Value fn = rc.fn;

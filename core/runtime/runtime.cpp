@@ -43,7 +43,12 @@ public:
     void resize(int n) {
         stop();
         threads_ = std::max(1, n);
-        for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { loop(i); });
+        uint64_t start;
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            start = generation_; // a worker must not miss a job posted before it first waits
+        }
+        for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i, start] { loop(i, start); });
     }
     // Runs f(begin, end) over [0, rows) split into at most size() contiguous chunks.
     void run(int64_t rows, int parts, const std::function<void(int64_t, int64_t)>& f) {
@@ -78,12 +83,7 @@ private:
         workers_.clear();
         quit_ = false;
     }
-    void loop(int index) {
-        uint64_t seen = 0;
-        {
-            std::lock_guard<std::mutex> lk(mu_);
-            seen = generation_;
-        }
+    void loop(int index, uint64_t seen) {
         for (;;) {
             const std::function<void(int64_t, int64_t)>* job;
             int64_t rows;
@@ -185,6 +185,8 @@ std::string canonicalGraph(const capture::CapturedGraph& g) {
 }
 
 } // namespace
+
+bool rerunnable(const Compiled& c) { return c.ok && c.recomputable; }
 
 void setThreads(int n) {
     at::set_num_threads(n);

@@ -53,6 +53,10 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs);
 // reference path: an input's size or dtype differs from what the kernels were made for.
 bool execute(script::Interp& in, const capture::CapturedGraph& g, Compiled& c, std::vector<script::Value>& env);
 
+// True when the compiled graph may run again after its trace ran it: it compiled, and has no op
+// with side effects or randomness.
+bool rerunnable(const Compiled& c);
+
 // Threads used by kernels and by LibTorch's intra-op pool (default: LibTorch's count).
 void setThreads(int n);
 int threads();

@@ -119,9 +119,15 @@ def compare(act, exp, eager, exp_raw):
     return diffs
 
 
+# The observations were made with torch.compile's backend forced to "eager" (observe_torch.py), so
+# the scenarios run on Fuselab's reference backend too: this suite checks capture (graphs, breaks,
+# guards, recompiles); the compiled kernels are checked by tests/compiler and tests/fuzz_compile.
+RUN_ENV = dict(os.environ, FUSELAB_BACKEND='reference')
+
+
 def run(cmd, timeout):
     try:
-        p = subprocess.run(cmd, cwd=SCEN, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, cwd=SCEN, capture_output=True, text=True, timeout=timeout, env=RUN_ENV)
         return dict(rc=p.returncode, stdout=p.stdout, stderr=p.stderr)
     except subprocess.TimeoutExpired as e:
         return dict(rc=124, stdout=e.stdout or '', stderr='timed out after %ss' % timeout)
