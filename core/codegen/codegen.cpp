@@ -18,7 +18,8 @@ using fuse::Placement;
 
 namespace {
 
-constexpr int kLanes = 16;        // independent accumulators per reduction (one AVX-512 vector)
+constexpr int kLanes = 64;        // independent accumulators per reduction: four AVX-512 vectors, so
+                                  // the adds of consecutive steps do not wait on each other
 constexpr int64_t kBlock = 4096;  // elements of the last dim per row block of a pointwise kernel
 
 std::string floatLit(double v) {
@@ -416,9 +417,11 @@ private:
             out += "        }\n";
             for (int n : reds) {
                 const Node& nd = p_.nodes[n];
-                std::string v = nd.name + "_acc[0]";
-                for (int l = 1; l < kLanes; ++l) v = combineExpr(nd.reduceOp, v, nd.name + "_acc[" + std::to_string(l) + "]");
-                out += "        const float " + nd.name + "_v = " + v + ";\n";
+                // a fixed tree: lanes l and l + w, for w = 32, 16, ..., 1
+                std::string acc = nd.name + "_acc";
+                out += "        for (int w = " + std::to_string(kLanes / 2) + "; w > 0; w /= 2)\n";
+                out += "            for (int l = 0; l < w; ++l) " + acc + "[l] = " + combineExpr(nd.reduceOp, acc + "[l]", acc + "[l + w]") + ";\n";
+                out += "        const float " + nd.name + "_v = " + acc + "[0];\n";
                 redVar_[n] = nd.name + "_v";
                 rowValues_.insert(nd.name + "_v");
                 if (s_.stored[n]) store(nd, nd.name + "_v", row);

@@ -47,12 +47,17 @@ static inline float fl_expm1_poly(float r) {
 )"},
         {"fl_exp", {"fl_ldexp", "fl_expm1_poly"}, R"(
 static inline float fl_exp(float x) {
-    x = x < -104.0f ? -104.0f : x; // exp(-104) < 2^-150 rounds to 0
+    // Results below FLT_MIN (x < -87.3365) are flushed to 0 (an error under 1.2e-38): making a
+    // subnormal costs a microcode assist per vector on x86, and softmax over -inf-masked scores
+    // would make one for every masked element.
+    float tiny = x < -87.33654f ? 1.0f : 0.0f;
+    x = tiny != 0.0f ? 0.0f : x;
     x = x > 89.0f ? 89.0f : x;     // exp(89) > FLT_MAX rounds to inf
     float k = __builtin_rintf(x * 0x1.715476p+0f);
     float r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
     r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
-    return fl_ldexp(1.0f + fl_expm1_poly(r), k);
+    float v = fl_ldexp(1.0f + fl_expm1_poly(r), k);
+    return tiny != 0.0f ? 0.0f : v;
 }
 )"},
         {"fl_expm1", {"fl_from_bits", "fl_int_bits", "fl_expm1_poly"}, R"(

@@ -695,14 +695,18 @@ private:
             if (!arg(n, 1, "input")) unsupported("where with one argument");
             Operand c = operand(arg(n, 0, "condition")), a = operand(arg(n, 1, "input")), b = operand(arg(n, 2, "other"));
             if (!c.tensor || c.tensor->dtype != DType::Bool || outDt != DType::F32) unsupported("where on non-float values");
-            return pointwise(op, {c, a, b}, DType::F32, [](const std::vector<SE>& v) { return swhere(scast(v[0], DType::Bool), v[1], v[2]); });
+            return pointwise(op, {c, a, b}, DType::F32, [](const std::vector<SE>& v) {
+                return swhere(scast(v[0], DType::Bool), scast(v[1], DType::F32), scast(v[2], DType::F32));
+            }, false);
         }
         if (op == "masked_fill") {
             Operand x = operand(arg(n, 0, "input")), m = operand(arg(n, 1, "mask")), val = operand(arg(n, 2, "value"));
             if (!x.tensor || x.tensor->dtype != DType::F32 || !m.tensor || m.tensor->dtype != DType::Bool || val.tensor) unsupported("masked_fill on these types");
             Shape mx = broadcast({x.tensor->shape, m.tensor->shape});
             if (!sameShape(mx, x.tensor->shape)) unsupported("a mask that broadcasts the input");
-            return pointwise(op, {x, m, val}, DType::F32, [](const std::vector<SE>& v) { return swhere(scast(v[1], DType::Bool), v[2], v[0]); });
+            return pointwise(op, {x, m, val}, DType::F32, [](const std::vector<SE>& v) {
+                return swhere(scast(v[1], DType::Bool), scast(v[2], DType::F32), scast(v[0], DType::F32));
+            }, false);
         }
         if (op == "to" || op == "float" || op == "type_as") {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));

@@ -114,6 +114,57 @@ private:
     bool quit_ = false;
 };
 
+// Memory for kernel outputs and intermediates, kept after use and handed out again for the same
+// size: a buffer that was written before needs no page faults (a fresh 16 MiB block costs
+// thousands of them, more than the kernel that fills it). Blocks return here when their last
+// tensor dies, from any thread; at most kHeldBytes are kept.
+class BlockPool {
+public:
+    static BlockPool& get() {
+        static BlockPool* p = new BlockPool; // outlives tensors destroyed at exit
+        return *p;
+    }
+    at::Tensor tensor(const std::vector<int64_t>& sizes, at::ScalarType dtype) {
+        int64_t n = 1;
+        for (auto s : sizes) n *= s;
+        size_t bytes = std::max<size_t>(64, (size_t(n) * at::elementSize(dtype) + 63) / 64 * 64);
+        if (bytes < kMinPooled) return at::empty(sizes, at::TensorOptions().dtype(dtype));
+        void* p = take(bytes);
+        return at::from_blob(p, sizes, [bytes](void* q) { BlockPool::get().give(q, bytes); }, at::TensorOptions().dtype(dtype));
+    }
+
+private:
+    static constexpr size_t kMinPooled = 64 * 1024;
+    static constexpr size_t kHeldBytes = size_t(512) << 20;
+    void* take(size_t bytes) {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            auto it = free_.find(bytes);
+            if (it != free_.end()) {
+                void* p = it->second;
+                free_.erase(it);
+                held_ -= bytes;
+                return p;
+            }
+        }
+        void* p = std::aligned_alloc(64, bytes);
+        if (!p) throw std::bad_alloc();
+        return p;
+    }
+    void give(void* p, size_t bytes) {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (held_ + bytes > kHeldBytes) {
+            std::free(p);
+            return;
+        }
+        free_.emplace(bytes, p);
+        held_ += bytes;
+    }
+    std::mutex mu_;
+    std::multimap<size_t, void*> free_;
+    size_t held_ = 0;
+};
+
 std::string backendName = [] {
     const char* e = std::getenv("FUSELAB_BACKEND");
     return std::string(e && std::string(e) == "reference" ? "reference" : "fuselab");
@@ -352,10 +403,7 @@ struct Run {
         }
     }
 
-    at::Tensor alloc(const Node& n) {
-        std::vector<int64_t> sz = sizes(n.shape);
-        return at::empty(sz, at::TensorOptions().dtype(scalarType(n.dtype)));
-    }
+    at::Tensor alloc(const Node& n) { return BlockPool::get().tensor(sizes(n.shape), scalarType(n.dtype)); }
 
     void bindInputs() {
         const Program& p = c.lowered.program;
@@ -421,9 +469,10 @@ struct Run {
             int64_t M = a2.size(0), N = rhs.size(1);
             const codegen::Kernel& kr = c.kernels[epilogueKernel];
             if (eval(kr.rows) == M) {
-                at::Tensor out = at::empty({M, N}, a.options());
+                at::Tensor out = BlockPool::get().tensor({M, N}, at::kFloat);
                 bufs[n.id] = out.view(outSizes);
-                int64_t block = std::max<int64_t>(64, (256 * 1024) / std::max<int64_t>(1, N * 4));
+                // blocks of about 1 MiB of output (half an L2), and GEMMs large enough for BLAS
+                int64_t block = std::max<int64_t>(256, (1024 * 1024) / std::max<int64_t>(1, N * 4));
                 std::vector<void*> ptrs(kr.buffers.size());
                 for (size_t i = 0; i < kr.buffers.size(); ++i) {
                     int bi = kr.buffers[i];
