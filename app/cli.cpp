@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <cstdio>
+#include <functional>
 #include <cstdlib>
 #include <iostream>
 
@@ -99,39 +100,35 @@ int runCommand(const std::vector<std::string>& args) {
     return r.exitCode;
 }
 
-// fuselab explain: runs the script (its output is captured), then reports what capture did.
-int explainCommand(const std::vector<std::string>& args) {
+// Runs the script with its output captured, then prints what `report` makes of the finished run
+// (fuselab explain, fuselab kernels).
+int reportCommand(const std::string& cmd, const std::vector<std::string>& args,
+                  const std::function<std::string(script::Interp&, const CommonArgs&, const std::string& output)>& report) {
     CommonArgs ca;
-    if (int rc = parseArgs("explain", args, ca); rc >= 0) return rc;
-    std::string output, report;
-    bool json = ca.json;
+    if (int rc = parseArgs(cmd, args, ca); rc >= 0) return rc;
+    std::string output, text;
     ca.cfg.out = [&output](const std::string& s) { output += s; };
     ca.cfg.err = [](const std::string& s) { std::cerr << s; };
-    std::string path = ca.path;
-    ca.cfg.afterRun = [&report, &output, json, path](script::Interp& in) {
-        report = json ? capture::explainJson(*in.capture, path, output) : capture::explainText(*in.capture, path, output);
-    };
+    ca.cfg.afterRun = [&](script::Interp& in) { text = report(in, ca, output); };
     script::RunResult r = script::runScript(ca.cfg);
     if (r.status == script::RunStatus::SyntaxError || r.status == script::RunStatus::CannotRead) return r.exitCode;
-    std::cout << report;
+    std::cout << text;
     std::cout.flush();
     return r.exitCode;
 }
 
-// fuselab kernels: runs the script (its output is captured), then prints the generated kernels.
+// fuselab explain: what capture did.
+int explainCommand(const std::vector<std::string>& args) {
+    return reportCommand("explain", args, [](script::Interp& in, const CommonArgs& ca, const std::string& output) {
+        return ca.json ? capture::explainJson(*in.capture, ca.path, output) : capture::explainText(*in.capture, ca.path, output);
+    });
+}
+
+// fuselab kernels: the kernels generated for each compiled graph.
 int kernelsCommand(const std::vector<std::string>& args) {
-    CommonArgs ca;
-    if (int rc = parseArgs("kernels", args, ca); rc >= 0) return rc;
-    std::string output, report;
-    ca.cfg.out = [&output](const std::string& s) { output += s; };
-    ca.cfg.err = [](const std::string& s) { std::cerr << s; };
-    runtime::KernelsOptions ko = ca.kernels;
-    ca.cfg.afterRun = [&report, ko](script::Interp& in) { report = runtime::kernelsText(*in.capture, ko); };
-    script::RunResult r = script::runScript(ca.cfg);
-    if (r.status == script::RunStatus::SyntaxError || r.status == script::RunStatus::CannotRead) return r.exitCode;
-    std::cout << report;
-    std::cout.flush();
-    return r.exitCode;
+    return reportCommand("kernels", args, [](script::Interp& in, const CommonArgs& ca, const std::string&) {
+        return runtime::kernelsText(*in.capture, ca.kernels);
+    });
 }
 
 // fuselab bench: runs the script with its compiled calls recorded, then replays and times them.
