@@ -1365,7 +1365,17 @@ CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vecto
 
 Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileOptions& opts) {
     if (!enabled || in_.tracer) return in_.call(fnValue, args); // inside a trace: inlined
-    if (recordCalls && interceptDepth_ == 0) recorded.push_back({fnValue, args, opts});
+    if (recordCalls && interceptDepth_ == 0) {
+        RecordedCall rc{fnValue, args, opts, {}, 0};
+        auto& frames = in_.frames();
+        for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+            if (it->module && it->module->filename.rfind("<fuselab:", 0) != 0) {
+                rc.callerFile = it->module->filename;
+                rc.callerLine = it->line;
+                break;
+            }
+        recorded.push_back(std::move(rc));
+    }
     Value fn = fnValue;
     CallArgs a = args;
     if (fn.is(OK::BoundMethod)) {

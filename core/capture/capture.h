@@ -264,7 +264,13 @@ public:
     std::vector<GuardTiming> timeGuards(int iterations, int repeats);
 
     // Benchmark support: every top-level call into a compiled function or module, as made.
-    struct RecordedCall { Value fn; script::CallArgs args; CompileOptions opts; };
+    struct RecordedCall {
+        Value fn;
+        script::CallArgs args;
+        CompileOptions opts;
+        std::string callerFile; // where the script made the call (the innermost user frame)
+        int callerLine = 0;
+    };
     bool recordCalls = false;
     std::vector<RecordedCall> recorded;
     // Forgets every compiled frame, like torch._dynamo.reset(): the next call traces and compiles.

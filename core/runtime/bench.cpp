@@ -166,6 +166,11 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
             if (fo->def) bc.line = fo->def->span.line;
             if (fo->ast) bc.file = fo->ast->filename;
         }
+        // a module from the nn prelude: name the script line that called it instead
+        if ((bc.file.empty() || bc.file.rfind("<fuselab:", 0) == 0) && rc.callerLine > 0) {
+            bc.file = rc.callerFile;
+            bc.line = rc.callerLine;
+        }
         // first call: every compiled frame forgotten, the kernels' memory cache too
         s.resetFrames();
         jit::Jit::instance().clearMemoryCache();
