@@ -322,6 +322,10 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
         t0 = std::chrono::steady_clock::now();
         c->kernels = codegen::generate(p, c->schedule, c->order);
         c->translationUnit = codegen::translationUnit(c->kernels);
+        for (size_t k = 0; k < c->kernels.size(); ++k) c->kernelOfGroup[c->kernels[k].group] = k;
+        c->producerOf.assign(g.nodes.size(), -1);
+        for (auto& n : p.nodes)
+            if (n.graphNode >= 0) c->producerOf[n.graphNode] = n.id;
         c->key = jit::hashHex(canonicalGraph(g));
         c->phases.codegen = msSince(t0);
 
@@ -363,7 +367,6 @@ struct Run {
     std::vector<int64_t> symVals;
     std::map<std::string, int64_t> symEnv;
     std::vector<float> scalars;
-    std::vector<int> producerOf; // graph node -> program node holding its value
 
     struct Mismatch {};
 
@@ -384,7 +387,7 @@ struct Run {
             for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, instantiate(a));
             env[node] = n.invoke(in, ca);
         } else {
-            int pn = producerOf[node];
+            int pn = c.producerOf[node];
             if (pn < 0 || !bufs[pn].defined()) throw std::logic_error("a graph value was not computed");
             env[node] = script::wrap(bufs[pn]);
         }
@@ -517,19 +520,14 @@ struct Run {
         const Program& p = c.lowered.program;
         bufs.assign(p.nodes.size(), at::Tensor());
         haveValue.assign(g.nodes.size(), 0);
-        producerOf.assign(g.nodes.size(), -1);
-        for (auto& n : p.nodes)
-            if (n.graphNode >= 0) producerOf[n.graphNode] = n.id;
         for (size_t i = 0; i < g.nodes.size(); ++i)
             if (g.nodes[i].placeholder) haveValue[i] = 1;
         bindInputs();
-        std::map<int, size_t> kernelOfGroup;
-        for (size_t k = 0; k < c.kernels.size(); ++k) kernelOfGroup[c.kernels[k].group] = k;
         std::set<int> done;
         for (int unit : c.order) {
             if (unit >= 0) {
                 if (done.count(unit)) continue;
-                runKernel(kernelOfGroup.at(unit));
+                runKernel(c.kernelOfGroup.at(unit));
                 continue;
             }
             const Node& n = p.nodes[-1 - unit];
@@ -543,7 +541,7 @@ struct Run {
                             for (int d : c.deps[m])
                                 if (d != n.id && c.schedule.groupOf[d] != gr.id && !bufs[d].defined() && p.nodes[d].kind != NodeKind::Input) ready = false;
                         if (ready) {
-                            epi = int(kernelOfGroup.at(gr.id));
+                            epi = int(c.kernelOfGroup.at(gr.id));
                             done.insert(gr.id);
                         }
                     }

@@ -7,6 +7,7 @@
 // This header has no LibTorch: capture.cpp and the command line include it.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,8 @@ struct Compiled {
     fuse::Schedule schedule;
     std::vector<int> order;               // execution units (see fuse::executionOrder)
     std::vector<codegen::Kernel> kernels;
+    std::map<int, size_t> kernelOfGroup;  // schedule group -> kernel
+    std::vector<int> producerOf;          // captured graph node -> program node holding its value
     std::string translationUnit;
     std::string key;                      // cache key of the graph
     std::shared_ptr<jit::KernelLib> lib;
