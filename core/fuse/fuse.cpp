@@ -120,7 +120,7 @@ private:
 
     int64_t numel(const Shape& s) const {
         int64_t n = 1;
-        for (auto& d : s) n *= std::max<int64_t>(1, evaluate(d, opts_.symbolHints.empty() ? std::map<std::string, int64_t>{} : opts_.symbolHints));
+        for (auto& d : s) n *= std::max<int64_t>(1, evaluate(d, opts_.symbolHints));
         return n;
     }
     int64_t bytes(int node) const { return numel(p_.nodes[node].shape) * (p_.nodes[node].dtype == DType::F32 ? 4 : p_.nodes[node].dtype == DType::Bool ? 1 : 8); }

@@ -248,12 +248,6 @@ private:
         if (v->kind != LoweredValue::Buffer && v->kind != LoweredValue::View) unsupported("an input the compiler cannot index");
         return *v;
     }
-    bool isTensorRef(const ArgT* a) {
-        if (!a || a->kind != ArgT::Ref) return false;
-        const GraphNodeInfo& gi = out_.info[a->node];
-        const LoweredValue& v = a->index >= 0 ? (a->index < int(gi.items.size()) ? gi.items[a->index] : gi.value) : gi.value;
-        return v.kind == LoweredValue::Buffer || v.kind == LoweredValue::View || (a->index < 0 && gi.value.kind == LoweredValue::Other && out_.program.nodes.size() && isScalarInput(a->node));
-    }
     bool isScalarInput(int graphNode) {
         const OpNode& n = g_.nodes[graphNode];
         return n.placeholder && n.scalar;
@@ -601,7 +595,6 @@ private:
         std::string op = baseName(n.target);
         DType outDt = DType::F32;
         if (n.meta.size() == 1 && !dtypeOf(n.meta[0].dtype, outDt)) unsupported("dtype " + n.meta[0].dtype);
-        if (n.meta.size() == 1 && n.meta[0].requiresGrad && false) unsupported("grad");
         auto unary = [&](const std::function<SE(SE)>& f) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             if (x.dtype != DType::F32 || outDt != DType::F32) unsupported("a non-float32 " + op);

@@ -310,11 +310,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
 
         t0 = std::chrono::steady_clock::now();
         fuse::Options fo;
-        for (size_t i = 0; i < p.symbols.size(); ++i) {
-            const auto& src = p.symbolSource[i];
-            const capture::OpNode& in = g.nodes[p.nodes[src.input].graphNode];
-            if (!in.meta.empty() && src.dim < int(in.meta[0].shape.size())) fo.symbolHints[p.symbols[i]] = 64;
-        }
+        for (auto& sym : p.symbols) fo.symbolHints[sym] = 64; // a typical dynamic size, for byte estimates only
         c->schedule = fuse::schedule(p, c->deps, c->needsValue, fo);
         c->order = fuse::executionOrder(p, c->schedule, c->deps);
         c->phases.fuse = msSince(t0);
