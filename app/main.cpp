@@ -13,9 +13,12 @@
 #include <QApplication>
 #include <QEventLoop>
 #include <QFile>
+#include <QElapsedTimer>
+#include <QThread>
 #include <QTimer>
 
 #include "app/main_window.h"
+#include "viz/graph_view.h"
 #endif
 
 namespace {
@@ -26,7 +29,19 @@ bool haveDisplay() {
 }
 
 #ifdef FUSELAB_HAVE_GUI
-int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot) {
+// Lets queued work finish: the run's results, graph layouts on their worker threads.
+void settle(fl::app::MainWindow& w) {
+    QElapsedTimer t;
+    t.start();
+    auto busy = [&w] { return w.graphsPane()->graphView()->isLayingOut() || w.fusionPane()->graphView()->isLayingOut(); };
+    do {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (busy()) QThread::msleep(10);
+    } while (busy() && t.elapsed() < 30000);
+    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+}
+
+int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot, const std::string& paneName) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Fuselab");
     QApplication::setApplicationName("Fuselab");
@@ -36,6 +51,7 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
         std::cerr << "fuselab: can't open file '" << model << "'\n";
         return 2;
     }
+    if (!screenshot.empty()) w.resize(1400, 900);
     w.show();
     if (!screenshot.empty()) {
         // Headless picture of the window after the script ran (docs and tests).
@@ -43,8 +59,14 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
         QObject::connect(&w, &fl::app::MainWindow::runFinished, &loop, &QEventLoop::quit);
         w.run();
         loop.exec();
-        QApplication::processEvents();
-        bool ok = w.grab().save(QString::fromStdString(screenshot));
+        settle(w);
+        QWidget* target = &w;
+        if (!paneName.empty()) {
+            w.raisePane(QString::fromStdString(paneName));
+            settle(w);
+            target = w.pane(QString::fromStdString(paneName));
+        }
+        bool ok = target->grab().save(QString::fromStdString(screenshot));
         if (!ok) std::cerr << "fuselab: could not write " << screenshot << "\n";
         return ok ? 0 : 1;
     }
@@ -75,17 +97,30 @@ int main(int argc, char** argv) {
     limitAddressSpace();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
-    std::string model, screenshot;
+    std::string model, screenshot, pane;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--version") { std::cout << "fuselab 0.1.0\n"; return 0; }
         if (a == "-h" || a == "--help") { std::cout << fl::app::usage(); return 0; }
         if (a == "--screenshot" && i + 1 < args.size()) { screenshot = args[++i]; continue; }
+        if (a == "--pane" && i + 1 < args.size()) {
+            pane = args[++i];
+#ifdef FUSELAB_HAVE_GUI
+            if (!fl::app::MainWindow::paneNames().contains(QString::fromStdString(pane))) {
+                std::cerr << "fuselab: --pane takes one of " << fl::app::MainWindow::paneNames().join(", ").toStdString() << "\n";
+                return 2;
+            }
+#endif
+            continue;
+        }
         if (!a.empty() && a[0] == '-') { std::cerr << "fuselab: unknown option " << a << "\n" << fl::app::usage(); return 2; }
         model = a;
     }
 #ifdef FUSELAB_HAVE_GUI
-    if (haveDisplay() || !screenshot.empty()) return runGui(argc, argv, model, screenshot);
+    if (!pane.empty() && screenshot.empty()) { std::cerr << "fuselab: --pane goes with --screenshot\n"; return 2; }
+    // A screenshot needs no display: without one, Qt draws offscreen.
+    if (!screenshot.empty() && !haveDisplay()) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    if (haveDisplay() || !screenshot.empty()) return runGui(argc, argv, model, screenshot, pane);
 #endif
     if (model.empty()) model = FUSELAB_DEFAULT_MODEL;
     return fl::app::runHeadlessReport(model);

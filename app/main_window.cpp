@@ -14,12 +14,15 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 
 #include "core/script/runner.h"
 #include "viz/code_view.h"
+#include "viz/graph_view.h"
 #include "viz/python_highlighter.h"
 
 namespace fl::app {
@@ -28,28 +31,99 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("Fuselab");
     setObjectName("FuselabMainWindow");
     setAcceptDrops(true);
+    setDockNestingEnabled(true);
     source_ = new fl::viz::CodeView(this);
     source_->setObjectName("sourceView");
     new fl::viz::PythonHighlighter(source_->document());
     setCentralWidget(source_);
+    connect(source_, &fl::viz::CodeView::lineClicked, this, &MainWindow::selectLine);
+    connect(source_, &fl::viz::CodeView::markClicked, this, &MainWindow::selectMark);
 
-    auto* dock = new QDockWidget("Output", this);
-    dock->setObjectName("outputDock");
-    output_ = new QPlainTextEdit(dock);
+    graphs_ = new fl::viz::GraphsPane(this);
+    guards_ = new fl::viz::GuardsPane(this);
+    kernels_ = new fl::viz::KernelsPane(this);
+    fusion_ = new fl::viz::FusionPane(this);
+    output_ = new QPlainTextEdit(this);
     output_->setObjectName("outputView");
     output_->setReadOnly(true);
     output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    dock->setWidget(output_);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    QWidget* timingWidget = makeTimingPane();
+
+    addPane("Graphs", "graph", graphs_, Qt::RightDockWidgetArea);
+    addPane("Fusion", "fusion", fusion_, Qt::RightDockWidgetArea);
+    addPane("Kernels", "kernels", kernels_, Qt::RightDockWidgetArea);
+    addPane("Guards && recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
+    addPane("Timing", "timing", timingWidget, Qt::BottomDockWidgetArea);
+    addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(docks_[0], docks_[1]);
+    tabifyDockWidget(docks_[0], docks_[2]);
+    tabifyDockWidget(docks_[3], docks_[4]);
+    tabifyDockWidget(docks_[3], docks_[5]);
+    docks_[0]->raise();
+    docks_[5]->raise();
+
+    connect(graphs_, &fl::viz::GraphsPane::entrySelected, this, &MainWindow::entryChanged);
+    connect(graphs_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
+    connect(fusion_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
+    connect(kernels_, &fl::viz::KernelsPane::nodesActivated, this, [this](const std::vector<int>& n) { selectNodes(n, true); });
+    connect(guards_, &fl::viz::GuardsPane::lineActivated, this, [this](int line) { source_->setHighlightedLines({line}); });
 
     status_ = new QLabel("Ready", this);
     statusBar()->addWidget(status_, 1);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 0);
+    progress_->setMaximumWidth(160);
+    progress_->setVisible(false);
+    statusBar()->addPermanentWidget(progress_);
     buildMenus();
 
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
     restoreState(s.value("window/state").toByteArray());
-    if (!s.contains("window/geometry")) resize(1100, 760);
+    if (!s.contains("window/geometry")) resize(1400, 900);
+    firstLayout_ = !s.contains("window/state");
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (!firstLayout_) return;
+    firstLayout_ = false;
+    // First start: the script on the left, the graph panes wide on the right, a low strip of
+    // guards / timing / output below.
+    QTimer::singleShot(0, this, [this] {
+        resizeDocks({docks_[0]}, {width() * 11 / 20}, Qt::Horizontal);
+        resizeDocks({docks_[5]}, {height() / 4}, Qt::Vertical);
+    });
+}
+
+QWidget* MainWindow::makeTimingPane() {
+    auto* l = new QLabel("Timing arrives with the profiler.", this);
+    l->setObjectName("timingPlaceholder");
+    return l;
+}
+
+QDockWidget* MainWindow::addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name + "Dock");
+    dock->setWidget(w);
+    addDockWidget(area, dock);
+    docks_ << dock;
+    return dock;
+}
+
+QStringList MainWindow::paneNames() { return {"source", "graph", "fusion", "kernels", "guards", "timing", "output"}; }
+
+QWidget* MainWindow::pane(const QString& name) const {
+    if (name == "source") return source_;
+    for (QDockWidget* d : docks_)
+        if (d->objectName() == name + "Dock") return d->widget();
+    return nullptr;
+}
+
+void MainWindow::raisePane(const QString& name) {
+    for (QDockWidget* d : docks_)
+        if (d->objectName() == name + "Dock") { d->show(); d->raise(); }
+    if (name == "source") source_->setFocus();
 }
 
 MainWindow::~MainWindow() {
@@ -103,6 +177,22 @@ void MainWindow::buildMenus() {
     cancelAct_ = runMenu->addAction("&Cancel", this, &MainWindow::cancel);
     cancelAct_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelAct_->setEnabled(false);
+
+    viewMenu_ = menuBar()->addMenu("&View");
+    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards && recompiles", "&Timing", "&Output"};
+    for (int i = 0; i < paneNames().size(); ++i) {
+        QString name = paneNames()[i];
+        QAction* a = viewMenu_->addAction(titles[i], this, [this, name] { raisePane(name); });
+        a->setShortcut(QKeySequence(QString("Alt+%1").arg(i + 1)));
+    }
+    viewMenu_->addSeparator();
+    QMenu* step = viewMenu_->addMenu("Fusion &step");
+    step->addAction("&First", QKeySequence("Alt+Home"), this, [this] { raisePane("fusion"); fusion_->first(); });
+    step->addAction("&Previous", QKeySequence("Alt+Left"), this, [this] { raisePane("fusion"); fusion_->previous(); });
+    step->addAction("&Next", QKeySequence("Alt+Right"), this, [this] { raisePane("fusion"); fusion_->next(); });
+    step->addAction("&Last", QKeySequence("Alt+End"), this, [this] { raisePane("fusion"); fusion_->last(); });
+    viewMenu_->addSeparator();
+    for (QDockWidget* d : docks_) viewMenu_->addAction(d->toggleViewAction());
 
     QToolBar* tb = addToolBar("Main");
     tb->setObjectName("mainToolBar");
@@ -169,8 +259,11 @@ void MainWindow::run() {
     if (worker_.joinable()) worker_.join();
     output_->clear();
     source_->setErrorLine(0);
+    source_->setMarks({});
+    source_->setLineTints({});
     cancel_.reset();
     running_ = true;
+    progress_->setVisible(true);
     runAct_->setEnabled(false);
     cancelAct_->setEnabled(true);
     status_->setText("Running…");
@@ -189,9 +282,22 @@ void MainWindow::run() {
         QString q = QString::fromStdString(s);
         QMetaObject::invokeMethod(this, [this, q] { appendOutput(q, true); }, Qt::QueuedConnection);
     };
-    worker_ = std::thread([this, cfg] {
+    // At the end of the run (on the worker, before the interpreter goes), the snapshot of what
+    // capture and the compiler did; the panes draw from it on the UI thread.
+    auto snap = std::make_shared<std::shared_ptr<const runtime::Snapshot>>();
+    std::string file = cfg.path;
+    cfg.afterRun = [this, snap, file](script::Interp& in) {
+        QMetaObject::invokeMethod(this, [this] { status_->setText("Collecting the compiler's results…"); }, Qt::QueuedConnection);
+        runtime::SnapshotOptions so;
+        so.irAndAssembly = true;
+        *snap = std::make_shared<const runtime::Snapshot>(runtime::takeSnapshot(in, file, so));
+    };
+    worker_ = std::thread([this, cfg, snap] {
         script::RunResult r = script::runScript(cfg);
-        QMetaObject::invokeMethod(this, [this, r] { finishRun(r.exitCode, r.errorLine, r.seconds); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, [this, r, snap] {
+            if (*snap) applySnapshot(*snap, [this, r] { finishRun(r.exitCode, r.errorLine, r.seconds); });
+            else finishRun(r.exitCode, r.errorLine, r.seconds);
+        }, Qt::QueuedConnection);
     });
 }
 
@@ -201,6 +307,7 @@ void MainWindow::cancel() {
 
 void MainWindow::finishRun(int exitCode, int errorLine, double seconds) {
     running_ = false;
+    progress_->setVisible(false);
     runAct_->setEnabled(true);
     cancelAct_->setEnabled(false);
     source_->setErrorLine(errorLine);
@@ -224,6 +331,139 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     for (const QUrl& u : e->mimeData()->urls())
         if (u.isLocalFile() && u.toLocalFile().endsWith(".py")) { openFile(u.toLocalFile()); run(); break; }
+}
+
+void MainWindow::applySnapshot(std::shared_ptr<const runtime::Snapshot> snap, std::function<void()> done) {
+    snap_ = std::move(snap);
+    const runtime::Snapshot& s = *snap_;
+    // Marks on the script: graph breaks (red) and the lines whose guards failed (amber).
+    QList<fl::viz::LineMark> marks;
+    for (const auto& b : s.breaks) {
+        if (runtime::scriptLineIn("File \"" + b.file + "\", line " + std::to_string(b.line), s.file) != b.line || b.line <= 0) continue;
+        QString tip = QString("<b>Graph break</b> in %1: %2<br>%3").arg(QString::fromStdString(b.id), QString::fromStdString(b.reason).toHtmlEscaped(),
+                                                                       QString::fromStdString(b.explanation).toHtmlEscaped());
+        for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
+        if (b.frameSkipped) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
+        marks << fl::viz::LineMark{fl::viz::LineMark::Break, b.line, tip};
+    }
+    for (const auto& r : s.recompiles)
+        for (size_t i = 0; i < r.reasons.size(); ++i) {
+            int line = i < r.guardLines.size() ? r.guardLines[i] : 0;
+            if (line <= 0) continue;
+            QString tip = QString("<b>%1</b> %2 (%3): guard failed: <code>%4</code><br>This line created the guard.")
+                              .arg(r.limitHit ? "Recompile limit hit" : "Recompile", QString::fromStdString(r.id), QString::fromStdString(r.function),
+                                   QString::fromStdString(r.reasons[i]).toHtmlEscaped());
+            marks << fl::viz::LineMark{fl::viz::LineMark::Recompile, line, tip};
+        }
+    source_->setMarks(marks);
+    // One pane per turn of the event loop, so that a big graph's snapshot never holds the UI
+    // thread for long; `done` runs after the last.
+    auto steps = std::make_shared<std::vector<std::function<void()>>>(std::vector<std::function<void()>>{
+        [this] { graphs_->setSnapshot(snap_); },
+        [this] { guards_->setSnapshot(snap_); },
+        [this] { kernels_->setSnapshot(snap_); },
+        [this] {
+            fusion_->setSnapshot(snap_);
+            if (snap_->entries.empty()) source_->setLineTints({});
+        },
+        std::move(done)});
+    auto next = std::make_shared<std::function<void(size_t)>>();
+    *next = [this, steps, next, snap = snap_](size_t i) {
+        if (snap != snap_) return; // a newer run's snapshot replaced this one
+        (*steps)[i]();
+        if (i + 1 < steps->size()) QTimer::singleShot(0, this, [next, i] { (*next)(i + 1); });
+        else *next = nullptr; // break the cycle
+    };
+    (*next)(0);
+}
+
+// A compiled entry picked: every pane shows it; script lines are tinted by the kernel that
+// computes their ops.
+void MainWindow::entryChanged(int index) {
+    if (!snap_ || index < 0) return;
+    kernels_->setEntry(index);
+    fusion_->setEntry(index);
+    guards_->showEntry(index);
+    const runtime::SnapEntry& e = snap_->entries[size_t(index)];
+    QMap<int, QColor> tints;
+    for (const auto& n : e.nodes)
+        if (n.line > 0 && n.kernel >= 0 && (!tints.contains(n.line) || e.kernels[size_t(n.kernel)].kind == "kernel"))
+            tints[n.line] = fl::viz::keyColour(n.kernel);
+    source_->setLineTints(tints);
+}
+
+void MainWindow::selectLine(int line) {
+    if (!snap_ || line <= 0) return;
+    int current = graphs_->currentEntry();
+    // The current entry first, then the others in order.
+    std::vector<int> order;
+    if (current >= 0) order.push_back(current);
+    for (int i = 0; i < int(snap_->entries.size()); ++i)
+        if (i != current) order.push_back(i);
+    for (int i : order) {
+        std::vector<int> nodes;
+        for (const auto& n : snap_->entries[size_t(i)].nodes)
+            if (n.line == line && n.kind != runtime::SnapNode::Kind::Output) nodes.push_back(n.id);
+        if (nodes.empty()) continue;
+        graphs_->selectEntry(i);
+        selectNodes(nodes);
+        return;
+    }
+    source_->setHighlightedLines({line});
+}
+
+void MainWindow::selectMark(int line) {
+    if (!snap_) return;
+    for (const auto& b : snap_->breaks) {
+        if (b.line != line) continue;
+        // The frame that broke: its graph holds what ran before the break (and the ops of the
+        // breaking line that could be traced).
+        for (int i = 0; i < int(snap_->entries.size()); ++i) {
+            const auto& e = snap_->entries[size_t(i)];
+            if (e.id != b.id) continue;
+            std::vector<int> nodes;
+            for (const auto& n : e.nodes)
+                if (n.line == line && n.kind != runtime::SnapNode::Kind::Output) nodes.push_back(n.id);
+            if (nodes.empty())
+                for (auto it = e.nodes.rbegin(); it != e.nodes.rend(); ++it)
+                    if (it->kind == runtime::SnapNode::Kind::Op || it->kind == runtime::SnapNode::Kind::Extern || it->kind == runtime::SnapNode::Kind::Fallback) {
+                        nodes.push_back(it->id);
+                        break;
+                    }
+            graphs_->selectEntry(i);
+            raisePane("graph");
+            if (!nodes.empty()) selectNodes(nodes);
+            source_->setHighlightedLines({line});
+            status_->setText(QString("Graph break at line %1: %2").arg(line).arg(QString::fromStdString(b.reason)));
+            return;
+        }
+    }
+    for (const auto& r : snap_->recompiles)
+        for (int gl : r.guardLines)
+            if (gl == line) {
+                raisePane("guards");
+                guards_->showRecompileAt(line);
+                source_->setHighlightedLines({line});
+                return;
+            }
+    selectLine(line);
+}
+
+void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
+    int index = graphs_->currentEntry();
+    if (!snap_ || index < 0 || nodes.empty()) return;
+    const runtime::SnapEntry& e = snap_->entries[size_t(index)];
+    graphs_->graphView()->selectNodes(nodes);
+    QList<int> lines;
+    int kernel = -1;
+    for (int id : nodes) {
+        if (id < 0 || size_t(id) >= e.nodes.size()) continue;
+        const auto& n = e.nodes[size_t(id)];
+        if (n.line > 0 && !lines.contains(n.line)) lines << n.line;
+        if (kernel < 0) kernel = n.kernel;
+    }
+    source_->setHighlightedLines(lines);
+    if (!fromKernel && kernel >= 0) kernels_->showKernel(kernel, nodes);
 }
 
 } // namespace fl::app

@@ -1,22 +1,29 @@
-// The explorer window. Today: the source (editable, errors marked) and the script's output,
-// with Run/Cancel in the background. Graph, guard, kernel, fusion and timing panes join as the
-// capture and compiler layers land.
+// The explorer window: the script (editable; graph breaks, recompiles and kernels marked on its
+// lines) in the middle, and docks for the compiled graphs, guards and recompiles, kernels, the
+// fusion stepper, timing and the script's output. Run executes the script in the background
+// (progress, Cancel); at its end the run's snapshot fills every pane, and picks in one pane
+// (a line, a node, a kernel line, a guard) select the matching things in the others.
 #pragma once
 
 #include <QMainWindow>
 #include <QString>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 
 #include "core/support/cancel.h"
+#include "viz/panes.h"
 
 class QPlainTextEdit;
 class QLabel;
 class QAction;
 class QMenu;
+class QDockWidget;
+class QProgressBar;
 
-namespace fl::viz { class CodeView; }
+namespace fl::viz { class CodeView; class TimingView; }
+namespace fl::profiler { struct Profile; }
 
 namespace fl::app {
 
@@ -33,12 +40,29 @@ public:
     bool isRunning() const { return running_; }
     QString outputText() const;
     fl::viz::CodeView* sourceView() const { return source_; }
+    fl::viz::GraphsPane* graphsPane() const { return graphs_; }
+    fl::viz::GuardsPane* guardsPane() const { return guards_; }
+    fl::viz::KernelsPane* kernelsPane() const { return kernels_; }
+    fl::viz::FusionPane* fusionPane() const { return fusion_; }
+    fl::viz::TimingView* timingView() const { return timing_; }
+    const runtime::Snapshot* snapshot() const { return snap_.get(); }
+    // The widget of a pane by name: source, graph, guards, kernels, fusion, timing, output
+    // (nullptr for another name).
+    QWidget* pane(const QString& name) const;
+    static QStringList paneNames();
+    void raisePane(const QString& name);
+    // Linking: a script line picked (source click), a break / recompile mark picked, graph
+    // nodes picked in the current entry.
+    void selectLine(int line);
+    void selectMark(int line);
+    void selectNodes(const std::vector<int>& nodes, bool fromKernel = false);
 
 signals:
     void runFinished(int exitCode);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -48,17 +72,31 @@ private:
     void appendOutput(const QString& text, bool isError);
     void finishRun(int exitCode, int errorLine, double seconds);
     void setDocument(const QString& path, const QString& text);
+    void applySnapshot(std::shared_ptr<const runtime::Snapshot> snap, std::function<void()> done);
+    void entryChanged(int index);
+    QWidget* makeTimingPane();
+    QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
     fl::viz::CodeView* source_ = nullptr;
     QPlainTextEdit* output_ = nullptr;
+    fl::viz::GraphsPane* graphs_ = nullptr;
+    fl::viz::GuardsPane* guards_ = nullptr;
+    fl::viz::KernelsPane* kernels_ = nullptr;
+    fl::viz::FusionPane* fusion_ = nullptr;
+    fl::viz::TimingView* timing_ = nullptr;
+    QList<QDockWidget*> docks_;
     QLabel* status_ = nullptr;
+    QProgressBar* progress_ = nullptr;
     QAction* runAct_ = nullptr;
     QAction* cancelAct_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
     QString path_;
+    std::shared_ptr<const runtime::Snapshot> snap_;
     CancelToken cancel_;
     std::thread worker_;
     std::atomic<bool> running_{false};
+    bool firstLayout_ = false;
 };
 
 } // namespace fl::app

@@ -1,10 +1,22 @@
-// A source view with line numbers and marked lines (errors now; breaks and recompiles later).
+// A source view with line numbers and marked lines: the failing line of a run, graph-break lines
+// (red gutter mark, wavy underline), lines whose guard forced a recompile (amber), each with a
+// tooltip; lines tinted by the kernel that covers them (Compiler Explorer style) and lines
+// highlighted by a selection elsewhere. Clicks report the line: in the gutter as markClicked,
+// in the text as lineClicked.
 #pragma once
 
+#include <QColor>
+#include <QMap>
 #include <QPlainTextEdit>
 #include <QSet>
 
 namespace fl::viz {
+
+struct LineMark {
+    enum Kind { Break, Recompile } kind = Break;
+    int line = 0;
+    QString tooltip; // rich text: reason, explanation, hint
+};
 
 class CodeView : public QPlainTextEdit {
     Q_OBJECT
@@ -15,15 +27,36 @@ public:
     void setErrorLine(int line);  // 0 clears
     int errorLine() const { return errorLine_; }
 
+    void setMarks(const QList<LineMark>& marks);
+    const QList<LineMark>& marks() const { return marks_; }
+    void setLineTints(const QMap<int, QColor>& tints); // line -> background tint
+    const QMap<int, QColor>& lineTints() const { return tints_; }
+    void setHighlightedLines(const QList<int>& lines); // a selection elsewhere; scrolls to the first
+    const QList<int>& highlightedLines() const { return highlighted_; }
+    QString markTooltip(int line) const;   // empty when the line has no mark
+    int lineAt(const QPoint& viewportPos) const;
+    QRect gutterRectOfLine(int line) const; // in the view's coordinates (for tests)
+    void clickGutter(int line) { emit markClicked(line); }
+
+signals:
+    void lineClicked(int line);
+    void markClicked(int line);
+
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    bool event(QEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
 
 private:
+    friend class LineArea;
     void updateMargins();
     void updateArea(const QRect& rect, int dy);
     void refreshSelections();
     QWidget* lineArea_;
     int errorLine_ = 0;
+    QList<LineMark> marks_;
+    QMap<int, QColor> tints_;
+    QList<int> highlighted_;
 };
 
 } // namespace fl::viz

@@ -1,0 +1,275 @@
+#include "core/runtime/snapshot.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/capture/capture.h"
+#include "core/jit/jit.h"
+#include "core/runtime/runtime.h"
+#include "core/script/interp.h"
+#include "core/runtime/report.h"
+
+namespace fl::runtime {
+
+namespace {
+
+std::string baseName(const std::string& p) {
+    size_t s = p.find_last_of('/');
+    return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+std::string shapeText(const std::vector<graph::TensorMeta>& meta) {
+    if (meta.empty()) return "";
+    std::string s;
+    for (size_t i = 0; i < meta.size(); ++i) s += (i ? ", " : "") + graph::formatMeta(meta[i]);
+    return s;
+}
+
+void collectRefs(const graph::Arg& a, const std::map<const graph::Node*, int>& index, std::vector<int>& out) {
+    if (a.kind == graph::Arg::Kind::NodeRef) {
+        auto it = index.find(a.node);
+        if (it != index.end() && std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
+    }
+    for (auto& x : a.items) collectRefs(x, index, out);
+}
+
+// The node's line in the script: its own span when the op is written there, else the innermost
+// frame of its user stack that is in the script (a prelude module called from a script line).
+int nodeLine(const graph::Node& n, const std::string& file, int& col, int& endCol) {
+    if (!n.span.file.empty() && baseName(n.span.file) == baseName(file) && n.span.line > 0) {
+        col = n.span.col, endCol = n.span.endCol;
+        return n.span.line;
+    }
+    col = endCol = 0;
+    for (auto it = n.userStack.rbegin(); it != n.userStack.rend(); ++it)
+        if (int l = scriptLineIn(*it, file)) return l;
+    return 0;
+}
+
+// Union-find over program nodes, for replaying fusion decisions.
+struct Groups {
+    std::vector<int> parent;
+    explicit Groups(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+    int find(int x) { while (parent[x] != x) x = parent[x] = parent[parent[x]]; return x; }
+    void join(int a, int b) { a = find(a), b = find(b); if (a != b) parent[std::max(a, b)] = std::min(a, b); }
+};
+
+void fillCompiled(SnapEntry& se, const capture::Entry& e, const Compiled& c, const std::string& file, const SnapshotOptions& o) {
+    const lower::Program& p = c.lowered.program;
+    size_t graphNodes = e.graph.nodes.size();
+    auto graphNodesOf = [&](const std::vector<int>& prog) {
+        std::vector<int> out;
+        for (int pn : prog)
+            for (int g : p.nodes[pn].fromGraphNodes)
+                if (g >= 0 && size_t(g) < graphNodes && std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    // Kernels and library / eager calls in run order.
+    std::map<int, int> kernelOfProgramNode;
+    for (int unit : c.order) {
+        SnapKernel k;
+        std::vector<int> prog;
+        if (unit >= 0) {
+            auto it = c.kernelOfGroup.find(unit);
+            if (it == c.kernelOfGroup.end()) continue;
+            const codegen::Kernel& ck = c.kernels[it->second];
+            k.name = ck.name, k.kind = "kernel", k.source = ck.source;
+            prog = ck.nodes;
+        } else {
+            const lower::Node& n = p.nodes[-1 - unit];
+            prog = {n.id};
+            if (n.kind == lower::NodeKind::Extern) {
+                k.name = n.what, k.kind = "library";
+                k.source = "// library call (LibTorch / OpenBLAS)\n" + n.name + " = " + n.callee + "(...)  # " + n.opText + "\n";
+            } else {
+                k.name = "eager " + n.opText, k.kind = "eager";
+                k.source = "// runs eagerly: " + n.opText + "\n// " + (n.note.empty() ? "no lowering for this op" : n.note) + "\n";
+            }
+        }
+        int index = int(se.kernels.size());
+        for (int pn : prog) kernelOfProgramNode.emplace(pn, index);
+        k.nodes = graphNodesOf(prog);
+        // Each source line names buffers (bufN, inN): link it to the graph nodes those lower.
+        static const std::regex bufRe(R"(\b(?:buf|in)(\d+)\b)");
+        std::istringstream lines(k.source);
+        std::string line;
+        while (std::getline(lines, line)) {
+            std::vector<int> refs;
+            for (std::sregex_iterator m(line.begin(), line.end(), bufRe), end; m != end; ++m) {
+                int pn = std::stoi((*m)[1]);
+                if (pn < 0 || size_t(pn) >= p.nodes.size()) continue;
+                bool own = std::find(prog.begin(), prog.end(), pn) != prog.end();
+                // the kernel's own nodes by name; inputs only on the lines that load them
+                if (!own && line.find("//") == std::string::npos && line.find('=') == std::string::npos) continue;
+                for (int g : graphNodesOf({pn}))
+                    if (std::find(refs.begin(), refs.end(), g) == refs.end()) refs.push_back(g);
+            }
+            k.lineNodes.push_back(std::move(refs));
+        }
+        se.kernels.push_back(std::move(k));
+    }
+    // Each graph node's kernel: the one holding its value, else the first that covers it.
+    for (size_t g = 0; g < graphNodes; ++g) {
+        int pn = g < c.producerOf.size() ? c.producerOf[g] : -1;
+        auto it = pn >= 0 ? kernelOfProgramNode.find(pn) : kernelOfProgramNode.end();
+        if (it != kernelOfProgramNode.end()) { se.nodes[g].kernel = it->second; continue; }
+        for (size_t k = 0; k < se.kernels.size() && se.nodes[g].kernel < 0; ++k)
+            if (std::binary_search(se.kernels[k].nodes.begin(), se.kernels[k].nodes.end(), int(g))) se.nodes[g].kernel = int(k);
+    }
+    for (auto& k : se.kernels) {
+        std::set<int> ls;
+        for (int g : k.nodes)
+            if (se.nodes[g].line > 0) ls.insert(se.nodes[g].line);
+        k.lines.assign(ls.begin(), ls.end());
+    }
+    // Fusion decisions, and the grouping after each: groups start as the scheduler's initial
+    // ones (library calls alone), and each fused decision joins its two sides.
+    for (auto& d : c.schedule.decisions) {
+        SnapDecision sd;
+        sd.step = d.step, sd.kind = d.kind, sd.score = d.score, sd.bytesSaved = d.bytesSaved, sd.fused = d.fused, sd.reason = d.reason;
+        sd.a = describeNodes(p, d.a), sd.b = describeNodes(p, d.b);
+        sd.aNodes = graphNodesOf(d.a), sd.bNodes = graphNodesOf(d.b);
+        se.decisions.push_back(std::move(sd));
+    }
+    Groups groups(p.nodes.size());
+    for (auto& init : c.schedule.initial)
+        for (size_t i = 1; i < init.size(); ++i) groups.join(init[0], init[i]);
+    std::vector<bool> grouped(p.nodes.size(), false);
+    for (auto& init : c.schedule.initial)
+        for (int pn : init) grouped[pn] = true;
+    for (auto& n : p.nodes)
+        if (n.kind == lower::NodeKind::Extern || n.kind == lower::NodeKind::Fallback) grouped[n.id] = true;
+    auto snapshotGroups = [&] {
+        std::vector<int> out(se.nodes.size(), -1);
+        for (size_t g = 0; g < graphNodes; ++g) {
+            int pn = g < c.producerOf.size() ? c.producerOf[g] : -1;
+            if (pn >= 0 && grouped[pn]) out[g] = groups.find(pn);
+        }
+        return out;
+    };
+    se.groupsAt.push_back(snapshotGroups());
+    for (auto& d : c.schedule.decisions) {
+        if (d.fused && !d.a.empty() && !d.b.empty()) groups.join(d.a[0], d.b[0]);
+        se.groupsAt.push_back(snapshotGroups());
+    }
+    se.backend = c.jitBackend;
+    se.cache = c.cache;
+    se.traceMs = c.phases.trace, se.lowerMs = c.phases.lower, se.fuseMs = c.phases.fuse;
+    se.codegenMs = c.phases.codegen, se.jitMs = c.phases.jit;
+    se.calls = c.calls;
+    if (o.irAndAssembly && c.lib) {
+        se.ir = c.lib->llvmIR;
+        se.assembly = jit::Jit::instance().assembly(*c.lib);
+    }
+}
+
+} // namespace
+
+int scriptLineIn(const std::string& text, const std::string& file) {
+    std::string base = baseName(file);
+    if (base.empty()) return 0;
+    // File "m.py", line 12
+    static const std::regex stackRe(R"re(File "([^"]*)", line (\d+))re");
+    std::smatch m;
+    if (std::regex_search(text, m, stackRe)) return baseName(m[1]) == base ? std::stoi(m[2]) : 0;
+    // ... # m.py:12 in f
+    static const std::regex commentRe(R"(([^\s#]+):(\d+)(?: in |\s*$))");
+    for (std::sregex_iterator it(text.begin(), text.end(), commentRe), end; it != end; ++it)
+        if (baseName((*it)[1]) == base) return std::stoi((*it)[2]);
+    return 0;
+}
+
+Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const SnapshotOptions& o) {
+    Snapshot snap;
+    snap.file = file;
+    snap.graphCount = s.graphCount();
+    for (const capture::CFrame* fr : s.framesInOrder()) {
+        for (const auto& ep : fr->entries) {
+            const capture::Entry& e = *ep;
+            SnapEntry se;
+            se.id = e.id, se.function = fr->function, se.file = fr->file, se.line = fr->line;
+            se.status = fr->skip ? "eager" : e.status;
+            se.limitHit = fr->limitHit;
+            se.ops = e.graph.ops;
+            for (auto& g : e.guards) se.guards.push_back({g.describe(), g.userLine, scriptLineIn(g.userLine, file)});
+            if (e.status == "compiled") se.graphCode = graph::printGraph(e.graph.printable);
+            std::map<const graph::Node*, int> index;
+            const auto& pnodes = e.graph.printable.nodes();
+            for (size_t i = 0; i < pnodes.size(); ++i) index[pnodes[i].get()] = int(i);
+            for (size_t i = 0; i < pnodes.size(); ++i) {
+                const graph::Node& n = *pnodes[i];
+                SnapNode sn;
+                sn.id = int(i);
+                sn.name = n.name;
+                sn.shape = shapeText(n.meta);
+                sn.module = n.modulePath;
+                sn.line = nodeLine(n, file, sn.col, sn.endCol);
+                for (auto& a : n.args) collectRefs(a, index, sn.inputs);
+                for (auto& [k, a] : n.kwargs) collectRefs(a, index, sn.inputs);
+                if (n.kind == graph::NodeKind::Placeholder) {
+                    sn.op = "placeholder";
+                    bool param = n.name.find("_parameters_") != std::string::npos || n.name.find("_buffers_") != std::string::npos;
+                    sn.kind = param ? SnapNode::Kind::Parameter : SnapNode::Kind::Input;
+                } else if (n.kind == graph::NodeKind::Output) {
+                    sn.op = "output", sn.kind = SnapNode::Kind::Output;
+                } else {
+                    sn.op = n.target;
+                }
+                se.nodes.push_back(std::move(sn));
+            }
+            if (e.compiled && e.compiled->ok) {
+                const lower::Program& p = e.compiled->lowered.program;
+                for (auto& n : p.nodes) {
+                    if (n.graphNode < 0 || size_t(n.graphNode) >= se.nodes.size()) continue;
+                    if (n.kind == lower::NodeKind::Extern) se.nodes[n.graphNode].kind = SnapNode::Kind::Extern;
+                    if (n.kind == lower::NodeKind::Fallback) se.nodes[n.graphNode].kind = SnapNode::Kind::Fallback;
+                }
+                fillCompiled(se, e, *e.compiled, file, o);
+            } else {
+                se.backend = "reference";
+                if (e.compiled) se.note = e.compiled->error;
+                se.groupsAt.push_back(std::vector<int>(se.nodes.size(), -1));
+            }
+            snap.entries.push_back(std::move(se));
+        }
+    }
+    for (const capture::BreakEvent& b : s.report().breaks) {
+        SnapBreak sb;
+        sb.id = b.id, sb.kind = b.kind.id, sb.file = b.file, sb.line = b.line, sb.reason = b.kind.reason;
+        sb.explanation = b.kind.explanation, sb.hints = b.kind.hints, sb.userStack = b.userStack, sb.frameSkipped = b.inLoop;
+        snap.breaks.push_back(std::move(sb));
+    }
+    for (const capture::RecompileEvent& r : s.report().recompiles) {
+        SnapRecompile sr;
+        sr.id = r.id, sr.function = r.function, sr.file = r.file, sr.line = r.line;
+        sr.reasons = r.reasons, sr.userLines = r.comments;
+        // The guard's line; a guard made by no line of the script (grad mode) shows on the
+        // recompiled function's first line.
+        int fnLine = scriptLineIn("File \"" + r.file + "\", line " + std::to_string(r.line), file);
+        for (size_t i = 0; i < r.reasons.size(); ++i) {
+            int l = i < r.comments.size() ? scriptLineIn(r.comments[i], file) : 0;
+            sr.guardLines.push_back(l ? l : fnLine);
+        }
+        snap.recompiles.push_back(std::move(sr));
+    }
+    for (const capture::LimitEvent& l : s.report().limits) {
+        SnapRecompile sr;
+        sr.id = l.id, sr.function = l.function, sr.file = l.file, sr.line = l.line, sr.limitHit = true;
+        sr.reasons = {l.lastReason};
+        sr.userLines = {""};
+        sr.guardLines = {scriptLineIn("File \"" + l.file + "\", line " + std::to_string(l.line), file)};
+        snap.recompiles.push_back(std::move(sr));
+    }
+    return snap;
+}
+
+Snapshot takeSnapshot(script::Interp& in, const std::string& file, const SnapshotOptions& o) {
+    return takeSnapshot(*in.capture, file, o);
+}
+
+} // namespace fl::runtime

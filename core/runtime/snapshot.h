@@ -1,0 +1,118 @@
+// A snapshot of what capture and the compiler did in a finished run, as plain data: each compiled
+// entry's graph (nodes, edges, script lines), guards, kernels (with the graph nodes each source
+// line refers to), fusion decisions and the grouping after each of them; graph breaks and
+// recompiles with the script lines they point at. The window takes one at the end of a run (the
+// interpreter and its session are gone afterwards) and draws only from it. No Qt, no LibTorch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// No capture or runtime headers here: Qt code includes this one, and Qt's `slots` keyword would
+// clash with capture's field of that name.
+namespace fl::capture { class Session; }
+namespace fl::script { class Interp; }
+
+namespace fl::runtime {
+
+struct SnapNode {
+    enum class Kind { Input, Parameter, Op, Extern, Fallback, Output };
+    int id = 0;                 // index in SnapEntry::nodes (captured graph order; the output node last)
+    std::string name;           // "linear_1"
+    std::string op;             // "torch.nn.functional.gelu", "placeholder", "output"
+    std::string shape;          // "f32[32, 256]"
+    Kind kind = Kind::Op;
+    std::string module;         // "layers.0.attn"
+    int line = 0, col = 0, endCol = 0; // in the script (0: not in the script)
+    std::vector<int> inputs;    // nodes it reads
+    int kernel = -1;            // SnapEntry::kernels index of the kernel / library call that computes it
+};
+
+struct SnapKernel {
+    std::string name;           // "cpp_fused_bias_gelu_0", "mm", "eager torch.nonzero"
+    std::string kind;           // "kernel", "library", "eager"
+    std::string source;         // kernels: the C++; others: what runs
+    std::vector<int> nodes;     // graph nodes it covers
+    std::vector<int> lines;     // script lines it covers, ascending
+    std::vector<std::vector<int>> lineNodes; // per line of `source`: graph nodes that line refers to
+};
+
+struct SnapDecision {
+    int step = 0;
+    std::string kind;           // vertical, horizontal, epilogue
+    std::string a, b;           // "buf4(bias) + buf5(gelu)"
+    std::vector<int> aNodes, bNodes; // graph nodes of each side
+    double score = 0;
+    int64_t bytesSaved = 0;
+    bool fused = false;
+    std::string reason;
+};
+
+struct SnapGuard {
+    std::string text;           // as Dynamo lists it
+    std::string userLine;       // "# return x * c  # m.py:5 in f"
+    int line = 0;               // that line in the script (0: none)
+};
+
+struct SnapEntry {
+    std::string id;             // "0/1"
+    std::string function, file;
+    int line = 0;
+    std::string status;         // compiled | empty | error | eager
+    bool limitHit = false;      // the frame reached the recompile limit: later misses run eagerly
+    int ops = 0;
+    std::vector<SnapGuard> guards;
+    std::string graphCode;
+    std::vector<SnapNode> nodes;
+    std::vector<SnapKernel> kernels;
+    std::vector<SnapDecision> decisions;
+    // groupsAt[s][node]: the group of each graph node after the first s decisions (s = 0: before
+    // any); -1 for nodes that no kernel or library call computes (inputs, views).
+    std::vector<std::vector<int>> groupsAt;
+    std::string backend;        // "llvm", "cc", "disk", "reference"
+    std::string cache;          // miss, memory, disk
+    std::string note;           // why it runs on the reference path, if it does
+    std::string ir, assembly;   // when asked for
+    double traceMs = 0, lowerMs = 0, fuseMs = 0, codegenMs = 0, jitMs = 0; // compile phases
+    int calls = 0;
+};
+
+struct SnapBreak {
+    std::string id, kind, file, reason, explanation;
+    int line = 0;
+    std::vector<std::string> hints, userStack;
+    bool frameSkipped = false;
+};
+
+struct SnapRecompile {
+    std::string id, function, file;
+    int line = 0;               // the function's line
+    std::vector<std::string> reasons;   // "0/0: c == 1"
+    std::vector<std::string> userLines; // the guard's user line per reason
+    std::vector<int> guardLines;        // per reason: the script line that created the guard, else the
+                                        // function's first line (0: neither is in the script)
+    bool limitHit = false;
+};
+
+struct Snapshot {
+    std::string file;           // the script, as the run named it
+    std::vector<SnapEntry> entries;
+    std::vector<SnapBreak> breaks;
+    std::vector<SnapRecompile> recompiles; // recompile-limit hits included, with limitHit set
+    int graphCount = 0;
+};
+
+struct SnapshotOptions {
+    bool irAndAssembly = false; // LLVM IR and assembly of each compiled module (slower)
+};
+
+Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const SnapshotOptions& o = {});
+// The same, from a finished run's interpreter (RunConfig::afterRun).
+Snapshot takeSnapshot(script::Interp& in, const std::string& file, const SnapshotOptions& o = {});
+
+// "m.py:12" in a user-line comment or "File \"m.py\", line 12" in a stack entry: the line number
+// when the file is `file` (compared by base name), else 0.
+int scriptLineIn(const std::string& text, const std::string& file);
+
+} // namespace fl::runtime

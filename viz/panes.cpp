@@ -1,0 +1,526 @@
+#include "viz/panes.h"
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <map>
+
+#include "viz/code_view.h"
+#include "viz/graph_view.h"
+
+namespace fl::viz {
+
+using runtime::SnapEntry;
+using runtime::SnapNode;
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString bytesText(int64_t b) {
+    if (b >= (int64_t(1) << 20)) return QString("%1 MiB").arg(double(b) / double(1 << 20), 0, 'f', 1);
+    if (b >= 1024) return QString("%1 KiB").arg(double(b) / 1024.0, 0, 'f', 0);
+    return QString("%1 B").arg(b);
+}
+
+QLabel* captionLabel(QWidget* parent) {
+    auto* l = new QLabel(parent);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    l->setContentsMargins(4, 2, 4, 2);
+    return l;
+}
+
+} // namespace
+
+GraphData graphDataOf(const SnapEntry& e) {
+    GraphData g;
+    g.title = e.id + " " + e.function;
+    for (const SnapNode& n : e.nodes) {
+        GraphNodeData d;
+        d.id = n.id, d.name = n.name, d.op = n.op, d.shape = n.shape, d.module = n.module, d.line = n.line, d.inputs = n.inputs;
+        switch (n.kind) {
+        case SnapNode::Kind::Input: d.kind = GraphNodeData::Kind::Input; break;
+        case SnapNode::Kind::Parameter: d.kind = GraphNodeData::Kind::Parameter; break;
+        case SnapNode::Kind::Op: d.kind = GraphNodeData::Kind::Op; break;
+        case SnapNode::Kind::Extern: d.kind = GraphNodeData::Kind::Extern; break;
+        case SnapNode::Kind::Fallback: d.kind = GraphNodeData::Kind::Fallback; break;
+        case SnapNode::Kind::Output: d.kind = GraphNodeData::Kind::Output; break;
+        }
+        g.nodes.push_back(std::move(d));
+    }
+    // A parameter or buffer belongs with the module that reads it (placeholders carry no module
+    // path): a collapsed layer then hides its weights too.
+    for (const GraphNodeData& d : g.nodes)
+        for (int in : d.inputs) {
+            GraphNodeData& p = g.nodes[size_t(in)];
+            if (p.kind == GraphNodeData::Kind::Parameter && p.module.empty() && !d.module.empty()) p.module = d.module;
+        }
+    return g;
+}
+
+std::vector<int> colourKeysAt(const SnapEntry& e, int step) {
+    std::vector<int> keys(e.nodes.size(), -1);
+    if (e.groupsAt.empty()) return keys;
+    step = std::clamp(step, 0, int(e.groupsAt.size()) - 1);
+    const std::vector<int>& now = e.groupsAt[size_t(step)];
+    const std::vector<int>& fin = e.groupsAt.back();
+    for (size_t g = 0; g < e.nodes.size() && g < now.size(); ++g) {
+        if (now[g] < 0) continue;
+        // Group roots are their smallest program node: the part of a final group that holds
+        // its root is the one that becomes the kernel.
+        keys[g] = now[g] == fin[g] && e.nodes[g].kernel >= 0 ? e.nodes[g].kernel : 1000 + now[g];
+    }
+    return keys;
+}
+
+QColor keyColour(int key) {
+    bool dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
+    return GraphView::groupColor(key, dark);
+}
+
+// ---------------------------------------------------------------- graphs
+
+GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    tree_ = new QTreeWidget(split);
+    tree_->setObjectName("entryTree");
+    tree_->setHeaderLabels({"Frame / entry", "Status", "Ops"});
+    tree_->setRootIsDecorated(true);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    auto* right = new QWidget(split);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    caption_ = captionLabel(right);
+    graph_ = new GraphView(right);
+    graph_->setObjectName("graphView");
+    rl->addWidget(caption_);
+    rl->addWidget(graph_, 1);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setSizes({230, 700});
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(split);
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* it) {
+        if (!it) return;
+        int index = it->data(0, Qt::UserRole).toInt();
+        if (index >= 0 && index != current_) selectEntry(index);
+    });
+}
+
+void GraphsPane::setSnapshot(SnapshotP s) {
+    snap_ = std::move(s);
+    current_ = -1;
+    tree_->clear();
+    std::map<std::string, QTreeWidgetItem*> frames; // by function + file + line of the frame
+    for (size_t i = 0; i < snap_->entries.size(); ++i) {
+        const SnapEntry& e = snap_->entries[i];
+        std::string frameId = e.id.substr(0, e.id.find('/'));
+        QTreeWidgetItem*& fr = frames[frameId];
+        if (!fr) {
+            fr = new QTreeWidgetItem(tree_, {QString("[%1] %2").arg(q(frameId), q(e.function)), "", ""});
+            fr->setData(0, Qt::UserRole, -1);
+            fr->setToolTip(0, QString("%1:%2").arg(q(e.file)).arg(e.line));
+            fr->setExpanded(true);
+        }
+        QString status = q(e.status);
+        if (e.limitHit) status += ", limit hit";
+        auto* it = new QTreeWidgetItem(fr, {q(e.id), status, QString::number(e.ops)});
+        it->setData(0, Qt::UserRole, int(i));
+        QString tip = QString("%1 guards").arg(e.guards.size());
+        if (!e.backend.empty()) tip += ", compiled by " + q(e.backend);
+        if (!e.note.empty()) tip += "\n" + q(e.note);
+        it->setToolTip(0, tip);
+    }
+    if (snap_->entries.empty()) {
+        caption_->setText("No compiled graphs: the script made no call into a torch.compile'd function or module.");
+        graph_->setGraph(GraphData{});
+    } else {
+        selectEntry(0);
+    }
+}
+
+void GraphsPane::selectEntry(int index) {
+    if (!snap_ || index < 0 || size_t(index) >= snap_->entries.size()) return;
+    bool changed = index != current_;
+    current_ = index;
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->data(0, Qt::UserRole).toInt() == index && tree_->currentItem() != *it) {
+            QSignalBlocker b(tree_);
+            tree_->setCurrentItem(*it);
+        }
+    if (!changed) return;
+    const SnapEntry& e = snap_->entries[size_t(index)];
+    int kernels = 0, libs = 0, eager = 0;
+    for (auto& k : e.kernels) (k.kind == "kernel" ? kernels : k.kind == "library" ? libs : eager)++;
+    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7")
+                          .arg(q(e.id), q(e.function).toHtmlEscaped())
+                          .arg(e.ops).arg(kernels).arg(libs).arg(eager)
+                          .arg(e.status == "compiled" ? "" : " — " + q(e.status)));
+    graph_->setGraph(graphDataOf(e));
+    graph_->setGroups(colourKeysAt(e, int(e.groupsAt.size()) - 1));
+    emit entrySelected(index);
+}
+
+// ---------------------------------------------------------------- guards
+
+GuardsPane::GuardsPane(QWidget* parent) : QWidget(parent) {
+    tree_ = new QTreeWidget(this);
+    tree_->setObjectName("guardTree");
+    tree_->setHeaderLabels({"Guard / recompile", "Line"});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->setWordWrap(true);
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(tree_);
+    connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) {
+        int line = it->data(1, Qt::UserRole).toInt();
+        if (line > 0) emit lineActivated(line);
+    });
+    connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
+        int line = it->data(1, Qt::UserRole).toInt();
+        if (line > 0) emit lineActivated(line);
+    });
+}
+
+void GuardsPane::setSnapshot(SnapshotP s) {
+    snap_ = std::move(s);
+    tree_->clear();
+    auto addLine = [](QTreeWidgetItem* it, int line) {
+        it->setData(1, Qt::UserRole, line);
+        if (line > 0) it->setText(1, QString::number(line));
+    };
+    if (!snap_->recompiles.empty()) {
+        auto* rec = new QTreeWidgetItem(tree_, {QString("Recompiles (%1)").arg(snap_->recompiles.size())});
+        rec->setData(0, Qt::UserRole, -2);
+        QFont bold = rec->font(0);
+        bold.setBold(true);
+        rec->setFont(0, bold);
+        for (auto& r : snap_->recompiles) {
+            QString head = r.limitHit ? QString("%1 %2: recompile limit (8) hit; later misses run eagerly").arg(q(r.id), q(r.function))
+                                      : QString("%1 %2: recompiled because the cached entries' guards failed").arg(q(r.id), q(r.function));
+            auto* it = new QTreeWidgetItem(rec, {head});
+            it->setForeground(0, QColor("#b26a00"));
+            int firstLine = 0;
+            for (size_t i = 0; i < r.reasons.size(); ++i) {
+                int line = i < r.guardLines.size() ? r.guardLines[i] : 0;
+                if (!firstLine) firstLine = line;
+                auto* c = new QTreeWidgetItem(it, {"failed: " + q(r.reasons[i])});
+                c->setToolTip(0, q(r.reasons[i]) + (i < r.userLines.size() && !r.userLines[i].empty() ? "\nguard created at " + q(r.userLines[i]) : ""));
+                addLine(c, line);
+            }
+            addLine(it, firstLine);
+            it->setExpanded(true);
+        }
+        rec->setExpanded(true);
+    }
+    for (size_t i = 0; i < snap_->entries.size(); ++i) {
+        const SnapEntry& e = snap_->entries[i];
+        auto* it = new QTreeWidgetItem(tree_, {QString("%1 %2 — %3 guards").arg(q(e.id), q(e.function)).arg(e.guards.size())});
+        it->setData(0, Qt::UserRole, int(i));
+        addLine(it, e.line);
+        for (auto& g : e.guards) {
+            auto* c = new QTreeWidgetItem(it, {q(g.text)});
+            c->setToolTip(0, q(g.text) + (g.userLine.empty() ? "" : "\n" + q(g.userLine)));
+            addLine(c, g.line);
+        }
+    }
+    tree_->expandToDepth(0);
+    // Recompiles open down to their failed guards.
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->data(0, Qt::UserRole).toInt() == -2) tree_->expandItem(tree_->topLevelItem(i)), tree_->expandRecursively(tree_->model()->index(i, 0));
+}
+
+void GuardsPane::showEntry(int index) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* it = tree_->topLevelItem(i);
+        if (it->data(0, Qt::UserRole).toInt() == index) {
+            it->setExpanded(true);
+            tree_->scrollToItem(it, QAbstractItemView::PositionAtTop);
+            QSignalBlocker b(tree_);
+            tree_->setCurrentItem(it);
+        }
+    }
+}
+
+void GuardsPane::showRecompileAt(int line) {
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        if ((*it)->parent() && (*it)->parent()->data(0, Qt::UserRole).toInt() == -2 && (*it)->data(1, Qt::UserRole).toInt() == line) {
+            QSignalBlocker b(tree_);
+            tree_->setCurrentItem(*it);
+            tree_->scrollToItem(*it);
+            return;
+        }
+}
+
+// ---------------------------------------------------------------- kernels
+
+KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    list_ = new QListWidget(split);
+    list_->setObjectName("kernelList");
+    list_->setUniformItemSizes(true);
+    auto* right = new QWidget(split);
+    auto* rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    caption_ = captionLabel(right);
+    tabs_ = new QTabWidget(right);
+    code_ = new CodeView(tabs_);
+    code_->setObjectName("kernelSource");
+    code_->setReadOnly(true);
+    ir_ = new QPlainTextEdit(tabs_);
+    asm_ = new QPlainTextEdit(tabs_);
+    for (QPlainTextEdit* t : {ir_, asm_}) {
+        t->setReadOnly(true);
+        t->setLineWrapMode(QPlainTextEdit::NoWrap);
+        t->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    }
+    tabs_->addTab(code_, "C++");
+    tabs_->addTab(ir_, "LLVM IR");
+    tabs_->addTab(asm_, "Assembly");
+    rl->addWidget(caption_);
+    rl->addWidget(tabs_, 1);
+    split->setSizes({220, 700});
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(split);
+    connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row != kernel_) showKernel(row);
+    });
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { if (i > 0) showModuleText(); });
+    connect(code_, &CodeView::lineClicked, this, [this](int line) {
+        if (!snap_ || entry_ < 0 || kernel_ < 0) return;
+        const auto& k = snap_->entries[size_t(entry_)].kernels[size_t(kernel_)];
+        if (line - 1 < int(k.lineNodes.size()) && !k.lineNodes[size_t(line - 1)].empty()) emit nodesActivated(k.lineNodes[size_t(line - 1)]);
+    });
+}
+
+void KernelsPane::setSnapshot(SnapshotP s) {
+    snap_ = std::move(s);
+    entry_ = kernel_ = -1;
+    setEntry(snap_->entries.empty() ? -1 : 0);
+}
+
+void KernelsPane::setEntry(int index) {
+    if (!snap_) return;
+    entry_ = index;
+    kernel_ = -1;
+    QSignalBlocker b(list_);
+    list_->clear();
+    code_->clear();
+    ir_->clear();
+    asm_->clear();
+    if (index < 0 || size_t(index) >= snap_->entries.size()) {
+        caption_->setText("No compiled graph selected.");
+        return;
+    }
+    const SnapEntry& e = snap_->entries[size_t(index)];
+    for (size_t k = 0; k < e.kernels.size(); ++k) {
+        const auto& kn = e.kernels[k];
+        QString lines;
+        for (int l : kn.lines) lines += (lines.isEmpty() ? "" : ",") + QString::number(l);
+        auto* it = new QListWidgetItem(QString("%1  %2").arg(q(kn.name)).arg(kn.kind == "kernel" ? "" : "(" + q(kn.kind) + ")"), list_);
+        it->setToolTip(lines.isEmpty() ? q(kn.name) : q(kn.name) + "\nscript lines " + lines);
+        QPixmap swatch(12, 12);
+        swatch.fill(keyColour(int(k)));
+        it->setIcon(QIcon(swatch));
+    }
+    irShown_ = false;
+    if (tabs_->currentIndex() > 0) showModuleText();
+    if (e.kernels.empty()) {
+        caption_->setText(e.status == "compiled" ? "This graph has no kernels." + (e.note.empty() ? QString() : " " + q(e.note))
+                                                 : "Status " + q(e.status) + ": nothing was compiled.");
+        return;
+    }
+    b.unblock();
+    showKernel(0);
+}
+
+void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
+    if (!snap_ || entry_ < 0) return;
+    const SnapEntry& e = snap_->entries[size_t(entry_)];
+    if (k < 0 || size_t(k) >= e.kernels.size()) return;
+    const auto& kn = e.kernels[size_t(k)];
+    if (k != kernel_) {
+        kernel_ = k;
+        {
+            QSignalBlocker b(list_);
+            list_->setCurrentRow(k);
+        }
+        code_->setPlainText(q(kn.source));
+        QString lines;
+        for (int l : kn.lines) lines += (lines.isEmpty() ? "" : ", ") + QString::number(l);
+        caption_->setText(QString("<b>%1</b> (%2) — %3 graph nodes%4; compiled by %5, cache %6")
+                              .arg(q(kn.name).toHtmlEscaped(), q(kn.kind))
+                              .arg(kn.nodes.size())
+                              .arg(lines.isEmpty() ? "" : ", script lines " + lines)
+                              .arg(q(e.backend), q(e.cache)));
+    }
+    QList<int> hl;
+    for (size_t i = 0; i < kn.lineNodes.size(); ++i)
+        for (int n : nodes)
+            if (std::find(kn.lineNodes[i].begin(), kn.lineNodes[i].end(), n) != kn.lineNodes[i].end()) { hl << int(i) + 1; break; }
+    code_->setHighlightedLines(hl);
+}
+
+// LLVM IR and assembly cover the whole module and can run to megabytes: they are put into
+// their views only when one of those tabs is opened.
+void KernelsPane::showModuleText() {
+    if (irShown_ || !snap_ || entry_ < 0) return;
+    irShown_ = true;
+    const SnapEntry& e = snap_->entries[size_t(entry_)];
+    ir_->setPlainText(e.ir.empty() ? "(LLVM IR is shown when the in-process LLVM backend compiled this graph; it was compiled by " + q(e.backend) + ")" : q(e.ir));
+    asm_->setPlainText(e.assembly.empty() ? "(no assembly available)" : q(e.assembly));
+}
+
+QList<int> KernelsPane::highlightedLines() const { return code_->highlightedLines(); }
+
+// ---------------------------------------------------------------- fusion
+
+FusionPane::FusionPane(QWidget* parent) : QWidget(parent) {
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    graph_ = new GraphView(split);
+    graph_->setObjectName("fusionGraph");
+    auto* side = new QWidget(split);
+    auto* sl = new QVBoxLayout(side);
+    sl->setContentsMargins(4, 0, 0, 0);
+    auto* buttons = new QHBoxLayout;
+    first_ = new QPushButton("⏮", side);
+    prev_ = new QPushButton("◀", side);
+    next_ = new QPushButton("▶", side);
+    last_ = new QPushButton("⏭", side);
+    first_->setToolTip("First step: before any fusion (Alt+Home)");
+    prev_->setToolTip("Previous decision (Alt+Left)");
+    next_->setToolTip("Next decision (Alt+Right)");
+    last_->setToolTip("Last step: the final kernels (Alt+End)");
+    for (QPushButton* b : {first_, prev_, next_, last_}) { b->setFixedWidth(40); buttons->addWidget(b); }
+    position_ = new QLabel(side);
+    buttons->addWidget(position_, 1);
+    slider_ = new QSlider(Qt::Horizontal, side);
+    slider_->setObjectName("fusionSlider");
+    slider_->setPageStep(1);
+    text_ = new QTextBrowser(side);
+    text_->setObjectName("fusionText");
+    list_ = new QListWidget(side);
+    list_->setObjectName("fusionList");
+    list_->setUniformItemSizes(true); // big graphs have thousands of decisions
+    sl->addLayout(buttons);
+    sl->addWidget(slider_);
+    sl->addWidget(text_, 2);
+    sl->addWidget(new QLabel("All decisions, in order:", side));
+    sl->addWidget(list_, 3);
+    split->setSizes({600, 360});
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(split);
+    connect(first_, &QPushButton::clicked, this, &FusionPane::first);
+    connect(prev_, &QPushButton::clicked, this, &FusionPane::previous);
+    connect(next_, &QPushButton::clicked, this, &FusionPane::next);
+    connect(last_, &QPushButton::clicked, this, &FusionPane::last);
+    connect(slider_, &QSlider::valueChanged, this, [this](int v) { setStep(v); });
+    connect(list_, &QListWidget::currentRowChanged, this, [this](int row) { if (row >= 0) setStep(row + 1); });
+}
+
+void FusionPane::setSnapshot(SnapshotP s) {
+    snap_ = std::move(s);
+    entry_ = -1;
+    setEntry(snap_->entries.empty() ? -1 : 0);
+}
+
+int FusionPane::stepCount() const {
+    if (!snap_ || entry_ < 0) return 1;
+    return int(snap_->entries[size_t(entry_)].decisions.size()) + 1;
+}
+
+void FusionPane::setEntry(int index) {
+    if (!snap_ || index == entry_) return;
+    entry_ = index < 0 || size_t(index) >= snap_->entries.size() ? -1 : index;
+    {
+        QSignalBlocker b(list_);
+        list_->clear();
+        if (entry_ >= 0)
+            for (auto& d : snap_->entries[size_t(entry_)].decisions)
+                list_->addItem(QString("%1. [%2] %3 | %4 — %5").arg(d.step + 1).arg(q(d.kind), q(d.a), q(d.b), d.fused ? "fused" : "kept apart"));
+    }
+    graph_->setGraph(entry_ >= 0 ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
+    step_ = -1;
+    setStep(stepCount() - 1);
+}
+
+void FusionPane::setStep(int step) {
+    step = std::clamp(step, 0, stepCount() - 1);
+    if (step == step_) return;
+    step_ = step;
+    refresh();
+    emit stepChanged(step_);
+}
+
+QString FusionPane::decisionText() const { return text_->toPlainText(); }
+
+void FusionPane::refresh() {
+    int n = stepCount() - 1;
+    {
+        QSignalBlocker b(slider_);
+        slider_->setRange(0, n);
+        slider_->setValue(step_);
+    }
+    {
+        QSignalBlocker b(list_);
+        list_->setCurrentRow(step_ - 1);
+    }
+    position_->setText(QString("step %1 of %2").arg(step_).arg(n));
+    first_->setEnabled(step_ > 0);
+    prev_->setEnabled(step_ > 0);
+    next_->setEnabled(step_ < n);
+    last_->setEnabled(step_ < n);
+    if (entry_ < 0) {
+        text_->setHtml("<p>No compiled graph selected.</p>");
+        return;
+    }
+    const SnapEntry& e = snap_->entries[size_t(entry_)];
+    std::vector<int> keys = colourKeysAt(e, step_);
+    graph_->setGroups(keys);
+    std::vector<int> distinct;
+    for (int k : keys)
+        if (k >= 0 && std::find(distinct.begin(), distinct.end(), k) == distinct.end()) distinct.push_back(k);
+    QString html;
+    if (n == 0) {
+        html = "<p>The scheduler considered no pairs in this graph: each compute node is its own kernel.</p>";
+    } else if (step_ == 0) {
+        html = QString("<p><b>Before fusion</b>: every compute node starts as its own group (%1 groups, library calls alone). "
+                       "Step forward to replay the scheduler's %2 decisions.</p>").arg(distinct.size()).arg(n);
+    } else {
+        const auto& d = e.decisions[size_t(step_ - 1)];
+        html = QString("<p><b>Decision %1 of %2</b> — %3 fusion %4.</p>"
+                       "<p>Pair: <code>%5</code> with <code>%6</code></p>"
+                       "<p>Score %7; fusing saves about %8 of memory traffic.</p>"
+                       "<p><b>Verdict</b>: %9</p><p>%10</p><p>%11 groups after this step.</p>")
+                   .arg(step_).arg(n).arg(q(d.kind))
+                   .arg(d.fused ? "<span style='color:#2e7d32'>accepted</span>" : "<span style='color:#c62828'>rejected</span>")
+                   .arg(q(d.a).toHtmlEscaped(), q(d.b).toHtmlEscaped())
+                   .arg(d.score, 0, 'f', 0).arg(bytesText(d.bytesSaved))
+                   .arg(d.fused ? "fused" : "kept apart")
+                   .arg(q(d.reason).toHtmlEscaped())
+                   .arg(distinct.size());
+        std::vector<int> pair = d.aNodes;
+        pair.insert(pair.end(), d.bNodes.begin(), d.bNodes.end());
+        graph_->selectNodes(pair);
+    }
+    text_->setHtml(html);
+}
+
+} // namespace fl::viz

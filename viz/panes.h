@@ -1,0 +1,140 @@
+// The explorer's panes over a run's snapshot (core/runtime/snapshot.h): compiled frames and their
+// graphs, guards and recompiles, kernels, and the fusion stepper. Each pane draws from the
+// snapshot it is given and reports what the user picked (an entry, nodes, a script line); the
+// main window links the picks across panes.
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "core/runtime/snapshot.h"
+#include "viz/graph_data.h"
+
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSlider;
+class QTabWidget;
+class QTextBrowser;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace fl::viz {
+
+class CodeView;
+class GraphView;
+
+using SnapshotP = std::shared_ptr<const runtime::Snapshot>;
+
+// The graph a snapshot entry draws.
+GraphData graphDataOf(const runtime::SnapEntry& e);
+// Colour keys of each graph node after `step` fusion decisions: a group that is (or contains the
+// first node of) a final kernel takes that kernel's index, so the colours settle on the kernels'
+// as the steps go; other partial groups get keys of their own; -1 for nodes outside every group.
+std::vector<int> colourKeysAt(const runtime::SnapEntry& e, int step);
+// The fill colour of a colour key (the graph view's, the source tints' and the kernel list's).
+QColor keyColour(int key);
+
+class GraphsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphsPane(QWidget* parent = nullptr);
+    void setSnapshot(SnapshotP s);
+    void selectEntry(int index);   // -1: none
+    int currentEntry() const { return current_; }
+    GraphView* graphView() const { return graph_; }
+    QTreeWidget* entryTree() const { return tree_; }
+
+signals:
+    void entrySelected(int index);
+
+private:
+    SnapshotP snap_;
+    int current_ = -1;
+    QTreeWidget* tree_;
+    GraphView* graph_;
+    QLabel* caption_;
+};
+
+class GuardsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit GuardsPane(QWidget* parent = nullptr);
+    void setSnapshot(SnapshotP s);
+    void showEntry(int index);            // expands and scrolls to the entry's guards
+    void showRecompileAt(int line);       // selects the recompile whose guard came from `line`
+    QTreeWidget* tree() const { return tree_; }
+
+signals:
+    void lineActivated(int line);
+
+private:
+    SnapshotP snap_;
+    QTreeWidget* tree_;
+};
+
+class KernelsPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit KernelsPane(QWidget* parent = nullptr);
+    void setSnapshot(SnapshotP s);
+    void setEntry(int index);
+    // Shows kernel `k` of the current entry and highlights the lines that refer to `nodes`.
+    void showKernel(int k, const std::vector<int>& nodes = {});
+    int currentKernel() const { return kernel_; }
+    QListWidget* kernelList() const { return list_; }
+    CodeView* sourceView() const { return code_; }
+    QList<int> highlightedLines() const;
+
+signals:
+    void nodesActivated(const std::vector<int>& nodes);
+
+private:
+    void showModuleText();
+    SnapshotP snap_;
+    int entry_ = -1, kernel_ = -1;
+    bool irShown_ = false;
+    QListWidget* list_;
+    QTabWidget* tabs_;
+    CodeView* code_;
+    QPlainTextEdit* ir_;
+    QPlainTextEdit* asm_;
+    QLabel* caption_;
+};
+
+class FusionPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit FusionPane(QWidget* parent = nullptr);
+    void setSnapshot(SnapshotP s);
+    void setEntry(int index);
+    void setStep(int step);              // 0 .. decisions (clamped)
+    int step() const { return step_; }
+    int stepCount() const;               // decisions + 1
+    void first() { setStep(0); }
+    void previous() { setStep(step_ - 1); }
+    void next() { setStep(step_ + 1); }
+    void last() { setStep(stepCount() - 1); }
+    GraphView* graphView() const { return graph_; }
+    QString decisionText() const;
+
+signals:
+    void stepChanged(int step);
+
+private:
+    void refresh();
+    SnapshotP snap_;
+    int entry_ = -1, step_ = 0;
+    GraphView* graph_;
+    QSlider* slider_;
+    QLabel* position_;
+    QTextBrowser* text_;
+    QListWidget* list_;
+    QPushButton *first_, *prev_, *next_, *last_;
+};
+
+} // namespace fl::viz
