@@ -1,8 +1,11 @@
 #include "app/cli.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include "core/capture/capture.h"
@@ -11,6 +14,7 @@
 #include "core/script/interp.h"
 #include "core/script/runner.h"
 #include "profiler/phase_timer.h"
+#include "profiler/profile.h"
 
 namespace fl::app {
 
@@ -24,7 +28,11 @@ std::string usage() {
            "                                                 the kernels generated for each compiled graph\n"
            "       fuselab bench [--json] [--threads N] MODEL.py\n"
            "                                                 replay each compiled call: first call, compile phases, cached vs eager\n"
-           "       fuselab profile                           (not built yet)\n"
+           "       fuselab profile [--threads N] [--json] [--budget S] MODEL.py -o TRACE.json\n"
+           "                                                 where compile time goes and what cached calls cost; writes a Perfetto trace\n"
+           "       fuselab --screenshot OUT.png [--pane NAME | --raise NAME,...] [MODEL.py]\n"
+           "                                                 run the script and save the window (or one pane) as a PNG;\n"
+           "                                                 panes: source, graph, fusion, kernels, guards, timing, output\n"
            "       fuselab --version\n"
            "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";
 }
@@ -60,7 +68,7 @@ int parseArgs(const std::string& cmd, const std::vector<std::string>& args, Comm
             cfg.compile = false;
         } else if (a == "--json" && (cmd == "explain" || cmd == "bench")) {
             out.json = true;
-        } else if (a == "--threads" && (cmd == "bench" || cmd == "kernels" || cmd == "run")) {
+        } else if (a == "--threads" && (cmd == "bench" || cmd == "kernels" || cmd == "run" || cmd == "profile")) {
             char* end = nullptr;
             long n = i + 1 < args.size() ? std::strtol(args[++i].c_str(), &end, 10) : 0;
             if (!end || *end || n < 1 || n > 1024) { std::cerr << "fuselab " << cmd << ": --threads needs a number of threads (1 to 1024)\n"; return 2; }
@@ -166,6 +174,76 @@ int benchCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
+// fuselab profile: runs the script with the event log on, replays the recorded calls, prints the
+// summary and writes the Trace Event JSON.
+int profileCommand(const std::vector<std::string>& args) {
+    std::vector<std::string> rest{args[0]};
+    std::string out;
+    bool json = false;
+    profiler::CollectOptions co;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-o" || a == "--output") {
+            if (i + 1 >= args.size()) { std::cerr << "fuselab profile: " << a << " needs a file name\n"; return 2; }
+            out = args[++i];
+        } else if (a.rfind("--output=", 0) == 0) {
+            out = a.substr(9);
+        } else if (a == "--json") {
+            json = true;
+        } else if (a == "--budget") {
+            char* end = nullptr;
+            co.budgetSeconds = i + 1 < args.size() ? std::strtod(args[++i].c_str(), &end) : 0;
+            if (!end || *end || co.budgetSeconds < 0) { std::cerr << "fuselab profile: --budget needs a number of seconds\n"; return 2; }
+        } else {
+            rest.push_back(a);
+        }
+    }
+    CommonArgs ca;
+    if (int rc = parseArgs("profile", rest, ca); rc >= 0) return rc;
+    if (out.empty()) { std::cerr << "fuselab profile: no trace file given (-o trace.json)\n" << usage(); return 2; }
+    // fail before running anything when the trace cannot be written
+    const bool existed = std::ifstream(out).good();
+    {
+        std::ofstream probe(out, std::ios::app);
+        if (!probe) { std::cerr << "fuselab profile: cannot write " << out << ": " << std::strerror(errno) << "\n"; return 1; }
+    }
+    struct Cleanup { // the probe's empty file goes when nothing is written
+        const std::string& path;
+        bool remove;
+        ~Cleanup() { if (remove) std::remove(path.c_str()); }
+    } cleanup{out, !existed};
+    std::string output;
+    ca.cfg.out = [&output](const std::string& s) { output += s; };
+    ca.cfg.err = [](const std::string& s) { std::cerr << s; };
+    ca.cfg.beforeRun = [](script::Interp& in) { profiler::prepare(in); };
+    profiler::Profile prof;
+    bool failed = false;
+    ca.cfg.afterRun = [&](script::Interp& in) {
+        try {
+            prof = profiler::collect(in, co);
+        } catch (script::PyException& e) {
+            std::cerr << "fuselab profile: a replayed call raised " << in.formatException(e) << "\n";
+            failed = true;
+        }
+    };
+    script::RunResult r = script::runScript(ca.cfg);
+    if (r.exitCode != 0) {
+        std::cerr << "fuselab profile: the script failed (exit " << r.exitCode << "); nothing to profile\n";
+        return r.exitCode;
+    }
+    if (failed) return 1;
+    prof.file = ca.path;
+    cleanup.remove = false;
+    std::ofstream f(out, std::ios::binary | std::ios::trunc);
+    f << profiler::traceJson(prof);
+    f.close();
+    if (!f) { std::cerr << "fuselab profile: cannot write " << out << ": " << std::strerror(errno) << "\n"; return 1; }
+    std::cout << (json ? profiler::profileJson(prof) : profiler::profileText(prof));
+    if (!json) std::cout << "\ntrace: " << out << " (open in https://ui.perfetto.dev or chrome://tracing)\n";
+    std::cout.flush();
+    return 0;
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args) {
@@ -175,6 +253,7 @@ int runCli(const std::vector<std::string>& args) {
     if (cmd == "explain") return explainCommand(args);
     if (cmd == "kernels") return kernelsCommand(args);
     if (cmd == "bench") return benchCommand(args);
+    if (cmd == "profile") return profileCommand(args);
     if (isSubcommand(cmd)) {
         std::cerr << "fuselab " << cmd << ": not built yet; it arrives with the profiler.\n";
         return 2;

@@ -1152,8 +1152,12 @@ static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* loca
         }
         in.capture->lastGraph = lg;
     };
+    events::Log& log = in.capture->events;
+    const bool timed = log.at(events::Level::Calls);
+    const events::Ns t0 = timed ? events::now() : 0;
     if (e.compiled && runtime::execute(in, g, *e.compiled, env)) {
         noteIO();
+        if (timed) log.span("runtime", "graph", "graph", t0, events::now() - t0, {events::Arg::str("id", e.id), events::Arg::str("path", "compiled")});
         return env;
     }
     for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -1166,6 +1170,7 @@ static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* loca
         env[i] = n.invoke(in, ca);
     }
     noteIO();
+    if (timed) log.span("runtime", "graph", "graph", t0, events::now() - t0, {events::Arg::str("id", e.id), events::Arg::str("path", "reference")});
     return env;
 }
 
@@ -1384,6 +1389,44 @@ Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileO
     }
     if (!fn.is(OK::Function) || !fn.as<FunctionObj>()->def) return in_.call(fnValue, args);
     auto* fo = fn.as<FunctionObj>();
+    if (interceptDepth_ == 0 && events.at(events::Level::Calls)) return callTimed(fo, a, opts);
+    ScopeP sc = in_.bindCall(fo, a);
+    struct Depth { int& d; CompileOptions& cur; CompileOptions saved; ~Depth() { --d; cur = saved; } } depth{interceptDepth_, currentOpts_, currentOpts_};
+    ++interceptDepth_;
+    currentOpts_ = opts;
+    return runFrame(fo, {}, sc, opts);
+}
+
+// callCompiled with the event log at Calls: one span per top-level call, saying whether it
+// compiled anything (a first call) or ran cached code.
+static size_t entryCount(const std::vector<CFrame*>& order) {
+    size_t n = 0;
+    for (auto* f : order) n += f->entries.size();
+    return n;
+}
+
+Value Session::callTimed(FunctionObj* fo, CallArgs& a, const CompileOptions& opts) {
+    const events::Ns t0 = events::now();
+    const size_t before = entryCount(order_);
+    const int index = recordCalls ? int(recorded.size()) - 1 : -1;
+    struct Emit {
+        Session& s;
+        FunctionObj* fo;
+        events::Ns t0;
+        size_t before;
+        int index;
+        double gradMode = at::GradMode::is_enabled() ? 1 : 0; // a replay of the call restores it
+        ~Emit() {
+            try {
+                const size_t after = entryCount(s.order_);
+                std::string name = fo->qualname.empty() ? fo->name : fo->qualname;
+                s.events.span("runtime", std::move(name), "call", t0, events::now() - t0,
+                              {events::Arg::str("kind", after > before ? "compiling" : "cached"), events::Arg::num("recorded_index", index),
+                               events::Arg::num("new_entries", double(after - before)), events::Arg::num("grad_mode", gradMode)});
+            } catch (...) { // unwinding: a lost event, never a second exception
+            }
+        }
+    } emit{*this, fo, t0, before, index};
     ScopeP sc = in_.bindCall(fo, a);
     struct Depth { int& d; CompileOptions& cur; CompileOptions saved; ~Depth() { --d; cur = saved; } } depth{interceptDepth_, currentOpts_, currentOpts_};
     ++interceptDepth_;
@@ -1420,13 +1463,23 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
     if (fr.entries.empty() && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
     const Scope* globals = fn->globals.get();
+    const bool timed = events.at(events::Level::Calls) && !fr.entries.empty();
+    const events::Ns tGuards = timed ? events::now() : 0;
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
         Entry& e = **it;
         if (e.status == "error") continue;
         std::vector<Value> vals;
         std::vector<uint8_t> state;
-        if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr, vals, state)) return replay(e, fr, fn, scope, vals, state);
+        if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr, vals, state)) {
+            if (timed)
+                events.span("runtime", "guards", "guard", tGuards, events::now() - tGuards,
+                            {events::Arg::str("hit", e.id), events::Arg::num("entries", double(fr.entries.size()))});
+            return replay(e, fr, fn, scope, vals, state);
+        }
     }
+    if (timed)
+        events.span("runtime", "guards", "guard", tGuards, events::now() - tGuards,
+                    {events::Arg::str("hit", "none"), events::Arg::num("entries", double(fr.entries.size()))});
     std::vector<std::string> reasons, comments;
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
         Entry& e = **it;
@@ -1441,6 +1494,13 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
         std::string cid = compileId(fr, fr.compiles);
         RecompileEvent rev{cid, fr.function, fr.file, fr.line, reasons, comments};
         report_.recompiles.push_back(rev);
+        if (events.at(events::Level::Compile)) {
+            std::string joined;
+            for (size_t i = 0; i < reasons.size(); ++i) joined += (i ? "; " : "") + reasons[i];
+            events.instant("compile " + cid, "recompile", "recompile", events::now(),
+                           {events::Arg::str("id", cid), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
+                            events::Arg::num("line", fr.line), events::Arg::str("reason", joined)});
+        }
         std::string head = "Recompiling function " + fr.function + " in " + fr.file + ":" + std::to_string(fr.line) + "\n    triggered by the following guard failure(s):\n";
         if (logs.recompilesVerbose) {
             std::string body;
@@ -1456,6 +1516,9 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
             fr.limitHit = true;
             LimitEvent ev{cid, fr.function, fr.file, fr.line, reasons.front()};
             report_.limits.push_back(ev);
+            events.instant("compile " + cid, "recompile limit", "recompile", events::now(),
+                           {events::Arg::str("id", cid), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
+                            events::Arg::num("line", fr.line), events::Arg::str("reason", "recompile_limit (" + std::to_string(recompileLimit) + ") hit; last reason: " + reasons.front())});
             std::string msg = "torch._dynamo hit config.recompile_limit (" + std::to_string(recompileLimit) + ")\n"
                               "   function: '" + fr.function + "' (" + fr.file + ":" + std::to_string(fr.line) + ")\n"
                               "   last reason: " + reasons.front() + (comments.front().empty() ? "" : "  " + comments.front()) + "\n"
@@ -1571,6 +1634,57 @@ static void registerModuleTree(Tracer& T, const Value& mod, const Source& src, i
     }
 }
 
+// A graph break as an instant on its compile id's track, carrying Dynamo's reason.
+static void noteBreakEvent(events::Log& log, const BreakEvent& b) {
+    if (!log.at(events::Level::Compile)) return;
+    std::string stack;
+    for (auto& f : b.userStack) stack += f + "\n";
+    log.instant("compile " + b.id, "graph break", "break", events::now(),
+                {events::Arg::str("id", b.id), events::Arg::str("kind", b.kind.id), events::Arg::str("reason", b.kind.reason),
+                 events::Arg::str("explanation", b.kind.explanation), events::Arg::str("context", b.context), events::Arg::str("file", b.file),
+                 events::Arg::num("line", b.line), events::Arg::str("user_stack", stack), events::Arg::str("skipped_frame", b.inLoop ? "yes" : "no")});
+}
+
+// The phases of one compile id, measured where they happen, reported as events when the compile
+// id is done (its graph committed and, on a full-graph return, its first run over).
+struct CompileRecord {
+    events::Log& log;
+    const Entry& entry;
+    const CFrame& fr;
+    events::Ns begin = events::now();
+    std::vector<runtime::PhaseSpan> phases;
+    bool done = false;
+    void phase(const char* name, events::Ns b, events::Ns e) { phases.push_back({name, b, double(e - b) * 1e-6}); }
+    void finish() {
+        if (done) return;
+        done = true;
+        if (!log.at(events::Level::Compile)) return;
+        const events::Ns end = events::now();
+        const std::string track = "compile " + entry.id;
+        const runtime::Compiled* c = entry.compiled.get();
+        std::string cache = !c ? "none" : c->cache == "miss" ? "miss" : "hit (" + c->cache + ")";
+        double sum = 0, compileMs = 0;
+        for (auto& p : phases) {
+            sum += p.ms;
+            if (p.name != "first run") compileMs += p.ms;
+        }
+        log.span(track, "compile " + entry.id, "compile", begin, end - begin,
+                 {events::Arg::str("id", entry.id), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
+                  events::Arg::num("line", fr.line), events::Arg::str("status", entry.status), events::Arg::str("cache", cache),
+                  events::Arg::str("jit", c ? c->jitBackend : ""), events::Arg::num("kernels", c ? double(c->kernels.size()) : 0),
+                  events::Arg::num("phase_sum_ms", sum), events::Arg::num("compile_ms", compileMs),
+                  events::Arg::str("error", c ? c->error : "")});
+        for (auto& p : phases) log.span(track, p.name, "phase", p.beginNs, int64_t(p.ms * 1e6), {events::Arg::str("id", entry.id)});
+        log.counter("counters", "compile ids", end, double(++log.compileIds));
+    }
+    ~CompileRecord() {
+        try {
+            finish();
+        } catch (...) { // unwinding: a lost event, never a second exception
+        }
+    }
+};
+
 Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     if (fr.index < 0) {
         fr.index = int(order_.size());
@@ -1579,6 +1693,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     auto entryP = std::make_unique<Entry>();
     Entry& entry = *entryP;
     entry.id = compileId(fr, fr.compiles++);
+    CompileRecord rec{events, entry, fr};
     auto savedVars = scope->vars;
     at::Generator gen = at::detail::getDefaultCPUGenerator();
     at::Tensor rngState = gen.get_state();
@@ -1590,10 +1705,12 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
 
     const auto traceStart = std::chrono::steady_clock::now();
     auto commit = [&] {
+        rec.phase("trace", rec.begin, events::now());
         if (entry.status == "compiled" && !entry.graph.nodes.empty() && entry.graph.ops > 0 && runtime::backend() == "fuselab" &&
             (fr.opts.backend == "inductor" || fr.opts.backend.empty())) {
             double traceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traceStart).count();
             entry.compiled = runtime::compile(entry, traceMs);
+            for (auto& p : entry.compiled->phases.spans) rec.phases.push_back(p);
         }
         if (entry.status == "compiled" && logs.graphCode)
             log(entry.id, "graph_code", "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(++compiledFns_) + " =====\n" +
@@ -1603,7 +1720,9 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             for (auto& g : entry.guards) text += "+- " + g.describe() + "\n";
             log(entry.id, "guards", text);
         }
+        const events::Ns tGuards = events::now();
         planEntry(entry);
+        rec.phase("guard build", tGuards, events::now());
         fr.entries.push_back(std::move(entryP));
     };
 
@@ -1661,12 +1780,18 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             // computed it with eager ops): rerun it when running the graph twice changes nothing.
             Entry& committed = *fr.entries.back();
             if (committed.compiled && runtime::rerunnable(*committed.compiled)) {
+                const events::Ns tRun = events::now();
                 scope->vars = savedVars; // the inputs as the call received them
                 std::vector<Value> vals;
                 std::vector<uint8_t> state;
-                if (checkEntry(in_, committed, scope.get(), fn->globals.get(), nullptr, nullptr, vals, state))
-                    return replay(committed, fr, fn, scope, vals, state);
+                if (checkEntry(in_, committed, scope.get(), fn->globals.get(), nullptr, nullptr, vals, state)) {
+                    Value first = replay(committed, fr, fn, scope, vals, state);
+                    rec.phase("first run", tRun, events::now());
+                    rec.finish();
+                    return first;
+                }
             }
+            rec.finish();
             return r;
         } catch (GraphBreakSignal& b) {
             in_.tracer = saved;
@@ -1683,6 +1808,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                     in_.raise(in_.unsupportedCls, msg);
                 }
                 report_.breaks.push_back(ev);
+                noteBreakEvent(events, ev);
                 if (logs.graphBreaks) log(entry.id, "graph_breaks", breakLogText(ev));
                 if (std::string(b.kind.id) == "item") {
                     std::string w = "Graph break from `Tensor.item()`, consider setting:\n    torch._dynamo.config.capture_scalar_outputs = True\nor:\n    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\nto include these operations in the captured graph.\n";
@@ -1696,6 +1822,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 fr.skip = true;
                 entry.status = "eager";
                 commit();
+                rec.finish();
                 return runEager(fr, fn, scope);
             }
             if (nested) {
@@ -1732,6 +1859,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             for (auto& [k, t] : ex.locals) exits.push_back(&t);
             T.finishGraph(exits);
             commit();
+            rec.finish();
             Entry& committed = *fr.entries.back();
             return afterGraph(committed, fr, fn, scope, real);
         } catch (PyException& ex) {
@@ -1748,6 +1876,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                     if (t.file.rfind("<fuselab:", 0) != 0) ev.userStack.push_back("File \"" + t.file + "\", line " + std::to_string(t.line) + ", in " + t.function + "\n  " + t.sourceLine);
                 if (!ev.file.empty()) {
                     report_.breaks.push_back(ev);
+                    noteBreakEvent(events, ev);
                     if (logs.graphBreaks) log(entry.id, "graph_breaks", breakLogText(ev));
                 }
             }

@@ -18,6 +18,7 @@
 #include "core/graph/graph.h"
 #include "core/script/ast.h"
 #include "core/script/value.h"
+#include "core/support/events.h"
 
 namespace fl::script {
 class Interp;
@@ -254,6 +255,7 @@ public:
     LogChannels logs;
     std::function<void(const std::string&)> logSink; // default: the interpreter's stderr
     bool enabled = true; // false: torch.compile runs eagerly (fuselab run --no-compile)
+    events::Log events;  // the run's event log: compile phases, breaks, recompiles, calls (core/support/events.h)
     int recompileLimit = 8;
 
     int64_t objectId(const script::Obj* o); // deterministic id for ___check_obj_id
@@ -288,6 +290,7 @@ public:
     void log(const std::string& cid, const std::string& channel, const std::string& text);
 
 private:
+    Value callTimed(script::FunctionObj* fn, script::CallArgs& args, const CompileOptions& opts);
     Value trace(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
     Value runEager(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
     Value replay(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope, std::vector<Value>& vals, std::vector<uint8_t>& state);

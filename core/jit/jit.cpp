@@ -540,6 +540,7 @@ bool lookupCaches(const std::string& hash, const std::string& dir, const Compile
     auto lib = loadEntry(dir, hash, req.symbols);
     out.cacheMs += msSince(t0);
     if (!lib) return false;
+    out.cacheLoadMs += msSince(t0);
     out.cache = CompileOutcome::Cache::Disk;
     out.lib = lib;
     std::lock_guard lock(s.mutex);
@@ -570,6 +571,7 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
         return;
     }
     const std::string built = build.file("kernel.so");
+    const auto tLoad = Clock::now();
     void* handle = dlopen(built.c_str(), RTLD_NOW | RTLD_LOCAL); // the path is unique to this build
     if (!handle) {
         out.error = dlerror();
@@ -578,11 +580,13 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
     auto lib = std::make_shared<SharedObjectLib>(handle);
     lib->backend = "cc";
     out.error = missingSymbols(*lib, req.symbols);
+    out.loadMs = msSince(tLoad);
     if (!out.error.empty()) return;
     if (!dir.empty()) {
         const auto t1 = Clock::now();
         if (std::string bytes; readFile(built, bytes)) lib->objectPath = storeEntry(dir, hash, bytes, req.symbols);
         out.cacheMs += msSince(t1);
+        out.cacheWriteMs += msSince(t1);
     }
     out.lib = lib;
 }
@@ -604,7 +608,9 @@ void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::st
     const std::string object = r.object ? std::string(r.object, r.objectSize) : "";
     for (void* p : {static_cast<void*>(r.error), static_cast<void*>(r.ir), static_cast<void*>(r.object)}) api.release(p);
     out.frontendMs = r.frontendMs;
+    out.optimizeMs = r.optimizeMs;
     out.codegenMs = r.codegenMs;
+    out.loadMs = r.loadMs;
     if (!r.module) {
         out.error = error.empty() ? "llvm compile failed" : error;
         return;
@@ -614,16 +620,19 @@ void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::st
     lib->llvmIR = ir;
     if (!dir.empty() && !object.empty()) {
         const auto t0 = Clock::now();
-        BuildDir build(dir);
-        std::vector<std::string> argv{kCompiler};
-        argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
-        for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
-        argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
-        std::string linked;
-        if (build.ok() && writeNewFile(build.file("kernel.o"), object, false) && runProgram(argv, build.path()).ok &&
-            readFile(build.file("kernel.so"), linked))
-            lib->objectPath = storeEntry(dir, hash, linked, req.symbols);
+        {
+            BuildDir build(dir); // removed at the end of this block: part of the cache write
+            std::vector<std::string> argv{kCompiler};
+            argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
+            for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
+            argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+            std::string linked;
+            if (build.ok() && writeNewFile(build.file("kernel.o"), object, false) && runProgram(argv, build.path()).ok &&
+                readFile(build.file("kernel.so"), linked))
+                lib->objectPath = storeEntry(dir, hash, linked, req.symbols);
+        }
         out.cacheMs += msSince(t0);
+        out.cacheWriteMs += msSince(t0);
     }
     out.lib = lib;
 }
@@ -675,16 +684,26 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
     Resolved backend = resolveBackend(cfg, false);
     std::string hash = entryHash(backend);
     UnitClaim claim(hash);
-    if (lookupCaches(hash, dir, req, out)) return finish(out, t0);
+    if (lookupCaches(hash, dir, req, out)) {
+        out.lookupMs = msSince(t0) - out.cacheLoadMs;
+        return finish(out, t0);
+    }
 
     // Every cache missed: only now load the plugin. Its real version, or its failure to load,
     // may change the identity and so the key: look that one up too.
+    const auto tPlugin = Clock::now();
+    const bool pluginWasLoaded = plugin().loaded;
     backend = resolveBackend(cfg, true);
+    if (!pluginWasLoaded && plugin().loaded) out.pluginLoadMs = msSince(tPlugin);
     if (std::string loaded = entryHash(backend); loaded != hash) {
         hash = loaded;
         claim.claim(hash);
-        if (lookupCaches(hash, dir, req, out)) return finish(out, t0);
+        if (lookupCaches(hash, dir, req, out)) {
+            out.lookupMs = msSince(t0) - out.cacheLoadMs - out.pluginLoadMs;
+            return finish(out, t0);
+        }
     }
+    out.lookupMs = msSince(t0) - out.pluginLoadMs;
     switch (backend.kind) {
     case Kind::Unavailable:
         out.error = "llvm backend unavailable: " + plugin().error;

@@ -35,9 +35,15 @@ struct CompileOutcome {
     std::shared_ptr<KernelLib> lib; // null on failure
     std::string error;               // compiler diagnostics on failure
     enum class Cache { Miss, Memory, Disk } cache = Cache::Miss;
-    double frontendMs = 0;  // C++ -> LLVM IR (llvm) or the whole compiler run (cc)
-    double codegenMs = 0;   // IR -> machine code
+    double frontendMs = 0;  // C++ -> LLVM IR before optimisation (llvm) or the whole compiler run (cc)
+    double optimizeMs = 0;  // llvm: the optimisation pipeline (and printing the IR)
+    double codegenMs = 0;   // IR -> machine code (llvm: the object file)
+    double loadMs = 0;      // making the code callable: LLJIT linking + symbol lookup (llvm), dlopen (cc)
     double cacheMs = 0;     // disk lookup / load / store
+    double cacheLoadMs = 0; // part of cacheMs: reading, verifying and dlopen'ing a disk entry that hit
+    double cacheWriteMs = 0; // part of cacheMs: storing the entry (llvm: linking the object into a .so)
+    double pluginLoadMs = 0; // loading the llvm plugin (the first miss in a process)
+    double lookupMs = 0;    // hashing the unit and looking it up in the caches (a disk hit's load excluded)
     double totalMs = 0;
 };
 

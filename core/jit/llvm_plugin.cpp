@@ -19,6 +19,8 @@
 #include <clang/Driver/Job.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/AST/ASTConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/AsmParser/Parser.h>
@@ -194,10 +196,37 @@ const std::vector<std::string>& cc1Args(const std::vector<std::string>& driverAr
     return cached;
 }
 
-// C++ source -> optimized module, or null with diagnostics in diags.
+// Marks the moment parsing and IR generation end: clang's backend consumer runs the optimisation
+// pipeline in HandleTranslationUnit, right after this consumer's (MultiplexConsumer keeps order).
+struct ParseEndMark : clang::ASTConsumer {
+    Clock::time_point* at;
+    explicit ParseEndMark(Clock::time_point* t) : at(t) {}
+    void HandleTranslationUnit(clang::ASTContext&) override { *at = Clock::now(); }
+};
+
+class TimedEmitLLVMOnly : public clang::EmitLLVMOnlyAction {
+public:
+    TimedEmitLLVMOnly(llvm::LLVMContext* context, Clock::time_point* parseEnd) : EmitLLVMOnlyAction(context), parseEnd_(parseEnd) {}
+
+protected:
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef file) override {
+        auto backend = EmitLLVMOnlyAction::CreateASTConsumer(ci, file);
+        if (!backend) return backend;
+        std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+        consumers.push_back(std::make_unique<ParseEndMark>(parseEnd_));
+        consumers.push_back(std::move(backend));
+        return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+    }
+
+private:
+    Clock::time_point* parseEnd_;
+};
+
+// C++ source -> optimized module, or null with diagnostics in diags. *parseEnd: when parsing and
+// IR generation ended (the optimisation pipeline runs after it).
 std::unique_ptr<llvm::Module> frontend(const char* source, size_t size,
                                        const std::vector<std::string>& driverArgs,
-                                       llvm::LLVMContext& context, Diagnostics& diags) {
+                                       llvm::LLVMContext& context, Diagnostics& diags, Clock::time_point* parseEnd) {
     const auto& cc1 = cc1Args(driverArgs, diags);
     if (cc1.empty()) return nullptr;
     std::vector<const char*> argv;
@@ -213,7 +242,7 @@ std::unique_ptr<llvm::Module> frontend(const char* source, size_t size,
     compiler.setInvocation(std::move(invocation));
     compiler.setDiagnostics(diags.engine.get());
     compiler.setVerboseOutputStream(diags.stream); // "1 error generated." joins the diagnostics, not stderr
-    clang::EmitLLVMOnlyAction action(&context);
+    TimedEmitLLVMOnly action(&context, parseEnd);
     if (!compiler.ExecuteAction(action)) return nullptr;
     return action.takeModule();
 }
@@ -221,12 +250,13 @@ std::unique_ptr<llvm::Module> frontend(const char* source, size_t size,
 void compileUnit(const char* source, size_t sourceSize, const char* const* driverArgs,
                  size_t driverArgCount, int optLevel, const char* const* symbols,
                  size_t symbolCount, FlLlvmJitResult* out) {
-    initializeLLVM();
     const auto t0 = Clock::now();
+    initializeLLVM();
     Diagnostics diags;
     const std::vector<std::string> args(driverArgs, driverArgs + driverArgCount);
     auto context = std::make_unique<llvm::LLVMContext>(); // one context per unit
-    std::unique_ptr<llvm::Module> module = frontend(source, sourceSize, args, *context, diags);
+    Clock::time_point parseEnd{};
+    std::unique_ptr<llvm::Module> module = frontend(source, sourceSize, args, *context, diags, &parseEnd);
     if (!module) {
         out->error = copyString(diags.take("clang failed without diagnostics"));
         return;
@@ -235,7 +265,9 @@ void compileUnit(const char* source, size_t sourceSize, const char* const* drive
     llvm::raw_string_ostream irStream(ir);
     module->print(irStream, nullptr);
     irStream.flush();
-    out->frontendMs = msSince(t0);
+    if (parseEnd == Clock::time_point{}) parseEnd = Clock::now(); // not reached: the backend consumer always runs
+    out->frontendMs = std::chrono::duration<double, std::milli>(parseEnd - t0).count();
+    out->optimizeMs = msSince(parseEnd);
 
     const auto t1 = Clock::now();
     auto tm = targetMachine(optLevel);
@@ -250,6 +282,8 @@ void compileUnit(const char* source, size_t sourceSize, const char* const* drive
         return;
     }
     const llvm::StringRef bytes = (*object)->getBuffer();
+    out->codegenMs = msSince(t1);
+    const auto t2 = Clock::now();
     auto jit = lljit();
     if (!jit) {
         out->error = copyString(errorText(jit.takeError()));
@@ -287,7 +321,7 @@ void compileUnit(const char* source, size_t sourceSize, const char* const* drive
         out->objectSize = bytes.size();
     }
     out->ir = copyString(ir);
-    out->codegenMs = msSince(t1);
+    out->loadMs = msSince(t2);
     out->module = unit.release();
 }
 

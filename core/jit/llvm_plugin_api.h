@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-#define FL_LLVMJIT_ABI_VERSION 1
+#define FL_LLVMJIT_ABI_VERSION 2
 #define FL_LLVMJIT_ENTRY "fuselab_llvmjit_api" // the one exported symbol
 
 // What one compile produced. On failure module is null and error holds the diagnostics.
@@ -20,8 +20,10 @@ typedef struct FlLlvmJitResult {
     char* ir;            // textual LLVM IR of the optimized module
     char* object;        // the relocatable ELF object that LLJIT links (PIC, for the disk cache)
     size_t objectSize;
-    double frontendMs;   // C++ -> optimized LLVM IR
-    double codegenMs;    // IR -> object, linking into LLJIT, symbol lookup
+    double frontendMs;   // C++ -> LLVM IR: parsing, semantic analysis, IR generation
+    double codegenMs;    // optimized IR -> relocatable object
+    double optimizeMs;   // the optimisation pipeline, and printing the optimized IR
+    double loadMs;       // linking the object into LLJIT and looking the symbols up
 } FlLlvmJitResult;
 
 typedef struct FlLlvmJitApi {

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/jit/jit.h"
+#include "core/support/events.h"
 #include "core/script/tensor_obj.h"
 
 namespace fl::runtime {
@@ -235,6 +236,36 @@ std::string canonicalGraph(const capture::CapturedGraph& g) {
     return s;
 }
 
+// The JIT's own measurements of one compile, as steps laid end to end from `begin` in the order
+// they happen (cache lookup, plugin load, frontend, optimisation, machine code, load, cache write).
+void jitSteps(const jit::CompileOutcome& out, events::Ns begin, std::vector<PhaseSpan>& spans) {
+    events::Ns at = begin;
+    auto add = [&](const char* name, double ms) {
+        if (ms <= 0) return;
+        spans.push_back({name, at, ms});
+        at += events::Ns(ms * 1e6);
+    };
+    if (out.cache == jit::CompileOutcome::Cache::Memory) {
+        add("cache lookup (memory)", out.totalMs);
+        return;
+    }
+    add("cache lookup", out.lookupMs);
+    if (out.cache == jit::CompileOutcome::Cache::Disk) {
+        add("load (disk cache)", out.cacheLoadMs);
+        return;
+    }
+    add("jit plugin load", out.pluginLoadMs);
+    if (out.lib && out.lib->backend == "cc") {
+        add("jit (cc)", out.frontendMs);
+    } else {
+        add("jit frontend", out.frontendMs);
+        add("jit optimisation", out.optimizeMs);
+        add("jit machine code", out.codegenMs);
+    }
+    add("load", out.loadMs);
+    add("cache write", out.cacheWriteMs);
+}
+
 } // namespace
 
 bool rerunnable(const Compiled& c) { return c.ok && c.recomputable; }
@@ -251,6 +282,13 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
     auto c = std::make_shared<Compiled>();
     c->phases.trace = traceMs;
     const capture::CapturedGraph& g = e.graph;
+    auto& spans = c->phases.spans;
+    events::Ns mark = events::now();
+    auto step = [&](const char* name) { // closes the step that began at `mark`
+        events::Ns t = events::now();
+        spans.push_back({name, mark, double(t - mark) * 1e-6});
+        mark = t;
+    };
     try {
         auto t0 = std::chrono::steady_clock::now();
         c->lowered = lowerGraph(g);
@@ -307,6 +345,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
                 if (impure.count(b) || (!b.empty() && b.back() == '_' && b.front() != '_')) c->recomputable = false;
             }
         c->phases.lower = msSince(t0);
+        step("lower");
 
         t0 = std::chrono::steady_clock::now();
         fuse::Options fo;
@@ -314,6 +353,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
         c->schedule = fuse::schedule(p, c->deps, c->needsValue, fo);
         c->order = fuse::executionOrder(p, c->schedule, c->deps);
         c->phases.fuse = msSince(t0);
+        step("fuse");
 
         t0 = std::chrono::steady_clock::now();
         c->kernels = codegen::generate(p, c->schedule, c->order);
@@ -324,6 +364,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
             if (n.graphNode >= 0) c->producerOf[n.graphNode] = n.id;
         c->key = jit::hashHex(canonicalGraph(g));
         c->phases.codegen = msSince(t0);
+        step("codegen");
 
         t0 = std::chrono::steady_clock::now();
         if (!c->kernels.empty()) {
@@ -332,6 +373,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
             req.key = c->key;
             for (auto& k : c->kernels) req.symbols.push_back(k.name);
             jit::CompileOutcome out = jit::Jit::instance().compile(req);
+            jitSteps(out, mark, spans);
             if (!out.lib) {
                 c->error = "the kernels did not compile: " + out.error;
                 c->phases.jit = msSince(t0);
@@ -340,7 +382,9 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
             c->lib = out.lib;
             c->cache = out.cache == jit::CompileOutcome::Cache::Miss ? "miss" : out.cache == jit::CompileOutcome::Cache::Memory ? "memory" : "disk";
             c->jitBackend = out.lib->backend;
+            const events::Ns tLookup = events::now();
             for (auto& k : c->kernels) c->fns.push_back(out.lib->lookup(k.name));
+            spans.push_back({"symbol lookup", tLookup, double(events::now() - tLookup) * 1e-6});
         }
         c->phases.jit = msSince(t0);
         c->ok = true;
@@ -520,13 +564,42 @@ struct Run {
             if (g.nodes[i].placeholder) haveValue[i] = 1;
         bindInputs();
         std::set<int> done;
+        events::Log* log = in.capture->events.at(events::Level::Kernels) ? &in.capture->events : nullptr;
         for (int unit : c.order) {
             if (unit >= 0) {
                 if (done.count(unit)) continue;
-                runKernel(c.kernelOfGroup.at(unit));
+                size_t k = c.kernelOfGroup.at(unit);
+                if (!log) {
+                    runKernel(k);
+                    continue;
+                }
+                events::Ns t0 = events::now();
+                runKernel(k);
+                // the graph is named by its Compiled's address (a number: no allocation per launch)
+                log->span("kernels", c.kernels[k].name, "kernel", t0, events::now() - t0,
+                          {events::Arg::num("compiled", double(reinterpret_cast<uintptr_t>(&c))), events::Arg::num("kernel", double(k))});
                 continue;
             }
             const Node& n = p.nodes[-1 - unit];
+            if (log) {
+                events::Ns t0 = events::now();
+                int epi = runNode(n, done);
+                log->span("kernels", n.callee.empty() ? "node " + std::to_string(n.id) : n.callee, n.kind == NodeKind::Extern ? "extern" : "fallback", t0,
+                          events::now() - t0,
+                          {events::Arg::num("compiled", double(reinterpret_cast<uintptr_t>(&c))), events::Arg::num("node", n.id),
+                           events::Arg::num("epilogue", epi)});
+                continue;
+            }
+            runNode(n, done);
+        }
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+            if (c.lowered.info[i].needsValue && !haveValue[i]) valueOf(int(i));
+    }
+
+    // An extern (with its epilogue kernel, returned; -1 when none) or a fallback op.
+    int runNode(const Node& n, std::set<int>& done) {
+        const Program& p = c.lowered.program;
+        {
             if (n.kind == NodeKind::Extern) {
                 int epi = -1;
                 for (auto& gr : c.schedule.groups)
@@ -542,12 +615,12 @@ struct Run {
                         }
                     }
                 runExtern(n, epi);
+                return epi;
             } else {
                 runFallback(n);
             }
         }
-        for (size_t i = 0; i < g.nodes.size(); ++i)
-            if (c.lowered.info[i].needsValue && !haveValue[i]) valueOf(int(i));
+        return -1;
     }
 };
 

@@ -21,8 +21,16 @@ namespace fl::jit { class KernelLib; }
 
 namespace fl::runtime {
 
+// One measured step of a compile, with its start on the steady clock (ns, events::now()).
+struct PhaseSpan {
+    std::string name;   // "lower", "fuse", "codegen", "jit frontend", "jit optimisation", "jit machine code", "load", ...
+    int64_t beginNs = 0;
+    double ms = 0;
+};
+
 struct Phases {
     double trace = 0, lower = 0, fuse = 0, codegen = 0, jit = 0;
+    std::vector<PhaseSpan> spans; // lower .. load, in order (jit sub-steps as the JIT measured them)
     double total() const { return trace + lower + fuse + codegen + jit; }
 };
 

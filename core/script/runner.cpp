@@ -67,6 +67,7 @@ struct Job {
     RunResult* result;
     std::shared_ptr<Module> mod;
     Shared* shared;
+    int64_t parseBegin = 0, parseDur = 0; // events::now() clock
 };
 
 void* runJob(void* p) {
@@ -84,8 +85,15 @@ void* runJob(void* p) {
         opts.err = cfg.err;
         opts.cancel = job->stop;
         opts.maxAllocBytes = cfg.maxAllocBytes > 0 ? cfg.maxAllocBytes : physicalMemory() / 2;
+        const int64_t startBegin = events::now();
         Interp in(opts);
         in.capture->enabled = cfg.compile;
+        {
+            events::Log& log = in.capture->events;
+            const std::string file = cfg.path;
+            log.span("script", "parse", "phase", job->parseBegin, job->parseDur, {events::Arg::str("file", file)});
+            log.span("script", "interpreter start-up", "phase", startBegin, events::now() - startBegin, {events::Arg::str("file", file)});
+        }
         if (cfg.beforeRun) cfg.beforeRun(in);
         struct After {
             const RunConfig& cfg;
@@ -94,7 +102,18 @@ void* runJob(void* p) {
                 if (cfg.afterRun) cfg.afterRun(in);
             }
         } after{cfg, in};
+        struct RunSpan {
+            Interp& in;
+            int64_t begin = events::now();
+            ~RunSpan() {
+                try {
+                    in.capture->events.span("script", "run", "phase", begin, events::now() - begin);
+                } catch (...) { // unwinding (a MemoryError, say): a lost event, never a second exception
+                }
+            }
+        };
         try {
+            RunSpan span{in};
             in.runMain(job->mod);
         } catch (PyException& e) {
             if (in.isInstance(e.exc, in.systemExit.get())) {
@@ -171,6 +190,7 @@ RunResult runScript(const RunConfig& cfg) {
         source = ss.str();
     }
     std::shared_ptr<Module> mod;
+    const int64_t parseBegin = events::now();
     try {
         mod = parseModule(source, cfg.path);
     } catch (SyntaxError& e) {
@@ -185,7 +205,7 @@ RunResult runScript(const RunConfig& cfg) {
     // recursion limit must never overflow the C++ stack.
     CancelToken stop;
     Shared shared;
-    Job job{&cfg, &stop, &r, mod, &shared};
+    Job job{&cfg, &stop, &r, mod, &shared, parseBegin, events::now() - parseBegin};
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, size_t(512) << 20);

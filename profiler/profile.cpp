@@ -1,0 +1,717 @@
+#include "profiler/profile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "core/capture/capture.h"
+#include "core/jit/jit.h"
+#include "core/runtime/runtime.h"
+#include "core/script/interp.h"
+#include "core/support/events.h"
+
+#ifndef FUSELAB_TORCH_VERSION
+#define FUSELAB_TORCH_VERSION "unknown"
+#endif
+#ifndef FUSELAB_VERSION
+#define FUSELAB_VERSION "unknown"
+#endif
+
+namespace fl::profiler {
+
+using script::Value;
+using script::OK;
+
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::string cpuModel() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) {
+            auto p = line.find(':');
+            return p == std::string::npos ? line : line.substr(p + 2);
+        }
+    return "unknown CPU";
+}
+
+std::string fmt(const char* f, double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, f, v);
+    return b;
+}
+
+std::string argText(const events::Arg& a) {
+    if (!a.isNumber) return a.text;
+    double r = std::round(a.number);
+    return std::fabs(a.number - r) < 1e-9 && std::fabs(r) < 1e15 ? std::to_string((long long)r) : fmt("%.6g", a.number);
+}
+
+std::vector<std::pair<std::string, std::string>> argsOf(const events::Event& e) {
+    std::vector<std::pair<std::string, std::string>> r;
+    for (auto& a : e.args) r.emplace_back(a.key, argText(a));
+    return r;
+}
+
+// "torch.Size([32, 256]) torch.float32, 2" without LibTorch: through the script's own attributes.
+std::string signature(script::Interp& in, const script::CallArgs& a) {
+    std::string s;
+    auto one = [&](const Value& v) {
+        if (v.isTensor()) {
+            Value shape, dtype;
+            std::string t;
+            if (in.tryGetAttr(v, "shape", shape)) t = in.repr(shape);
+            if (in.tryGetAttr(v, "dtype", dtype)) t += " " + in.repr(dtype);
+            s += "Tensor(" + t + ")";
+        } else if (v.is(OK::Instance)) {
+            s += "<" + in.repr(v).substr(0, 40) + ">";
+        } else {
+            std::string r = in.repr(v);
+            s += r.size() > 60 ? r.substr(0, 57) + "..." : r;
+        }
+    };
+    for (auto& v : a.pos) { if (!s.empty()) s += ", "; one(v); }
+    for (auto& [k, v] : a.kw) { if (!s.empty()) s += ", "; s += k + "="; one(v); }
+    return s;
+}
+
+// Where each compiled graph (by cache key) lives: its compile id and the script lines of its nodes.
+struct GraphInfo {
+    std::string id;
+    const runtime::Compiled* compiled = nullptr;
+    const capture::CapturedGraph* graph = nullptr;
+};
+
+std::vector<int> linesOfNodes(const GraphInfo& gi, const std::vector<int>& programNodes) {
+    std::set<int> lines;
+    if (!gi.compiled || !gi.graph) return {};
+    const auto& p = gi.compiled->lowered.program;
+    for (int pn : programNodes) {
+        if (pn < 0 || pn >= int(p.nodes.size())) continue;
+        for (int gn : p.nodes[pn].fromGraphNodes)
+            if (gn >= 0 && gn < int(gi.graph->nodes.size()) && gi.graph->nodes[gn].span.line > 0) lines.insert(gi.graph->nodes[gn].span.line);
+    }
+    return {lines.begin(), lines.end()};
+}
+
+// One profiled cached call, taken apart from the events recorded while it ran.
+struct CallBreakdown {
+    double totalMs = 0, guardNs = 0, graphMs = 0, launchedMs = 0;
+};
+
+template <class F>
+std::vector<double> timeRuns(double seconds, int minRuns, int maxRuns, F&& f) {
+    std::vector<double> t;
+    const events::Ns start = events::now();
+    while (int(t.size()) < maxRuns && (int(t.size()) < minRuns || events::msBetween(start, events::now()) < seconds * 1000)) {
+        events::Ns a = events::now();
+        f();
+        t.push_back(events::msBetween(a, events::now()));
+    }
+    return t;
+}
+
+const char* kindOfCategory(const std::string& c) { return c == "extern" ? "extern" : c == "fallback" ? "fallback" : "kernel"; }
+
+} // namespace
+
+std::string CallProfile::breakEven() const {
+    if (compileIds.empty()) return "n/a";
+    return breakEvenCalls < 0 ? "never" : std::to_string(breakEvenCalls) + " calls";
+}
+
+void prepare(script::Interp& in) {
+    in.capture->recordCalls = true;
+    in.capture->events.setLevel(events::Level::Kernels);
+}
+
+Profile collect(script::Interp& in, const CollectOptions& opts) {
+    Profile p;
+    capture::Session& s = *in.capture;
+    p.machine = cpuModel();
+    p.cores = int(std::thread::hardware_concurrency());
+    p.threads = runtime::threads();
+    p.libtorch = FUSELAB_TORCH_VERSION;
+    p.fuselab = FUSELAB_VERSION;
+    p.compiler = jit::Jit::instance().backendName();
+    const events::Level runLevel = s.events.level();
+
+    std::vector<events::Event> ev = s.events.snapshot();
+    p.droppedEvents = s.events.dropped();
+    events::Ns origin = ev.empty() ? events::now() : ev.front().begin;
+    for (auto& e : ev) origin = std::min(origin, e.begin);
+    auto rel = [&](events::Ns t) { return double(t - origin) * 1e-6; };
+
+    // compiled graphs by address (kernel events name their graph so); again after each replay,
+    // which may have compiled more
+    std::map<double, GraphInfo> graphs;
+    auto findGraphs = [&] {
+        for (auto* fr : s.framesInOrder())
+            for (auto& e : fr->entries)
+                if (e->compiled) graphs[double(reinterpret_cast<uintptr_t>(e->compiled.get()))] = GraphInfo{e->id, e->compiled.get(), &e->graph};
+    };
+    findGraphs();
+
+    auto convert = [&](const std::vector<events::Event>& list, const std::string& prefix) {
+        for (auto& e : list) {
+            if (e.kind == events::Kind::Span) {
+                SpanEvent se{prefix + e.track, e.name, e.category, rel(e.begin), double(e.dur) * 1e-6, argsOf(e)};
+                double addr = e.number("compiled", -1);
+                if (addr >= 0) { // a kernel event: its graph by compile id, an extern's epilogue by name
+                    auto g = graphs.find(addr);
+                    se.args.erase(std::remove_if(se.args.begin(), se.args.end(), [](auto& a) { return a.first == "compiled"; }), se.args.end());
+                    if (g != graphs.end()) {
+                        se.args.insert(se.args.begin(), {"graph", g->second.id});
+                        int epi = int(e.number("epilogue", -1));
+                        if (epi >= 0 && epi < int(g->second.compiled->kernels.size())) se.name += " + " + g->second.compiled->kernels[epi].name;
+                    }
+                }
+                p.spans.push_back(std::move(se));
+            } else if (e.kind == events::Kind::Counter) {
+                p.counters.push_back({prefix + e.track, e.name, rel(e.begin), e.value});
+            } else {
+                InstantEvent x;
+                x.kind = e.name;
+                x.atMs = rel(e.begin);
+                x.args = argsOf(e);
+                if (auto* v = e.arg("id")) x.id = *v;
+                if (auto* v = e.arg("reason")) x.reason = *v;
+                if (auto* v = e.arg("file")) x.file = *v;
+                x.line = int(e.number("line"));
+                p.instants.push_back(x);
+            }
+        }
+    };
+    convert(ev, "");
+
+    // ---- compile ids
+    for (auto& e : ev) {
+        if (e.kind != events::Kind::Span) continue;
+        if (e.track == "script") {
+            if (e.name == "parse") {
+                p.parseMs += double(e.dur) * 1e-6;
+                if (auto* f = e.arg("file"); f && p.file.empty()) p.file = *f; // the runner names the script
+            }
+            if (e.name == "interpreter start-up") p.startupMs += double(e.dur) * 1e-6;
+            if (e.name == "run") p.runMs += double(e.dur) * 1e-6;
+        }
+        if (e.category != "compile") continue;
+        CompileProfile c;
+        if (auto* v = e.arg("id")) c.id = *v;
+        if (auto* v = e.arg("function")) c.function = *v;
+        if (auto* v = e.arg("file")) c.file = *v;
+        if (auto* v = e.arg("status")) c.status = *v;
+        if (auto* v = e.arg("cache")) c.cache = *v;
+        if (auto* v = e.arg("jit")) c.jit = *v;
+        c.line = int(e.number("line"));
+        c.kernels = int(e.number("kernels"));
+        c.startMs = rel(e.begin);
+        c.firstCallMs = double(e.dur) * 1e-6;
+        for (auto& ph : ev)
+            if (ph.kind == events::Kind::Span && ph.category == "phase" && ph.track == e.track) {
+                c.phases.push_back({ph.name, rel(ph.begin), double(ph.dur) * 1e-6});
+                c.phaseSumMs += double(ph.dur) * 1e-6;
+                if (ph.name != "first run") c.compileMs += double(ph.dur) * 1e-6;
+            }
+        std::stable_sort(c.phases.begin(), c.phases.end(), [](auto& a, auto& b) { return a.startMs < b.startMs; });
+        p.compiles.push_back(c);
+    }
+
+    // ---- call sites: distinct (function, receiver, inputs) among the recorded calls
+    std::vector<const events::Event*> callSpans(s.recorded.size(), nullptr);
+    for (auto& e : ev)
+        if (e.kind == events::Kind::Span && e.category == "call") {
+            int idx = int(e.number("recorded_index", -1));
+            if (idx >= 0 && idx < int(callSpans.size()) && !callSpans[idx]) callSpans[idx] = &e;
+        }
+    struct Site {
+        size_t first;               // recorded index of its first call
+        CallProfile prof;
+        int gradMode = -1;          // grad mode at its first call (-1: unknown)
+        Value torch;                // the script's torch module, to set the grad mode for replays
+    };
+    std::vector<Site> sites;
+    std::set<std::pair<const void*, std::string>> seen;
+    for (size_t i = 0; i < s.recorded.size(); ++i) {
+        auto& rc = s.recorded[i];
+        std::string sig = signature(in, rc.args);
+        const void* id = rc.fn.obj();
+        std::string key = sig;
+        if (rc.fn.is(OK::BoundMethod)) {
+            auto* bm = rc.fn.as<script::BoundMethodObj>();
+            key = std::to_string(reinterpret_cast<uintptr_t>(bm->self.obj())) + "|" + sig;
+            id = bm->func.obj();
+        }
+        if (!seen.insert({id, key}).second) continue;
+        Site site{i, {}};
+        CallProfile& cp = site.prof;
+        cp.inputs = sig;
+        Value target = rc.fn.is(OK::BoundMethod) ? rc.fn.as<script::BoundMethodObj>()->func : rc.fn;
+        if (target.is(OK::Function)) {
+            auto* fo = target.as<script::FunctionObj>();
+            cp.function = fo->qualname.empty() ? fo->name : fo->qualname;
+            if (fo->def) cp.line = fo->def->span.line;
+            if (fo->ast) cp.file = fo->ast->filename;
+        }
+        if ((cp.file.empty() || cp.file.rfind("<fuselab:", 0) == 0) && rc.callerLine > 0) {
+            cp.file = rc.callerFile;
+            cp.line = rc.callerLine;
+        }
+        if (target.is(OK::Function)) {
+            auto* fo = target.as<script::FunctionObj>();
+            // the user's module names torch; a prelude module's forward: look in the caller's globals too
+            for (const script::Scope* g : {fo->globals.get()})
+                if (g) {
+                    auto it = g->vars.find("torch");
+                    if (it != g->vars.end()) site.torch = it->second;
+                }
+        }
+        if (site.torch.isNone() || !site.torch.isObj())
+            for (auto& other : sites)
+                if (other.torch.isObj()) site.torch = other.torch;
+        if (const events::Event* cs = callSpans[i]) {
+            site.gradMode = int(cs->number("grad_mode", -1));
+            cp.firstCallMs = double(cs->dur) * 1e-6;
+            for (auto& c : p.compiles) {
+                double b = rel(cs->begin), e = b + cp.firstCallMs;
+                if (c.startMs >= b && c.startMs <= e) {
+                    cp.compileIds.push_back(c.id);
+                    cp.compileMs += c.compileMs;
+                }
+            }
+        }
+        sites.push_back(std::move(site));
+    }
+
+    // ---- replays: cached (profiling off), eager, profiled (kernel timers on)
+    const bool wasRecording = s.recordCalls;
+    s.recordCalls = false;
+    const events::Ns budgetStart = events::now();
+    auto remaining = [&] { return opts.budgetSeconds - events::msBetween(budgetStart, events::now()) * 1e-3; };
+    size_t replayedSites = 0;
+    std::vector<events::Event> replayEvents;
+    if (opts.replay) {
+        for (size_t si = 0; si < sites.size(); ++si) {
+            double left = remaining();
+            if (left <= 0) break;
+            double per = std::min(opts.minSeconds, left / double(3 * (sites.size() - si)));
+            auto& rc = s.recorded[sites[si].first];
+            CallProfile& cp = sites[si].prof;
+            try {
+                // replay under the grad mode of the recorded call (a script's calls under no_grad
+                // would otherwise fail the GLOBAL_STATE guard and recompile)
+                struct GradMode {
+                    script::Interp& in;
+                    Value torch;
+                    Value saved;
+                    GradMode(script::Interp& i, const Value& t, int mode) : in(i), torch(t) {
+                        Value is, set;
+                        if (mode < 0 || !torch.isObj() || !in.tryGetAttr(torch, "is_grad_enabled", is) || !in.tryGetAttr(torch, "set_grad_enabled", set)) return;
+                        saved = in.call(is, std::vector<Value>{});
+                        in.call(set, std::vector<Value>{Value::boolean(mode == 1)});
+                    }
+                    ~GradMode() {
+                        try {
+                            Value set;
+                            if (saved.isBool() && in.tryGetAttr(torch, "set_grad_enabled", set)) in.call(set, std::vector<Value>{saved});
+                        } catch (...) {
+                        }
+                    }
+                } grad{in, sites[si].torch, sites[si].gradMode};
+                // cached calls with profiling off and with it on, alternating call by call so
+                // that the machine's noise falls on both alike; only the profiled calls leave events
+                const events::Level onLevel = opts.kernelTimers ? events::Level::Kernels : events::Level::Calls;
+                s.events.setLevel(events::Level::Off);
+                {
+                    script::CallArgs x = rc.args; // warm-up
+                    s.callCompiled(rc.fn, x, rc.opts);
+                }
+                size_t mark = s.events.size();
+                std::vector<double> cached, prof;
+                bool on = false;
+                timeRuns(2 * per, 2 * opts.minRuns, 2 * opts.maxRuns, [&] {
+                    s.events.setLevel(on ? onLevel : events::Level::Off);
+                    events::Ns a = events::now();
+                    script::CallArgs x = rc.args;
+                    s.callCompiled(rc.fn, x, rc.opts);
+                    (on ? prof : cached).push_back(events::msBetween(a, events::now()));
+                    on = !on;
+                });
+                s.events.setLevel(events::Level::Off);
+                cp.cachedMs = median(cached);
+                cp.cachedRuns = int(cached.size());
+                cp.profiledMs = median(prof);
+                cp.profiledRuns = int(prof.size());
+
+                bool was = s.enabled;
+                s.enabled = false;
+                struct Restore { capture::Session& s; bool was; ~Restore() { s.enabled = was; } } restore{s, was};
+                auto eager = timeRuns(per, opts.minRuns, opts.maxRuns, [&] {
+                    script::CallArgs x = rc.args;
+                    in.call(rc.fn, x);
+                });
+                s.enabled = was;
+                cp.eagerMs = median(eager);
+                cp.eagerRuns = int(eager.size());
+
+                // profiled calls: every event of these calls is taken apart per call
+                findGraphs();
+                std::vector<events::Event> all = s.events.snapshot();
+                std::vector<events::Event> mine(all.begin() + std::min(mark, all.size()), all.end());
+                // split by call span (category "call"): children lie inside its window
+                std::vector<CallBreakdown> per_call;
+                struct Acc { KernelTime k; double sum = 0; int n = 0; };
+                std::map<std::pair<std::string, std::string>, Acc> acc;
+                std::vector<std::pair<std::string, std::string>> order;
+                for (auto& e : mine) {
+                    if (e.kind != events::Kind::Span || e.category != "call") continue;
+                    CallBreakdown b;
+                    b.totalMs = double(e.dur) * 1e-6;
+                    for (auto& x : mine) {
+                        if (x.kind != events::Kind::Span || &x == &e || x.begin < e.begin || x.begin + x.dur > e.begin + e.dur) continue;
+                        if (x.category == "guard") b.guardNs += double(x.dur);
+                        else if (x.category == "graph") b.graphMs += double(x.dur) * 1e-6;
+                        else if (x.category == "kernel" || x.category == "extern" || x.category == "fallback") {
+                            b.launchedMs += double(x.dur) * 1e-6;
+                            const double graphKey = x.number("compiled", -1);
+                            auto g = graphs.find(graphKey);
+                            std::string name = x.name;
+                            int epi = int(x.number("epilogue", -1));
+                            if (epi >= 0 && g != graphs.end() && epi < int(g->second.compiled->kernels.size()))
+                                name += " + " + g->second.compiled->kernels[epi].name;
+                            auto k = std::make_pair(g != graphs.end() ? g->second.id : std::string(), name);
+                            auto it = acc.find(k);
+                            if (it == acc.end()) {
+                                Acc a;
+                                a.k.name = name;
+                                a.k.kind = kindOfCategory(x.category);
+                                if (g != graphs.end()) {
+                                    a.k.graph = g->second.id;
+                                    std::vector<int> nodes;
+                                    if (x.category == "kernel") {
+                                        int ki = int(x.number("kernel", -1));
+                                        if (ki >= 0 && ki < int(g->second.compiled->kernels.size())) nodes = g->second.compiled->kernels[ki].nodes;
+                                    } else {
+                                        nodes.push_back(int(x.number("node", -1)));
+                                        if (epi >= 0 && epi < int(g->second.compiled->kernels.size()))
+                                            for (int n : g->second.compiled->kernels[epi].nodes) nodes.push_back(n);
+                                    }
+                                    a.k.lines = linesOfNodes(g->second, nodes);
+                                }
+                                it = acc.emplace(k, a).first;
+                                order.push_back(k);
+                            }
+                            it->second.sum += double(x.dur) * 1e-6;
+                            ++it->second.n;
+                        }
+                    }
+                    per_call.push_back(b);
+                }
+                if (!per_call.empty()) {
+                    std::vector<double> g, d, o, tot;
+                    for (auto& b : per_call) {
+                        g.push_back(b.guardNs);
+                        d.push_back(std::max(0.0, b.graphMs - b.launchedMs));
+                        o.push_back(std::max(0.0, b.totalMs - b.graphMs - b.guardNs * 1e-6));
+                        tot.push_back(b.totalMs);
+                    }
+                    cp.guardNs = median(g);
+                    cp.dispatchMs = median(d);
+                    cp.otherMs = median(o);
+                    double meanTotal = 0;
+                    for (double t : tot) meanTotal += t;
+                    meanTotal /= double(tot.size());
+                    const double calls = double(per_call.size());
+                    for (auto& k : order) {
+                        Acc& a = acc[k];
+                        a.k.count = int(std::lround(a.n / calls));
+                        a.k.totalMs = a.sum / calls;
+                        a.k.meanMs = a.n ? a.sum / a.n : 0;
+                        a.k.share = meanTotal > 0 ? a.k.totalMs / meanTotal : 0;
+                        cp.kernels.push_back(a.k);
+                    }
+                    std::stable_sort(cp.kernels.begin(), cp.kernels.end(), [](auto& a, auto& b) { return a.totalMs > b.totalMs; });
+                    std::set<std::string> known;
+                    for (auto& c : p.compiles) known.insert(c.id);
+                    for (auto& k : cp.kernels)
+                        if (!k.graph.empty() && !known.count(k.graph) && cp.note.empty())
+                            cp.note = "the replays ran graph " + k.graph + ", compiled during the replay (a guard failed on the recorded inputs)";
+                }
+                // keep the first few profiled calls for the timeline
+                int keptCalls = 0;
+                events::Ns keepUntil = 0;
+                for (auto& e : mine) {
+                    if (e.kind == events::Kind::Span && e.category == "call" && keptCalls < 20) {
+                        ++keptCalls;
+                        keepUntil = std::max(keepUntil, e.begin + e.dur);
+                    }
+                }
+                for (auto& e : mine)
+                    if (e.begin + e.dur <= keepUntil) replayEvents.push_back(e);
+                ++replayedSites;
+            } catch (script::PyException& e) {
+                cp.note = "a replayed call raised " + in.formatException(e);
+            } catch (std::exception& e) {
+                cp.note = std::string("a replayed call failed: ") + e.what();
+            }
+            s.events.setLevel(events::Level::Off);
+        }
+    }
+    s.events.setLevel(runLevel);
+    s.recordCalls = wasRecording;
+    p.replayed = replayedSites > 0;
+    if (opts.replay && replayedSites < sites.size())
+        p.note = "time budget of " + fmt("%.3g", opts.budgetSeconds) + " s reached: " + std::to_string(replayedSites) + " of " +
+                 std::to_string(sites.size()) + " calls replayed";
+    convert(replayEvents, "replay: ");
+
+    for (auto& site : sites) {
+        CallProfile& cp = site.prof;
+        if (!cp.compileIds.empty() && cp.eagerMs > cp.cachedMs && cp.cachedRuns > 0 && cp.eagerRuns > 0)
+            cp.breakEvenCalls = (long long)std::ceil(cp.compileMs / (cp.eagerMs - cp.cachedMs));
+        if (cp.compileIds.empty() && cp.note.empty()) cp.note = "its first call compiled nothing (the code was compiled by an earlier call)";
+        p.calls.push_back(cp);
+    }
+    return p;
+}
+
+// ------------------------------------------------------------------ text
+std::string profileText(const Profile& p) {
+    std::ostringstream o;
+    char b[512];
+    o << "fuselab profile: " << p.file << "\n";
+    o << "machine: " << p.machine << ", " << p.cores << " cores; threads " << p.threads << "; LibTorch " << p.libtorch << "; kernels compiled by "
+      << p.compiler << "; fuselab " << p.fuselab << "\n";
+    std::snprintf(b, sizeof b, "script: parse %.2f ms, interpreter start-up %.2f ms, run %.2f ms\n", p.parseMs, p.startupMs, p.runMs);
+    o << b;
+    o << "\ncompile ids (" << p.compiles.size() << "):\n";
+    for (auto& c : p.compiles) {
+        std::snprintf(b, sizeof b, "  [%s] %s (%s:%d)  %s, cache %s%s%s, %d kernels\n", c.id.c_str(), c.function.c_str(), c.file.c_str(), c.line,
+                      c.status.c_str(), c.cache.c_str(), c.jit.empty() ? "" : ", jit ", c.jit.c_str(), c.kernels);
+        o << b;
+        std::string line = "      ";
+        for (auto& ph : c.phases) line += ph.name + " " + fmt("%.3f", ph.ms) + "  ";
+        o << line << "\n";
+        double pct = c.firstCallMs > 0 ? 100 * c.phaseSumMs / c.firstCallMs : 0;
+        std::snprintf(b, sizeof b, "      compile %.3f ms; phases sum %.3f ms of %.3f ms measured around the compile id (%.1f%%)\n", c.compileMs, c.phaseSumMs,
+                      c.firstCallMs, pct);
+        o << b;
+    }
+    if (!p.instants.empty()) {
+        o << "\ngraph breaks and recompiles:\n";
+        for (auto& i : p.instants) {
+            std::snprintf(b, sizeof b, "  [%s] %s at %s:%d: ", i.id.c_str(), i.kind.c_str(), i.file.c_str(), i.line);
+            o << b << i.reason << "\n";
+        }
+    }
+    o << "\ncalls (" << p.calls.size() << "):\n";
+    for (auto& c : p.calls) {
+        o << "  " << c.function << " (" << c.file << ":" << c.line << ")  inputs " << c.inputs << "\n";
+        std::string ids;
+        for (auto& id : c.compileIds) ids += (ids.empty() ? "" : ", ") + id;
+        std::string verdict = c.compileIds.empty() ? "no compile of its own" : "pays off after " + c.breakEven();
+        std::snprintf(b, sizeof b, "      first call %.3f ms (compile %.3f ms%s%s) vs cached %.4f ms, eager %.4f ms: %s\n", c.firstCallMs,
+                      c.compileMs, ids.empty() ? "" : ": ", ids.c_str(), c.cachedMs, c.eagerMs, verdict.c_str());
+        o << b;
+        if (c.profiledRuns > 0) {
+            std::snprintf(b, sizeof b,
+                          "      cached call: guards %.2f us, dispatch %.4f ms, outside graphs %.4f ms; with kernel timers %.4f ms (%+.1f%%); runs %d cached, %d eager, %d profiled\n",
+                          c.guardNs * 1e-3, c.dispatchMs, c.otherMs, c.profiledMs, c.cachedMs > 0 ? 100 * (c.profiledMs / c.cachedMs - 1) : 0.0, c.cachedRuns,
+                          c.eagerRuns, c.profiledRuns);
+            o << b;
+        }
+        if (!c.kernels.empty()) {
+            std::snprintf(b, sizeof b, "      %-44s %-8s %5s %10s %10s %6s  %s\n", "kernel", "kind", "count", "total ms", "mean ms", "share", "lines");
+            o << b;
+            for (auto& k : c.kernels) {
+                std::string lines;
+                for (int l : k.lines) lines += (lines.empty() ? "" : ",") + std::to_string(l);
+                std::string name = (k.graph.empty() ? "" : "[" + k.graph + "] ") + k.name;
+                std::snprintf(b, sizeof b, "      %-44s %-8s %5d %10.4f %10.4f %5.1f%%  %s\n", name.c_str(), k.kind.c_str(), k.count, k.totalMs, k.meanMs,
+                              100 * k.share, lines.c_str());
+                o << b;
+            }
+        }
+        if (!c.note.empty()) o << "      note: " << c.note << "\n";
+    }
+    if (!p.note.empty()) o << "\nnote: " << p.note << "\n";
+    if (p.droppedEvents) o << "note: " << p.droppedEvents << " events were dropped (the event log is full)\n";
+    return o.str();
+}
+
+// ------------------------------------------------------------------ JSON
+namespace {
+
+std::string jstr(const std::string& s) {
+    std::string r = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') r += '\\', r += char(c);
+        else if (c == '\n') r += "\\n";
+        else if (c == '\t') r += "\\t";
+        else if (c < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); r += b; }
+        else r += char(c);
+    }
+    return r + "\"";
+}
+
+std::string jnum(double v) {
+    if (!std::isfinite(v)) return "null";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return b;
+}
+
+// A number for an arg value that looks like one, else a string: numbers stay numbers in Perfetto.
+std::string jarg(const std::string& v) {
+    if (v.empty()) return jstr(v);
+    char* end = nullptr;
+    double d = std::strtod(v.c_str(), &end);
+    if (end && *end == 0 && std::isfinite(d) && v.find_first_not_of("0123456789.-e+") == std::string::npos) return jnum(d);
+    return jstr(v);
+}
+
+std::string jargs(const std::vector<std::pair<std::string, std::string>>& args) {
+    std::string r = "{";
+    for (size_t i = 0; i < args.size(); ++i) r += (i ? ", " : "") + jstr(args[i].first) + ": " + jarg(args[i].second);
+    return r + "}";
+}
+
+} // namespace
+
+std::string traceJson(const Profile& p) {
+    // pid 1: the run; pid 2: the profiler's replays. Threads: one per track, in a fixed order.
+    struct Track { int pid, tid, sort; std::string name; };
+    std::map<std::string, Track> tracks;
+    int nextCompile = 100, nextOther = 10;
+    auto trackOf = [&](const std::string& name) -> Track& {
+        auto it = tracks.find(name);
+        if (it != tracks.end()) return it->second;
+        bool replay = name.rfind("replay: ", 0) == 0;
+        std::string base = replay ? name.substr(8) : name;
+        Track t{replay ? 2 : 1, 0, 0, name};
+        if (base == "script") t.tid = 1;
+        else if (base == "runtime") t.tid = 2;
+        else if (base == "kernels") t.tid = 3;
+        else if (base == "eager") t.tid = 4;
+        else if (base == "counters") t.tid = 5;
+        else if (base.rfind("compile ", 0) == 0) t.tid = nextCompile++;
+        else t.tid = nextOther++;
+        t.sort = t.tid;
+        return tracks.emplace(name, t).first->second;
+    };
+    // compile tracks numbered in compile-id order
+    for (auto& c : p.compiles) trackOf("compile " + c.id);
+    std::vector<std::string> ev;
+    auto us = [](double ms) { // microseconds with ns resolution: %g would round long traces to 10 us
+        char b[64];
+        std::snprintf(b, sizeof b, "%.3f", std::max(0.0, ms * 1000.0));
+        return std::string(b);
+    };
+    for (auto& s : p.spans) {
+        Track& t = trackOf(s.track);
+        ev.push_back("{\"ph\": \"X\", \"name\": " + jstr(s.name) + ", \"cat\": " + jstr(s.category.empty() ? "span" : s.category) + ", \"pid\": " +
+                     std::to_string(t.pid) + ", \"tid\": " + std::to_string(t.tid) + ", \"ts\": " + us(s.startMs) + ", \"dur\": " + us(s.ms) +
+                     ", \"args\": " + jargs(s.args) + "}");
+    }
+    for (auto& i : p.instants) {
+        Track& t = trackOf("compile " + i.id);
+        auto args = i.args;
+        bool hasReason = false;
+        for (auto& a : args) hasReason |= a.first == "reason";
+        if (!hasReason) args.emplace_back("reason", i.reason);
+        ev.push_back("{\"ph\": \"i\", \"s\": \"t\", \"name\": " + jstr(i.kind) + ", \"cat\": " + jstr(i.kind == "graph break" ? "break" : "recompile") +
+                     ", \"pid\": " + std::to_string(t.pid) + ", \"tid\": " + std::to_string(t.tid) + ", \"ts\": " + us(i.atMs) + ", \"args\": " + jargs(args) + "}");
+    }
+    for (auto& c : p.counters) {
+        Track& t = trackOf(c.track);
+        ev.push_back("{\"ph\": \"C\", \"name\": " + jstr(c.name) + ", \"pid\": " + std::to_string(t.pid) + ", \"tid\": " + std::to_string(t.tid) +
+                     ", \"ts\": " + us(c.atMs) + ", \"args\": {\"value\": " + jnum(c.value) + "}}");
+    }
+    std::vector<std::string> meta;
+    std::set<int> pids;
+    for (auto& [name, t] : tracks) pids.insert(t.pid);
+    for (int pid : pids) {
+        std::string pname = pid == 1 ? "fuselab: " + p.file : "fuselab: replays of the recorded calls (profiler)";
+        meta.push_back("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid) + ", \"tid\": 0, \"ts\": 0, \"args\": {\"name\": " + jstr(pname) + "}}");
+        meta.push_back("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": " + std::to_string(pid) + ", \"tid\": 0, \"ts\": 0, \"args\": {\"sort_index\": " +
+                       std::to_string(pid) + "}}");
+    }
+    for (auto& [name, t] : tracks) {
+        meta.push_back("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(t.pid) + ", \"tid\": " + std::to_string(t.tid) +
+                       ", \"ts\": 0, \"args\": {\"name\": " + jstr(t.pid == 2 ? name.substr(8) : name) + "}}");
+        meta.push_back("{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": " + std::to_string(t.pid) + ", \"tid\": " + std::to_string(t.tid) +
+                       ", \"ts\": 0, \"args\": {\"sort_index\": " + std::to_string(t.sort) + "}}");
+    }
+    std::ostringstream o;
+    o << "{\"traceEvents\": [\n";
+    bool first = true;
+    for (auto* list : {&meta, &ev})
+        for (auto& e : *list) {
+            o << (first ? "  " : ",\n  ") << e;
+            first = false;
+        }
+    o << "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": {\"file\": " << jstr(p.file) << ", \"machine\": " << jstr(p.machine) << ", \"cores\": " << p.cores
+      << ", \"threads\": " << p.threads << ", \"libtorch\": " << jstr(p.libtorch) << ", \"compiler\": " << jstr(p.compiler) << ", \"fuselab\": "
+      << jstr(p.fuselab) << "}}\n";
+    return o.str();
+}
+
+std::string profileJson(const Profile& p) {
+    std::ostringstream o;
+    o << "{\"file\": " << jstr(p.file) << ",\n \"machine\": {\"cpu\": " << jstr(p.machine) << ", \"cores\": " << p.cores << ", \"threads\": " << p.threads
+      << ", \"libtorch\": " << jstr(p.libtorch) << ", \"compiler\": " << jstr(p.compiler) << ", \"fuselab\": " << jstr(p.fuselab) << "},\n";
+    o << " \"script\": {\"parse_ms\": " << jnum(p.parseMs) << ", \"startup_ms\": " << jnum(p.startupMs) << ", \"run_ms\": " << jnum(p.runMs) << "},\n";
+    o << " \"compiles\": [";
+    for (size_t i = 0; i < p.compiles.size(); ++i) {
+        auto& c = p.compiles[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"id\": " << jstr(c.id) << ", \"function\": " << jstr(c.function) << ", \"file\": " << jstr(c.file)
+          << ", \"line\": " << c.line << ", \"status\": " << jstr(c.status) << ", \"cache\": " << jstr(c.cache) << ", \"jit\": " << jstr(c.jit)
+          << ", \"kernels\": " << c.kernels << ", \"first_call_ms\": " << jnum(c.firstCallMs) << ", \"compile_ms\": " << jnum(c.compileMs)
+          << ", \"phase_sum_ms\": " << jnum(c.phaseSumMs) << ", \"phases\": [";
+        for (size_t j = 0; j < c.phases.size(); ++j)
+            o << (j ? ", " : "") << "{\"name\": " << jstr(c.phases[j].name) << ", \"start_ms\": " << jnum(c.phases[j].startMs) << ", \"ms\": " << jnum(c.phases[j].ms) << "}";
+        o << "]}";
+    }
+    o << "\n ],\n \"calls\": [";
+    for (size_t i = 0; i < p.calls.size(); ++i) {
+        auto& c = p.calls[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"function\": " << jstr(c.function) << ", \"file\": " << jstr(c.file) << ", \"line\": " << c.line
+          << ", \"inputs\": " << jstr(c.inputs) << ", \"compile_ids\": [";
+        for (size_t j = 0; j < c.compileIds.size(); ++j) o << (j ? ", " : "") << jstr(c.compileIds[j]);
+        o << "], \"first_call_ms\": " << jnum(c.firstCallMs) << ", \"compile_ms\": " << jnum(c.compileMs) << ", \"cached_ms\": " << jnum(c.cachedMs)
+          << ", \"profiled_ms\": " << jnum(c.profiledMs) << ", \"eager_ms\": " << jnum(c.eagerMs) << ", \"cached_runs\": " << c.cachedRuns
+          << ", \"profiled_runs\": " << c.profiledRuns << ", \"eager_runs\": " << c.eagerRuns << ", \"guard_ns\": " << jnum(c.guardNs)
+          << ", \"dispatch_ms\": " << jnum(c.dispatchMs) << ", \"other_ms\": " << jnum(c.otherMs) << ", \"break_even_calls\": "
+          << (c.compileIds.empty() ? std::string("null") : c.breakEvenCalls < 0 ? std::string("\"never\"") : std::to_string(c.breakEvenCalls)) << ", \"note\": " << jstr(c.note) << ", \"kernels\": [";
+        for (size_t j = 0; j < c.kernels.size(); ++j) {
+            auto& k = c.kernels[j];
+            o << (j ? ", " : "") << "{\"name\": " << jstr(k.name) << ", \"kind\": " << jstr(k.kind) << ", \"graph\": " << jstr(k.graph) << ", \"count\": " << k.count
+              << ", \"total_ms\": " << jnum(k.totalMs) << ", \"mean_ms\": " << jnum(k.meanMs) << ", \"share\": " << jnum(k.share) << ", \"lines\": [";
+            for (size_t l = 0; l < k.lines.size(); ++l) o << (l ? ", " : "") << k.lines[l];
+            o << "]}";
+        }
+        o << "]}";
+    }
+    o << "\n ],\n \"events\": [";
+    for (size_t i = 0; i < p.instants.size(); ++i) {
+        auto& x = p.instants[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"kind\": " << jstr(x.kind) << ", \"id\": " << jstr(x.id) << ", \"at_ms\": " << jnum(x.atMs) << ", \"file\": " << jstr(x.file)
+          << ", \"line\": " << x.line << ", \"reason\": " << jstr(x.reason) << "}";
+    }
+    o << "\n ],\n \"replayed\": " << (p.replayed ? "true" : "false") << ", \"note\": " << jstr(p.note) << "}\n";
+    return o.str();
+}
+
+} // namespace fl::profiler
