@@ -2,7 +2,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -23,6 +26,25 @@
 
 namespace {
 
+// Seconds since this process started (the kernel's start time, 10 ms resolution).
+double secondsSinceProcessStart() {
+    FILE* f = std::fopen("/proc/self/stat", "r");
+    if (!f) return -1;
+    char buf[2048];
+    size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[n] = 0;
+    const char* p = std::strrchr(buf, ')'); // the command name may hold spaces
+    if (!p) return -1;
+    unsigned long long start = 0;
+    int field = 2;
+    for (const char* q = p + 1; *q && field < 22; ++q)
+        if (*q == ' ' && ++field == 22) start = std::strtoull(q + 1, nullptr, 10);
+    struct timespec now;
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) * 1e-9 - double(start) / double(sysconf(_SC_CLK_TCK));
+}
+
 bool haveDisplay() {
     auto set = [](const char* v) { const char* s = std::getenv(v); return s && *s; };
     return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
@@ -41,7 +63,8 @@ void settle(fl::app::MainWindow& w) {
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
 }
 
-int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot, const std::string& paneName) {
+int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot, const std::string& paneName,
+           const std::string& raise, bool startupTime) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Fuselab");
     QApplication::setApplicationName("Fuselab");
@@ -60,15 +83,27 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
         w.run();
         loop.exec();
         settle(w);
+        for (const QString& name : QString::fromStdString(raise).split(',', Qt::SkipEmptyParts)) w.raisePane(name);
+        settle(w);
         QWidget* target = &w;
         if (!paneName.empty()) {
-            w.raisePane(QString::fromStdString(paneName));
+            QString name = QString::fromStdString(paneName);
+            w.raisePane(name);
+            if (name != "source") w.floatPane(name, QSize(1200, name == "guards" || name == "output" ? 420 : 720));
             settle(w);
             target = w.pane(QString::fromStdString(paneName));
         }
         bool ok = target->grab().save(QString::fromStdString(screenshot));
         if (!ok) std::cerr << "fuselab: could not write " << screenshot << "\n";
         return ok ? 0 : 1;
+    }
+    if (startupTime) {
+        // `fuselab --startup-time`: the window with the default example painted, then exit.
+        QApplication::processEvents();
+        w.grab();
+        std::printf("window shown with %s %.0f ms after the process started\n", model.empty() ? "the default example" : model.c_str(),
+                    secondsSinceProcessStart() * 1000.0);
+        return 0;
     }
     QTimer::singleShot(0, &w, [&w] { w.run(); });
     return app.exec();
@@ -97,30 +132,35 @@ int main(int argc, char** argv) {
     limitAddressSpace();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
-    std::string model, screenshot, pane;
+    std::string model, screenshot, pane, raise;
+    bool startupTime = false;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--version") { std::cout << "fuselab 0.1.0\n"; return 0; }
         if (a == "-h" || a == "--help") { std::cout << fl::app::usage(); return 0; }
         if (a == "--screenshot" && i + 1 < args.size()) { screenshot = args[++i]; continue; }
-        if (a == "--pane" && i + 1 < args.size()) {
-            pane = args[++i];
+        if (a == "--startup-time") { startupTime = true; continue; }
+        if ((a == "--pane" || a == "--raise") && i + 1 < args.size()) {
+            std::string v = args[++i];
 #ifdef FUSELAB_HAVE_GUI
-            if (!fl::app::MainWindow::paneNames().contains(QString::fromStdString(pane))) {
-                std::cerr << "fuselab: --pane takes one of " << fl::app::MainWindow::paneNames().join(", ").toStdString() << "\n";
-                return 2;
-            }
+            for (const QString& name : QString::fromStdString(v).split(',', Qt::SkipEmptyParts))
+                if (!fl::app::MainWindow::paneNames().contains(name)) {
+                    std::cerr << "fuselab: " << a << " takes " << (a == "--pane" ? "one" : "some") << " of "
+                              << fl::app::MainWindow::paneNames().join(", ").toStdString() << "\n";
+                    return 2;
+                }
 #endif
+            (a == "--pane" ? pane : raise) = v;
             continue;
         }
         if (!a.empty() && a[0] == '-') { std::cerr << "fuselab: unknown option " << a << "\n" << fl::app::usage(); return 2; }
         model = a;
     }
 #ifdef FUSELAB_HAVE_GUI
-    if (!pane.empty() && screenshot.empty()) { std::cerr << "fuselab: --pane goes with --screenshot\n"; return 2; }
+    if ((!pane.empty() || !raise.empty()) && screenshot.empty()) { std::cerr << "fuselab: --pane and --raise go with --screenshot\n"; return 2; }
     // A screenshot needs no display: without one, Qt draws offscreen.
-    if (!screenshot.empty() && !haveDisplay()) setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    if (haveDisplay() || !screenshot.empty()) return runGui(argc, argv, model, screenshot, pane);
+    if ((!screenshot.empty() || startupTime) && !haveDisplay()) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    if (haveDisplay() || !screenshot.empty() || startupTime) return runGui(argc, argv, model, screenshot, pane, raise, startupTime);
 #endif
     if (model.empty()) model = FUSELAB_DEFAULT_MODEL;
     return fl::app::runHeadlessReport(model);

@@ -19,11 +19,14 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 #include "core/script/runner.h"
+#include "profiler/profile.h"
 #include "viz/code_view.h"
 #include "viz/graph_view.h"
 #include "viz/python_highlighter.h"
+#include "viz/timing_view.h"
 
 namespace fl::app {
 
@@ -35,7 +38,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     source_ = new fl::viz::CodeView(this);
     source_->setObjectName("sourceView");
     new fl::viz::PythonHighlighter(source_->document());
-    setCentralWidget(source_);
+    // The script, with the example's teaching note above it when one is open.
+    auto* centre = new QWidget(this);
+    auto* cl = new QVBoxLayout(centre);
+    cl->setContentsMargins(0, 0, 0, 0);
+    cl->setSpacing(0);
+    note_ = new QLabel(centre);
+    note_->setObjectName("exampleNote");
+    note_->setWordWrap(true);
+    note_->setContentsMargins(8, 4, 8, 4);
+    note_->setAutoFillBackground(true);
+    note_->setBackgroundRole(QPalette::ToolTipBase);
+    note_->setForegroundRole(QPalette::ToolTipText);
+    note_->setVisible(false);
+    cl->addWidget(note_);
+    cl->addWidget(source_, 1);
+    setCentralWidget(centre);
     connect(source_, &fl::viz::CodeView::lineClicked, this, &MainWindow::selectLine);
     connect(source_, &fl::viz::CodeView::markClicked, this, &MainWindow::selectMark);
 
@@ -52,7 +70,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPane("Graphs", "graph", graphs_, Qt::RightDockWidgetArea);
     addPane("Fusion", "fusion", fusion_, Qt::RightDockWidgetArea);
     addPane("Kernels", "kernels", kernels_, Qt::RightDockWidgetArea);
-    addPane("Guards && recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
+    addPane("Guards & recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
     addPane("Timing", "timing", timingWidget, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(docks_[0], docks_[1]);
@@ -97,9 +115,9 @@ void MainWindow::showEvent(QShowEvent* e) {
 }
 
 QWidget* MainWindow::makeTimingPane() {
-    auto* l = new QLabel("Timing arrives with the profiler.", this);
-    l->setObjectName("timingPlaceholder");
-    return l;
+    timing_ = new fl::viz::TimingView(this);
+    timing_->setObjectName("timingView");
+    return timing_;
 }
 
 QDockWidget* MainWindow::addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
@@ -118,6 +136,15 @@ QWidget* MainWindow::pane(const QString& name) const {
     for (QDockWidget* d : docks_)
         if (d->objectName() == name + "Dock") return d->widget();
     return nullptr;
+}
+
+void MainWindow::floatPane(const QString& name, const QSize& size) {
+    for (QDockWidget* d : docks_)
+        if (d->objectName() == name + "Dock") {
+            d->setFloating(true);
+            d->resize(size);
+            d->show();
+        }
 }
 
 void MainWindow::raisePane(const QString& name) {
@@ -211,6 +238,7 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::setDocument(const QString& path, const QString& text) {
     path_ = path;
+    note_->setVisible(false);
     source_->setPlainText(text);
     source_->setErrorLine(0);
     output_->clear();
@@ -240,7 +268,20 @@ bool MainWindow::openFile(const QString& path) {
 void MainWindow::openExample(const QString& resourcePath) {
     if (!openFile(resourcePath)) return;
     QFile note(QString(resourcePath).replace(".py", ".note.txt"));
-    if (note.open(QIODevice::ReadOnly)) status_->setText(QString::fromUtf8(note.readAll()).simplified());
+    if (!note.open(QIODevice::ReadOnly)) return;
+    // "# teaches: ...\n# look for: ..." -> two lines of text
+    QStringList lines;
+    for (QString l : QString::fromUtf8(note.readAll()).split('\n', Qt::SkipEmptyParts)) {
+        l = l.trimmed();
+        if (l.startsWith('#')) l = l.mid(1).trimmed();
+        int colon = l.indexOf(':');
+        if (colon > 0 && colon < 12) l = "<b>" + l.left(colon).toHtmlEscaped() + ":</b>" + l.mid(colon + 1).toHtmlEscaped();
+        else l = l.toHtmlEscaped();
+        lines << l;
+    }
+    note_->setText(lines.join("<br>"));
+    note_->setVisible(true);
+    status_->setText("Opened example " + QFileInfo(resourcePath).fileName() + " — Ctrl+R runs it");
 }
 
 QString MainWindow::outputText() const { return output_->toPlainText(); }
@@ -284,19 +325,33 @@ void MainWindow::run() {
     };
     // At the end of the run (on the worker, before the interpreter goes), the snapshot of what
     // capture and the compiler did; the panes draw from it on the UI thread.
+    // The profile comes after the snapshot: its replays recompile, and the snapshot must show
+    // what the script itself did.
     auto snap = std::make_shared<std::shared_ptr<const runtime::Snapshot>>();
+    auto profile = std::make_shared<std::shared_ptr<const profiler::Profile>>();
     std::string file = cfg.path;
-    cfg.afterRun = [this, snap, file](script::Interp& in) {
+    cfg.beforeRun = [](script::Interp& in) { profiler::prepare(in); };
+    cfg.afterRun = [this, snap, profile, file](script::Interp& in) {
         QMetaObject::invokeMethod(this, [this] { status_->setText("Collecting the compiler's results…"); }, Qt::QueuedConnection);
         runtime::SnapshotOptions so;
         so.irAndAssembly = true;
         *snap = std::make_shared<const runtime::Snapshot>(runtime::takeSnapshot(in, file, so));
+        if (cancel_.cancelled()) return;
+        QMetaObject::invokeMethod(this, [this] { status_->setText("Timing cached and eager calls…"); }, Qt::QueuedConnection);
+        profiler::CollectOptions po;
+        po.budgetSeconds = 1.0; // the window's replays stay short; `fuselab profile` measures longer
+        po.minSeconds = 0.05;
+        *profile = std::make_shared<const profiler::Profile>(profiler::collect(in, po));
     };
-    worker_ = std::thread([this, cfg, snap] {
+    worker_ = std::thread([this, cfg, snap, profile] {
         script::RunResult r = script::runScript(cfg);
-        QMetaObject::invokeMethod(this, [this, r, snap] {
-            if (*snap) applySnapshot(*snap, [this, r] { finishRun(r.exitCode, r.errorLine, r.seconds); });
-            else finishRun(r.exitCode, r.errorLine, r.seconds);
+        QMetaObject::invokeMethod(this, [this, r, snap, profile] {
+            auto done = [this, r, profile] {
+                if (*profile) timing_->setProfile(**profile);
+                finishRun(r.exitCode, r.errorLine, r.seconds);
+            };
+            if (*snap) applySnapshot(*snap, done);
+            else done();
         }, Qt::QueuedConnection);
     });
 }

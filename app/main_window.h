@@ -51,6 +51,8 @@ public:
     QWidget* pane(const QString& name) const;
     static QStringList paneNames();
     void raisePane(const QString& name);
+    // Takes the pane out of the window into a floating window of `size` (pane screenshots).
+    void floatPane(const QString& name, const QSize& size);
     // Linking: a script line picked (source click), a break / recompile mark picked, graph
     // nodes picked in the current entry.
     void selectLine(int line);
@@ -86,6 +88,7 @@ private:
     fl::viz::TimingView* timing_ = nullptr;
     QList<QDockWidget*> docks_;
     QLabel* status_ = nullptr;
+    QLabel* note_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QAction* runAct_ = nullptr;
     QAction* cancelAct_ = nullptr;

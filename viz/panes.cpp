@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -46,6 +47,23 @@ QLabel* captionLabel(QWidget* parent) {
 
 } // namespace
 
+// "L_self_modules_layers_modules_0_modules_attn_parameters_weight_" -> "layers.0.attn.weight":
+// a parameter's placeholder name read back as the attribute path it stands for.
+std::string parameterPath(const std::string& name) {
+    std::string s = name;
+    if (s.rfind("L_", 0) == 0) s = s.substr(2);
+    if (!s.empty() && s.back() == '_') s.pop_back();
+    if (s.rfind("self_modules_", 0) == 0) s = s.substr(13);
+    else if (s.rfind("self_", 0) == 0) s = s.substr(5);
+    for (const char* sep : {"_modules_", "_parameters_", "_buffers_"}) {
+        size_t at;
+        while ((at = s.find(sep)) != std::string::npos) s.replace(at, std::string(sep).size(), ".");
+    }
+    for (const char* head : {"parameters_", "buffers_"})
+        if (s.rfind(head, 0) == 0) s = s.substr(std::string(head).size());
+    return s.empty() ? name : s;
+}
+
 GraphData graphDataOf(const SnapEntry& e) {
     GraphData g;
     g.title = e.id + " " + e.function;
@@ -54,7 +72,7 @@ GraphData graphDataOf(const SnapEntry& e) {
         d.id = n.id, d.name = n.name, d.op = n.op, d.shape = n.shape, d.module = n.module, d.line = n.line, d.inputs = n.inputs;
         switch (n.kind) {
         case SnapNode::Kind::Input: d.kind = GraphNodeData::Kind::Input; break;
-        case SnapNode::Kind::Parameter: d.kind = GraphNodeData::Kind::Parameter; break;
+        case SnapNode::Kind::Parameter: d.kind = GraphNodeData::Kind::Parameter, d.name = parameterPath(n.name); break;
         case SnapNode::Kind::Op: d.kind = GraphNodeData::Kind::Op; break;
         case SnapNode::Kind::Extern: d.kind = GraphNodeData::Kind::Extern; break;
         case SnapNode::Kind::Fallback: d.kind = GraphNodeData::Kind::Fallback; break;
@@ -347,7 +365,11 @@ void KernelsPane::setEntry(int index) {
         return;
     }
     b.unblock();
-    showKernel(0);
+    // Open on the first generated kernel (library calls and eager ops have no code to read).
+    int first = 0;
+    for (size_t k = 0; k < e.kernels.size(); ++k)
+        if (e.kernels[k].kind == "kernel") { first = int(k); break; }
+    showKernel(first);
 }
 
 void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
@@ -364,11 +386,14 @@ void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
         code_->setPlainText(q(kn.source));
         QString lines;
         for (int l : kn.lines) lines += (lines.isEmpty() ? "" : ", ") + QString::number(l);
-        caption_->setText(QString("<b>%1</b> (%2) — %3 graph nodes%4; compiled by %5, cache %6")
+        QString how = e.backend == "disk" ? "loaded from the disk cache"
+                      : e.backend.empty() ? "not compiled"
+                                          : "compiled by " + q(e.backend) + (e.cache == "miss" ? "" : " (" + q(e.cache) + " cache)");
+        caption_->setText(QString("<b>%1</b> (%2) — %3 graph nodes%4; %5")
                               .arg(q(kn.name).toHtmlEscaped(), q(kn.kind))
                               .arg(kn.nodes.size())
                               .arg(lines.isEmpty() ? "" : ", script lines " + lines)
-                              .arg(q(e.backend), q(e.cache)));
+                              .arg(how));
     }
     QList<int> hl;
     for (size_t i = 0; i < kn.lineNodes.size(); ++i)
@@ -399,10 +424,10 @@ FusionPane::FusionPane(QWidget* parent) : QWidget(parent) {
     auto* sl = new QVBoxLayout(side);
     sl->setContentsMargins(4, 0, 0, 0);
     auto* buttons = new QHBoxLayout;
-    first_ = new QPushButton("⏮", side);
-    prev_ = new QPushButton("◀", side);
-    next_ = new QPushButton("▶", side);
-    last_ = new QPushButton("⏭", side);
+    first_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSkipBackward), "", side);
+    prev_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekBackward), "", side);
+    next_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekForward), "", side);
+    last_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSkipForward), "", side);
     first_->setToolTip("First step: before any fusion (Alt+Home)");
     prev_->setToolTip("Previous decision (Alt+Left)");
     next_->setToolTip("Next decision (Alt+Right)");

@@ -85,7 +85,12 @@ void fillCompiled(SnapEntry& se, const capture::Entry& e, const Compiled& c, con
             prog = {n.id};
             if (n.kind == lower::NodeKind::Extern) {
                 k.name = n.what, k.kind = "library";
-                k.source = "// library call (LibTorch / OpenBLAS)\n" + n.name + " = " + n.callee + "(...)  # " + n.opText + "\n";
+                std::string args;
+                for (int g : n.inputs)
+                    if (g >= 0 && size_t(g) < se.nodes.size()) args += (args.empty() ? "" : ", ") + se.nodes[size_t(g)].name;
+                k.source = "// library call: LibTorch (OpenBLAS underneath) computes it; a kernel that follows may run\n"
+                           "// on each block of its rows as they are produced (an epilogue)\n" +
+                           n.name + " = " + n.callee + "(" + args + ")  # " + n.opText + (n.line ? " at line " + std::to_string(n.line) : "") + "\n";
             } else {
                 k.name = "eager " + n.opText, k.kind = "eager";
                 k.source = "// runs eagerly: " + n.opText + "\n// " + (n.note.empty() ? "no lowering for this op" : n.note) + "\n";

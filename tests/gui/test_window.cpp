@@ -11,12 +11,14 @@
 #include <QImage>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QTableWidget>
 #include <QTreeWidget>
 
 #include "app/main_window.h"
 #include "viz/code_view.h"
 #include "viz/graph_view.h"
 #include "viz/panes.h"
+#include "viz/timing_view.h"
 
 #ifndef FUSELAB_SOURCE_DIR
 #error "FUSELAB_SOURCE_DIR must name the project root"
@@ -188,6 +190,21 @@ private slots:
         QVERIFY(f->decisionText() != lastText);
         f->last();
         QCOMPARE(fills(), atLast);
+    }
+
+    // The Timing pane after the seed example: first call vs cached and eager, break-even, and
+    // the kernels of the cached call.
+    void timingPaneShowsCompileVsCached() {
+        fl::app::MainWindow w;
+        w.openExample(":/models/seed.py");
+        QVERIFY(runAndSettle(w));
+        QString summary = w.timingView()->summaryText();
+        QVERIFY2(summary.contains("first call") && summary.contains("cached") && summary.contains("eager"), qPrintable(summary));
+        QVERIFY(w.timingView()->kernelTable()->rowCount() >= 2);
+        QStringList names;
+        for (int r = 0; r < w.timingView()->kernelTable()->rowCount(); ++r) names << w.timingView()->kernelTable()->item(r, 0)->text();
+        QVERIFY2(names.join(" ").contains("cpp_fused_bias_gelu_0"), qPrintable(names.join(", ")));
+        QVERIFY(w.timingView()->timeline()->trackNames().join(" ").contains("compile 0/0"));
     }
 
     void selectingANodeShowsItsKernel() {
