@@ -11,6 +11,7 @@
 
 #include "core/capture/capture.h"
 #include "core/jit/jit.h"
+#include "core/runtime/bench.h"
 #include "core/runtime/runtime.h"
 #include "core/script/interp.h"
 #include "core/support/events.h"
@@ -26,26 +27,10 @@ namespace fl::profiler {
 
 using script::Value;
 using script::OK;
+using runtime::cpuModel;
+using runtime::median;
 
 namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string cpuModel() {
-    std::ifstream f("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("model name", 0) == 0) {
-            auto p = line.find(':');
-            return p == std::string::npos ? line : line.substr(p + 2);
-        }
-    return "unknown CPU";
-}
 
 std::string fmt(const char* f, double v) {
     char b[64];

@@ -27,10 +27,6 @@ using script::Value;
 using script::OK;
 using Clock = std::chrono::steady_clock;
 
-namespace {
-
-double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -48,6 +44,10 @@ std::string cpuModel() {
         }
     return "unknown CPU";
 }
+
+namespace {
+
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 void flattenTensors(const Value& v, std::vector<at::Tensor>& out) {
     if (v.isTensor()) out.push_back(script::tensorOf(v));

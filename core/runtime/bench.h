@@ -48,6 +48,9 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts);
 // Parallel copy of 64 MiB with the kernel thread pool: GB/s counting the read and the write.
 double measureCopyGbps();
 std::string benchText(const BenchReport& r);
+// Shared by bench and the profiler: the median of a sample (0 when empty); the CPU's model name.
+double median(std::vector<double> v);
+std::string cpuModel();
 std::string benchJson(const BenchReport& r);
 
 } // namespace fl::runtime

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/gui/latency_probe.h"
 #include "viz/graph_view.h"
 
 namespace {
@@ -181,22 +182,6 @@ int distinctColours(const QImage& img) {
     return int(colours.size());
 }
 
-// Records the largest gap between ticks of a 10 ms timer on the UI thread.
-struct LatencyProbe {
-    QTimer timer;
-    QElapsedTimer clock;
-    qint64 last = 0, worst = 0;
-    LatencyProbe() {
-        timer.setInterval(10);
-        QObject::connect(&timer, &QTimer::timeout, [this] {
-            const qint64 now = clock.elapsed();
-            worst = std::max(worst, now - last);
-            last = now;
-        });
-        clock.start();
-        timer.start();
-    }
-};
 
 } // namespace
 

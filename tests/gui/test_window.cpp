@@ -15,6 +15,7 @@
 #include <QTreeWidget>
 
 #include "app/main_window.h"
+#include "tests/gui/latency_probe.h"
 #include "viz/code_view.h"
 #include "viz/graph_view.h"
 #include "viz/panes.h"
@@ -57,22 +58,6 @@ int recompileItems(QTreeWidget* tree) {
     return 0;
 }
 
-// Measures the largest gap between ticks of a 10 ms timer on the UI thread.
-struct LatencyProbe {
-    QTimer timer;
-    QElapsedTimer clock;
-    qint64 last = 0, worst = 0;
-    LatencyProbe() {
-        timer.setInterval(10);
-        QObject::connect(&timer, &QTimer::timeout, [this] {
-            qint64 now = clock.elapsed();
-            worst = std::max(worst, now - last);
-            last = now;
-        });
-        clock.start();
-        timer.start();
-    }
-};
 
 } // namespace
 
