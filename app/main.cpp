@@ -1,4 +1,7 @@
 // fuselab: the explorer window, or with a subcommand the command line.
+#include <execinfo.h>
+#include <signal.h>
+#include <ucontext.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -128,8 +131,36 @@ void limitAddressSpace() {
 
 } // namespace
 
+// FUSELAB_CRASH_TRACE=1: a fatal signal prints the raw call stack (for developers; users never
+// see our stack otherwise).
+void installCrashTrace() {
+    const char* on = std::getenv("FUSELAB_CRASH_TRACE");
+    if (!on || !*on || std::strcmp(on, "0") == 0) return;
+    struct sigaction sa {};
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sa.sa_sigaction = [](int sig, siginfo_t* info, void* ctx) {
+        char line[160];
+        int len = std::snprintf(line, sizeof line, "fuselab: fatal signal %d at address %p; call stack:\n", sig, info->si_addr);
+        if (write(2, line, size_t(len)) < 0) {}
+#if defined(__x86_64__)
+        // A call through a null pointer leaves no frame to unwind: the caller is the return
+        // address on top of the stack.
+        auto* uc = static_cast<ucontext_t*>(ctx);
+        void** sp = reinterpret_cast<void**>(uc->uc_mcontext.gregs[REG_RSP]);
+        void* pc = reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+        void* ret[2] = {pc, sp ? sp[0] : nullptr};
+        backtrace_symbols_fd(ret, 2, 2);
+#endif
+        void* frames[64];
+        backtrace_symbols_fd(frames, backtrace(frames, 64), 2);
+        raise(sig);
+    };
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE}) sigaction(sig, &sa, nullptr);
+}
+
 int main(int argc, char** argv) {
     limitAddressSpace();
+    installCrashTrace();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
     std::string model, screenshot, pane, raise;

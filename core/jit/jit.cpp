@@ -13,10 +13,12 @@
 #include "core/jit/jit.h"
 #include "core/jit/llvm_plugin_api.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,7 +30,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -40,7 +41,29 @@ namespace fl::jit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-namespace fs = std::filesystem;
+// No std::filesystem here: PyTorch's LibTorch (the wheels' libtorch.so) exports its own copies of
+// std::filesystem's functions, which interpose ours at load time; on a machine with such a
+// LibTorch, fs::remove_all called through a null pointer. POSIX calls below instead.
+
+// Removes a directory and the files in it (a build directory holds no subdirectories).
+void removeFlatDirectory(const std::string& path) {
+    if (DIR* d = opendir(path.c_str())) {
+        while (dirent* e = readdir(d)) {
+            std::string name = e->d_name;
+            if (name != "." && name != "..") unlink((path + "/" + name).c_str());
+        }
+        closedir(d);
+    }
+    rmdir(path.c_str());
+}
+
+// mkdir -p; false when the directory does not exist afterwards.
+bool makeDirectories(const std::string& path) {
+    for (size_t at = 1; at <= path.size(); ++at)
+        if (at == path.size() || path[at] == '/') mkdir(path.substr(0, at).c_str(), 0755);
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
 
 constexpr const char* kPluginFile = "libfuselab_llvmjit.so";
 constexpr const char* kMetaHeader = "fuselab-jit-cache 1";
@@ -116,8 +139,7 @@ public:
         if (mkdtemp(pattern.data())) path_ = pattern;
     }
     ~BuildDir() {
-        std::error_code ec;
-        if (!path_.empty()) fs::remove_all(path_, ec);
+        if (!path_.empty()) removeFlatDirectory(path_);
     }
     BuildDir(const BuildDir&) = delete;
     BuildDir& operator=(const BuildDir&) = delete;
@@ -250,7 +272,9 @@ std::string exeDirectory() {
     char buf[4096];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     if (n <= 0) return "";
-    return fs::path(std::string(buf, size_t(n))).parent_path().string();
+    std::string exe(buf, size_t(n));
+    size_t slash = exe.rfind('/');
+    return slash == std::string::npos ? std::string() : exe.substr(0, slash);
 }
 
 // $FUSELAB_LLVM_PLUGIN (authoritative when set), else <exe dir>/../lib/, else the build tree.
@@ -675,10 +699,7 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
     CompileOutcome out;
     const Config cfg = config();
     const std::string dir = resolveCacheDir(cfg);
-    if (!dir.empty()) {
-        std::error_code ec;
-        fs::create_directories(dir, ec); // on failure, lookups miss and stores are skipped
-    }
+    if (!dir.empty()) makeDirectories(dir); // on failure, lookups miss and stores are skipped
     auto entryHash = [&](const Resolved& r) { return hashHex(req.key + "\n" + identityOf(cfg, r) + "\n" + req.source); };
 
     Resolved backend = resolveBackend(cfg, false);
