@@ -65,13 +65,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     output_->setObjectName("outputView");
     output_->setReadOnly(true);
     output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    QWidget* timingWidget = makeTimingPane();
+    timing_ = new fl::viz::TimingView(this);
+    timing_->setObjectName("timingView");
 
     addPane("Graphs", "graph", graphs_, Qt::RightDockWidgetArea);
     addPane("Fusion", "fusion", fusion_, Qt::RightDockWidgetArea);
     addPane("Kernels", "kernels", kernels_, Qt::RightDockWidgetArea);
     addPane("Guards & recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
-    addPane("Timing", "timing", timingWidget, Qt::BottomDockWidgetArea);
+    addPane("Timing", "timing", timing_, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(docks_[0], docks_[1]);
     tabifyDockWidget(docks_[0], docks_[2]);
@@ -112,12 +113,6 @@ void MainWindow::showEvent(QShowEvent* e) {
         resizeDocks({docks_[0]}, {width() * 11 / 20}, Qt::Horizontal);
         resizeDocks({docks_[5]}, {height() / 4}, Qt::Vertical);
     });
-}
-
-QWidget* MainWindow::makeTimingPane() {
-    timing_ = new fl::viz::TimingView(this);
-    timing_->setObjectName("timingView");
-    return timing_;
 }
 
 QDockWidget* MainWindow::addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {

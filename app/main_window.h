@@ -76,7 +76,6 @@ private:
     void setDocument(const QString& path, const QString& text);
     void applySnapshot(std::shared_ptr<const runtime::Snapshot> snap, std::function<void()> done);
     void entryChanged(int index);
-    QWidget* makeTimingPane();
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
     fl::viz::CodeView* source_ = nullptr;
