@@ -13,15 +13,18 @@
 //
 // Method (coefficients: minimax fits rounded to float32, derived by tests/kmath/fit_coeffs.py):
 //   exp, expm1   x = k ln2 + r (Cody-Waite, |r| <= ln2/2), expm1(r) = r + r^2 q(r) (q degree 5);
-//                2^k is applied in two exact steps (an exponent add, one multiply), so overflow
-//                gives inf and the subnormal range rounds once.
+//                exp = 2 (s + s expm1(r)) with s = 2^(k-1) built from k's bits: one rounding, an
+//                exact doubling that overflows to inf where exp does; results below 2^-125
+//                (x < -86.98) are flushed to 0, no subnormals (they stall x86 vector units).
 //                expm1 = 2 (2^(k-1) expm1(r) + (2^(k-1) - 1/2)).
 //   log, log1p   x = (1 + f) 2^e with 1 + f in [sqrt(1/2), sqrt(2)), log1p(f) = f + f^2 P(f)
 //                (P degree 8); log1p forms f = (1 + x) 2^-e - 1 in one fma, so no bits of x are
 //                lost to the rounding of 1 + x.
-//   tanh         |x| < 0.625: x + x^3 P(x^2); else 1 - 2 / (exp(2|x|) + 1).
+//   tanh         |x| < 0.625: x + x^3 P(x^2); else 1 - 2e / (1 + e) with e = exp(-2|x|).
 //   erf          |x| < 0.75: x (c0 + P(x^2)); else 1 - exp(Q(|x|)), Q ~ log(erfc) on [0.75, 4].
-//   sigmoid      1 / (1 + exp(-x)).
+//   sigmoid      e = exp(-|x|): 1 / (1 + e) for x >= 0, e / (1 + e) below.
+//   1 / d        tanh and sigmoid divide by d in [1, 2]: a linear guess and three Newton steps
+//                (fl_recip12), no divide instruction (a 512-bit divide holds its port ~10 cycles).
 //   sin, cos     x = n pi/2 + r (three-part Cody-Waite with fma), odd/even polynomials on
 //                |r| <= pi/4, picked and signed by the quadrant n mod 4. Accurate for |x| < 2^21
 //                (~2.1e6); beyond, the float reduction loses bits: results stay finite and within
@@ -42,9 +45,9 @@
 //   expm1     1.2e-7        1.43      1.2e-7
 //   log       8.1e-8        0.92      1.2e-7
 //   log1p     1.2e-7        1.42      1.2e-7   (LibTorch gives inf for x > ~1.7e38; we don't)
-//   tanh      1.4e-7        1.32      1.2e-7
+//   tanh      1.5e-7        1.37      1.2e-7
 //   erf       9.9e-8        1.21      1.2e-7
-//   sigmoid   1.5e-7        2.33      2.4e-7
+//   sigmoid   1.9e-7        2.68      2.5e-7
 //   sin, cos  1.6e-7        1.49      1.2e-7   (|x| < 2^21)
 //   pow       8.2e-8        0.98      1.2e-7
 //   sqrt, abs, max, min, floor, ceil, round: exact; rsqrt: 1/sqrt, 8.9e-8 (1.47 ulp).

@@ -51,7 +51,10 @@ public:
         }
         for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i, start] { loop(i, start); });
     }
-    // Runs f(begin, end) over [0, rows) split into at most size() contiguous chunks.
+    // Runs f(begin, end) over [0, rows) on at most `parts` threads. The rows go out in contiguous
+    // chunks, kChunksPerThread per thread, taken in order from a shared counter: a thread that is
+    // late to wake or slowed (a shared machine) takes fewer, instead of the call waiting for it.
+    // Every row is computed the same whichever thread runs it, so results do not depend on this.
     void run(int64_t rows, int parts, const std::function<void(int64_t, int64_t)>& f) {
         parts = int(std::min<int64_t>(std::min(parts, threads_), rows));
         if (parts <= 1) { f(0, rows); return; }
@@ -59,12 +62,14 @@ public:
             std::lock_guard<std::mutex> lk(mu_);
             job_ = &f;
             rows_ = rows;
+            chunks_ = std::min<int64_t>(rows, int64_t(parts) * kChunksPerThread);
+            next_.store(0, std::memory_order_relaxed);
             parts_ = parts;
             pending_ = parts - 1;
             ++generation_;
         }
         cv_.notify_all();
-        f(0, rows / parts);
+        work(f, rows, chunks_);
         std::unique_lock<std::mutex> lk(mu_);
         done_.wait(lk, [&] { return pending_ == 0; });
         job_ = nullptr;
@@ -87,7 +92,7 @@ private:
     void loop(int index, uint64_t seen) {
         for (;;) {
             const std::function<void(int64_t, int64_t)>* job;
-            int64_t rows;
+            int64_t rows, chunks;
             int parts;
             {
                 std::unique_lock<std::mutex> lk(mu_);
@@ -96,15 +101,23 @@ private:
                 if (quit_) return;
                 job = job_;
                 rows = rows_;
+                chunks = chunks_;
                 parts = parts_;
             }
             if (!job || index >= parts) continue;
-            (*job)(rows * index / parts, rows * (index + 1) / parts);
+            work(*job, rows, chunks);
             std::lock_guard<std::mutex> lk(mu_);
             if (--pending_ == 0) done_.notify_one();
         }
     }
+    static constexpr int64_t kChunksPerThread = 8;
+    void work(const std::function<void(int64_t, int64_t)>& f, int64_t rows, int64_t chunks) {
+        for (int64_t c; (c = next_.fetch_add(1, std::memory_order_relaxed)) < chunks;)
+            f(rows * c / chunks, rows * (c + 1) / chunks);
+    }
     int threads_ = 1;
+    std::atomic<int64_t> next_{0};
+    int64_t chunks_ = 0;
     std::vector<std::thread> workers_;
     std::mutex mu_;
     std::condition_variable cv_, done_;

@@ -14,7 +14,10 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   4. the disk cache: a second process loads the kernels from disk; a truncated or corrupted cache
      entry is detected and rewritten, and the results stay right;
   5. the system-compiler backend (LLVM plugin switched off) generates the same kernel sources and
-     the same results.
+     the same results;
+  6. the shape of the generated code: buffers are restrict-qualified parameters, loops calling
+     transcendental math ask for interleaving, and softmax computes exp once per element (the
+     loop that sums it keeps it for the loop that divides).
 The last line is `N passed, M failed`; exit status 1 when something failed.
 """
 import argparse
@@ -101,6 +104,24 @@ def main():
             outs = [run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)))[1] for i in range(2)]
             report("deterministic " + rel, outs[0] == outs[1] and outs[0], "kernels output differs between two runs")
 
+        # the shape of the generated code
+        def kernel_loops(rel):
+            """[(loop header line, its body text)] of every innermost loop of every kernel."""
+            _, text, _ = run(fuselab, ["kernels", rel], shared)
+            code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("static inline"))
+            return text, re.findall(r"\n( *)(for \(long r0 = [^\n]*|for \(long l = [^\n]*|for \(long x\d+ = [^\n]*)\n(.*?)\n\1\}", code, re.S)
+
+        text, loops = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))
+        exp_loops = [body for _, head, body in loops if "fl_exp(" in body]
+        reads_kept = [body for _, head, body in loops if re.search(r"= kept\d+\[r0\];", body) and "fl_exp(" not in body]
+        report("softmax computes exp once", len(exp_loops) == 2 and all(re.search(r"kept\d+\[r0\] = t\d+;", b) for b in exp_loops) and reads_kept,
+               "loops calling fl_exp: %d (want the sum loop and its tail), loops reading the kept row: %d" % (len(exp_loops), len(reads_kept)))
+        text, loops = kernel_loops(os.path.join("resources", "models", "bench", "pointwise_chain.py"))
+        report("restrict parameters and interleaved math",
+               re.search(r"static void cpp_fused_\w+_rows\(\n    const float\* __restrict in0,", text) is not None
+               and "#pragma clang loop interleave_count(4)\n        for (long x0" in text,
+               "kernel text: %r" % text[-1500:])
+
         # disk cache: miss, then a hit from a second process, then damaged entries rewritten
         case = os.path.join("tests", "compiler", "cases", "ops_and_views.py")
         cache = os.path.join(tmp, "cache")
@@ -122,7 +143,7 @@ def main():
 
         # the system compiler: same sources, same results
         off = {"FUSELAB_LLVM_PLUGIN": ""}
-        for name in ["ops_and_views.py", "masks_and_scalars.py"]:
+        for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]:
             rel = os.path.join("tests", "compiler", "cases", name)
             _, llvm_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "l-" + name))
             _, cc_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "c-" + name), off)
