@@ -93,6 +93,8 @@ public:
             dry.reductionBody(scratch);
             for (auto& [key, stages] : dry.readInStage_)
                 if (stages.size() > 1) stash_[key] = {*stages.begin(), ""};
+            prefetchStage_ = dry.latencyStage_;
+            rowLoads_ = dry.rowLoads_;
             body = reductionBody(k);
         } else body = pointwiseBody(k);
         k.buffers = buffers_;
@@ -151,6 +153,7 @@ private:
     Scope* rowScope_ = nullptr;          // a reduction kernel's per-row scope
     std::set<std::string> rowValues_;    // names whose value is fixed for the row
     int stage_ = 0;                      // the reduction kernel's loop being written (1, 2, ...)
+    int latencyStage_ = 0;               // the first loop bound by math latency
     std::string rowVar_;                 // its innermost loop variable, where rows can be stashed
     std::map<std::string, std::set<int>> readInStage_; // costly value (keyOf) -> loops that compute it
     struct Stash {
@@ -158,6 +161,57 @@ private:
         std::string name; // its row array
     };
     std::map<std::string, Stash> stash_;
+    std::map<std::string, std::pair<std::string, IE>> rowLoads_; // buffer reads of the row loops
+    int prefetchStage_ = 0;              // the loop that fetches the next row's inputs ahead
+    struct Prefetch {
+        std::string buffer;
+        IE offset;       // in the next row's vars, at r0b + c
+        int64_t perLine; // elements per 64-byte cache line
+    };
+    std::vector<Prefetch> prefetches_;
+
+    // The next row's addresses of the reads that move with the row and run along the reduced
+    // dim, for a loop over blocks of kLanes starting at r0b (the outer vars of row q + 1 are nx0,
+    // nx1, ...). A prefetch is a hint: a wrong address costs a little time, never a fault.
+    void planPrefetches(const std::string& rl) {
+        const Domain& d = g_.domain;
+        std::map<std::string, IE> next;
+        std::map<std::string, int64_t> env;
+        for (size_t i = 0; i < d.outer.size(); ++i) {
+            next["x" + std::to_string(i)] = ivar("nx" + std::to_string(i));
+            env["x" + std::to_string(i)] = 1;
+        }
+        for (auto& sym : p_.symbols) env[sym] = 7;
+        next[rl] = iadd(ivar(rl + "b"), ivar("c"));
+        for (auto& [key, load] : rowLoads_) {
+            const IE& off = load.second;
+            std::map<std::string, int64_t> e0 = env, e1 = env, e2 = env;
+            e0[rl] = 0, e1[rl] = 1, e2[rl] = 0;
+            for (size_t i = 0; i < d.outer.size(); ++i) e2["x" + std::to_string(i)] = 2;
+            bool unitStride = evaluate(off, e1) - evaluate(off, e0) == 1;
+            bool movesWithRow = evaluate(off, e2) != evaluate(off, e0);
+            int64_t bytes = p_.nodes[bufferNode(load.first)].dtype == DType::F32 ? 4 : p_.nodes[bufferNode(load.first)].dtype == DType::Bool ? 1 : 8;
+            if (unitStride && movesWithRow) prefetches_.push_back({load.first, substitute(off, next), 64 / bytes});
+        }
+    }
+    int bufferNode(const std::string& name) const {
+        for (auto& n : p_.nodes)
+            if (n.name == name) return n.id;
+        throw std::logic_error("no buffer " + name);
+    }
+    // One prefetch per cache line of the block of kLanes elements starting at r0b.
+    std::string prefetchLines(const std::string& indent) {
+        std::string r = indent + "// the next row's inputs, fetched while this one computes\n";
+        for (auto& pf : prefetches_) {
+            if (pf.perLine >= kLanes) {
+                r += indent + "__builtin_prefetch(&" + pf.buffer + "[" + idx(substitute(pf.offset, {{"c", iconst(0)}})) + "]);\n";
+                continue;
+            }
+            r += indent + "for (long c = 0; c < " + std::to_string(kLanes) + "; c += " + std::to_string(pf.perLine) + ") __builtin_prefetch(&" +
+                 pf.buffer + "[" + idx(pf.offset) + "]);\n";
+        }
+        return r;
+    }
 
     // A structural name for a value of the kernel: equal names, equal values within a row.
     std::string keyOf(const SE& e) const {
@@ -209,13 +263,14 @@ private:
     }
 
     // Flat element offset of coordinates in a contiguous buffer of node `n`.
-    std::string offset(int n, const std::vector<IE>& coords) {
+    IE offsetExpr(int n, const std::vector<IE>& coords) const {
         const Node& b = p_.nodes[n];
         std::vector<IE> st = b.kind == NodeKind::Input ? b.strides : contiguousStrides(b.shape);
         IE off = iconst(0);
         for (size_t i = 0; i < coords.size() && i < st.size(); ++i) off = iadd(off, imul(coords[i], st[i]));
-        return idx(off);
+        return off;
     }
+    std::string offset(int n, const std::vector<IE>& coords) { return idx(offsetExpr(n, coords)); }
 
     std::string emitLine(Scope& sc, DType dt, const std::string& rhs) {
         std::string have = sc.find(rhs);
@@ -260,7 +315,9 @@ private:
                 return expr(ssubstitute(m.body, sub), sc);
             }
             bufferIndex(m.id, false);
-            return emitLine(sc, m.dtype, m.name + "[" + offset(m.id, e->index) + "]");
+            IE off = offsetExpr(m.id, e->index);
+            if (stage_ > 0) rowLoads_.emplace(m.name + "[" + str(off) + "]", std::make_pair(m.name, off));
+            return emitLine(sc, m.dtype, m.name + "[" + idx(off) + "]");
         }
         case SExpr::Cast: {
             std::string a = expr(e->args[0], sc);
@@ -335,13 +392,13 @@ private:
     }
 
     // `const long x0 = q / 1024; const long x1 = q % 1024;` for dims[0..n)
-    std::string unravel(const Shape& dims, const std::string& q, const std::string& indent, size_t n) {
+    std::string unravel(const Shape& dims, const std::string& q, const std::string& indent, size_t n, const std::string& prefix = "x") {
         std::string r;
         for (size_t i = 0; i < n; ++i) {
             IE inner = product(dims, i + 1, n);
             IE v = idiv(ivar(q), inner);
             if (i > 0) v = imod(v, dims[i]);
-            r += indent + "const long x" + std::to_string(i) + " = " + idx(v) + ";\n";
+            r += indent + "const long " + prefix + std::to_string(i) + " = " + idx(v) + ";\n";
         }
         return r;
     }
@@ -450,6 +507,11 @@ private:
                        " computes, kept for the later loops of the row\n";
             }
         } else stash_.clear();
+        if (nInner == 1 && prefetchStage_ > 0) planPrefetches(rl);
+        if (!prefetches_.empty()) {
+            out += "        const long nq = q + 1; // the next row\n";
+            out += unravel(d.outer, "nq", "        ", d.outer.size(), "nx");
+        }
         for (int st = 1; st <= stages; ++st) {
             std::vector<int> reds, stores;
             for (auto& [n, s] : stage)
@@ -470,10 +532,13 @@ private:
                     text += bodyIndent + acc + " = " + combineExpr(nd.reduceOp, acc, v) + ";\n";
                 }
                 for (int n : stores) store(p_.nodes[n], expr(placedBody(p_.nodes[n]), sc), sc);
+                if (!latencyStage_ && latencyBound(text)) latencyStage_ = st;
                 return text;
             };
+            bool prefetch = st == prefetchStage_ && !prefetches_.empty();
+            bool blockedStores = prefetch && reds.empty(); // blocks of kLanes, each prefetching ahead
             std::string lanes = reds.empty() ? "" : loopBody("l", ind + "        ");
-            std::string tail = loopBody("0", ind + "    ");
+            std::string tail = loopBody("0", ind + (blockedStores ? "        " : "    "));
             out += "        // loop " + std::to_string(st) + ":";
             for (int n : reds) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].reduceOp + " of " + p_.nodes[n].what + ")";
             for (int n : stores) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].what + ")";
@@ -494,6 +559,7 @@ private:
                 // the additions is fixed by the source, whatever the compiler
                 out += ind + "long " + rl + "b = 0;\n";
                 out += ind + "for (; " + rl + "b + " + std::to_string(kLanes) + " <= " + R + "; " + rl + "b += " + std::to_string(kLanes) + ") {\n";
+                if (prefetch) out += prefetchLines(ind + "    ");
                 out += interleave(lanes, ind + "    ");
                 out += ind + "    for (long l = 0; l < " + std::to_string(kLanes) + "; ++l) {\n";
                 out += ind + "        const long " + rl + " = " + rl + "b + l;\n";
@@ -502,6 +568,15 @@ private:
                 out += ind + "for (long " + rl + " = " + rl + "b; " + rl + " < " + R + "; ++" + rl + ") {\n";
                 out += tail;
                 out += ind + "}\n";
+            } else if (blockedStores) {
+                std::string K = std::to_string(kLanes);
+                out += ind + "for (long " + rl + "b = 0; " + rl + "b < " + R + "; " + rl + "b += " + K + ") {\n";
+                out += prefetchLines(ind + "    ");
+                out += ind + "    const long " + rl + "e = " + rl + "b + " + K + " < " + R + " ? " + rl + "b + " + K + " : " + R + ";\n";
+                out += interleave(tail, ind + "    ");
+                out += ind + "    for (long " + rl + " = " + rl + "b; " + rl + " < " + rl + "e; ++" + rl + ") {\n";
+                out += tail;
+                out += ind + "    }\n" + ind + "}\n";
             } else {
                 out += interleave(tail, ind);
                 out += ind + "for (long " + rl + " = 0; " + rl + " < " + R + "; ++" + rl + ") {\n";
