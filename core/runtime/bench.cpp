@@ -72,18 +72,26 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
     return s;
 }
 
-// Times f until minSeconds have passed (at least minRuns, at most maxRuns); returns the median.
-template <class F>
-double timeRuns(const BenchOptions& o, int& runs, F&& f) {
-    std::vector<double> t;
+// Times a and b in alternation, a run of each per round (a first in even rounds, b first in odd
+// ones), until 2 * minSeconds have passed (at least minRuns, at most maxRuns rounds); returns
+// the medians. A burst of load from elsewhere on a shared machine then slows both alike, and
+// their ratio holds.
+template <class A, class B>
+void timeAlternating(const BenchOptions& o, int& runs, double& medianA, double& medianB, A&& a, B&& b) {
+    std::vector<double> ta, tb;
     auto start = Clock::now();
-    while (int(t.size()) < o.maxRuns && (int(t.size()) < o.minRuns || ms(start, Clock::now()) < o.minSeconds * 1000)) {
-        auto a = Clock::now();
+    auto one = [](auto& f, std::vector<double>& t) {
+        auto s = Clock::now();
         f();
-        t.push_back(ms(a, Clock::now()));
+        t.push_back(ms(s, Clock::now()));
+    };
+    for (int round = 0; round < o.maxRuns && (round < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000); ++round) {
+        if (round % 2 == 0) one(a, ta), one(b, tb);
+        else one(b, tb), one(a, ta);
     }
-    runs = int(t.size());
-    return median(t);
+    runs = int(ta.size());
+    medianA = median(ta);
+    medianB = median(tb);
 }
 
 std::string jsonStr(const std::string& s) {
@@ -105,21 +113,24 @@ std::string num(double v) {
 
 } // namespace
 
-double measureCopyGbps() {
+namespace {
+
+// Milliseconds of each of `reps` parallel copies of 64 MiB (after two warm-up copies).
+std::vector<double> copySamples(int reps) {
     const size_t n = size_t(64) << 20;
     // 2 MiB-aligned, written once before timing: no page faults inside the timed copies
     char* a = static_cast<char*>(std::aligned_alloc(size_t(2) << 20, n));
     char* b = static_cast<char*>(std::aligned_alloc(size_t(2) << 20, n));
+    std::vector<double> t;
     if (!a || !b) {
         std::free(a);
         std::free(b);
-        return 0;
+        return t;
     }
     std::memset(a, 1, n);
     std::memset(b, 0, n);
     int parts = threads();
-    std::vector<double> t;
-    for (int rep = 0; rep < 22; ++rep) {
+    for (int rep = 0; rep < reps + 2; ++rep) {
         auto s = Clock::now();
         std::vector<std::thread> th;
         for (int i = 1; i < parts; ++i)
@@ -130,8 +141,17 @@ double measureCopyGbps() {
     }
     std::free(a);
     std::free(b);
-    return 2.0 * double(n) / (median(t) * 1e6);
+    return t;
 }
+
+double copyGbps(const std::vector<double>& samples) {
+    double m = median(samples);
+    return m > 0 ? 2.0 * double(size_t(64) << 20) / (m * 1e6) : 0;
+}
+
+} // namespace
+
+double measureCopyGbps() { return copyGbps(copySamples(20)); }
 
 BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     BenchReport r;
@@ -140,7 +160,9 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     r.libtorch = TORCH_VERSION;
     r.threads = threads();
     r.compiler = jit::Jit::instance().backendName();
-    r.copyGbps = measureCopyGbps();
+    // the copy is timed before the calls and again after them, and the samples pooled: on a
+    // shared machine the bandwidth moves, and the calls ran in between
+    std::vector<double> copy = copySamples(20);
     capture::Session& s = *in.capture;
     std::vector<capture::Session::RecordedCall> calls = s.recorded;
     s.recordCalls = false;
@@ -198,22 +220,29 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         } else {
             bc.note = "no graph was compiled for this call";
         }
-        Value compiled;
-        bc.cachedMs = timeRuns(opts, bc.cachedRuns, [&] {
-            script::CallArgs x = rc.args;
-            compiled = s.callCompiled(fn, x, rc.opts);
-        });
+        Value compiled, eager;
+        bool was = s.enabled;
+        timeAlternating(
+            opts, bc.cachedRuns, bc.cachedMs, bc.eagerMs,
+            [&] {
+                script::CallArgs x = rc.args;
+                compiled = s.callCompiled(fn, x, rc.opts);
+            },
+            [&] {
+                s.enabled = false; // the same call, eagerly
+                script::CallArgs x = rc.args;
+                try {
+                    eager = in.call(fn, x);
+                } catch (...) {
+                    s.enabled = was;
+                    throw;
+                }
+                s.enabled = was;
+            });
+        bc.eagerRuns = bc.cachedRuns;
         bc.bytesMin = s.lastGraph.bytesIn + s.lastGraph.bytesOut;
         if (entry && entry->compiled && entry->compiled->fallbacks > 0 && bc.note.empty())
             bc.note = "cached calls took the reference path (inputs differ from the traced ones)";
-        Value eager;
-        bool was = s.enabled;
-        s.enabled = false;
-        bc.eagerMs = timeRuns(opts, bc.eagerRuns, [&] {
-            script::CallArgs x = rc.args;
-            eager = in.call(fn, x);
-        });
-        s.enabled = was;
         std::vector<at::Tensor> ct, et;
         flattenTensors(compiled, ct);
         flattenTensors(eager, et);
@@ -228,6 +257,9 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         bc.achievedGbps = bc.cachedMs > 0 ? double(bc.bytesMin) / (bc.cachedMs * 1e6) : 0;
         r.calls.push_back(bc);
     }
+    std::vector<double> after = copySamples(20);
+    copy.insert(copy.end(), after.begin(), after.end());
+    r.copyGbps = copyGbps(copy);
     return r;
 }
 
