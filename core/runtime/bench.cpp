@@ -72,22 +72,29 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
     return s;
 }
 
-// Times a and b in alternation, a run of each per round (a first in even rounds, b first in odd
-// ones), until 2 * minSeconds have passed (at least minRuns, at most maxRuns rounds); returns
-// the medians. A burst of load from elsewhere on a shared machine then slows both alike, and
-// their ratio holds.
+// Times a and b in alternating blocks: per round, one untimed run of a then kTimed timed ones,
+// the same for b (b first in odd rounds), until both have minRuns samples and 2 * minSeconds
+// have passed (at most maxRuns samples each); returns the medians. Each timed run follows a run
+// of its own kind, as in back-to-back timing (the untimed run absorbs what the other kind left
+// in the caches: dirty lines to write back, its data in place of ours), while a burst of load
+// from elsewhere on a shared machine, which lasts longer than a round, slows both alike.
 template <class A, class B>
 void timeAlternating(const BenchOptions& o, int& runs, double& medianA, double& medianB, A&& a, B&& b) {
+    constexpr int kTimed = 2;
     std::vector<double> ta, tb;
     auto start = Clock::now();
-    auto one = [](auto& f, std::vector<double>& t) {
-        auto s = Clock::now();
+    auto block = [](auto& f, std::vector<double>& t) {
         f();
-        t.push_back(ms(s, Clock::now()));
+        for (int i = 0; i < kTimed; ++i) {
+            auto s = Clock::now();
+            f();
+            t.push_back(ms(s, Clock::now()));
+        }
     };
-    for (int round = 0; round < o.maxRuns && (round < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000); ++round) {
-        if (round % 2 == 0) one(a, ta), one(b, tb);
-        else one(b, tb), one(a, ta);
+    for (int round = 0; int(ta.size()) < o.maxRuns && (int(ta.size()) < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000);
+         ++round) {
+        if (round % 2 == 0) block(a, ta), block(b, tb);
+        else block(b, tb), block(a, ta);
     }
     runs = int(ta.size());
     medianA = median(ta);
