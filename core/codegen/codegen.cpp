@@ -41,6 +41,10 @@ std::string interleave(const std::string& body, const std::string& indent) {
     return latencyBound(body) ? indent + "#pragma clang loop interleave_count(4)\n" : std::string();
 }
 
+// A float constant that is not NaN: max(x, c) is then `x < c ? c : x`, NaN-propagating for x with
+// one compare (fl_max needs two, for a NaN on either side).
+bool nonNanLiteral(const SE& e) { return e->kind == SExpr::Const && e->dtype == DType::F32 && !std::isnan(e->c); }
+
 std::string floatLit(double v) {
     if (std::isnan(v)) return "__builtin_nanf(\"\")";
     if (std::isinf(v)) return v > 0 ? "__builtin_inff()" : "(-__builtin_inff())";
@@ -355,7 +359,9 @@ private:
         else if (op == "neg") rhs = "-" + a[0];
         else if (op == "not") rhs = "!" + a[0];
         else if (op == "reciprocal") rhs = "1.0f / " + a[0];
-        else if (op == "relu") rhs = mathCall("fl_max", {a[0], "0.0f"});
+        else if (op == "relu") rhs = a[0] + " < 0.0f ? 0.0f : " + a[0]; // NaN stays NaN: the compare is false
+        else if ((op == "max" || op == "clamp_min") && e->args.size() > 1 && nonNanLiteral(e->args[1])) rhs = a[0] + " < " + a[1] + " ? " + a[1] + " : " + a[0];
+        else if ((op == "min" || op == "clamp_max") && e->args.size() > 1 && nonNanLiteral(e->args[1])) rhs = a[0] + " > " + a[1] + " ? " + a[1] + " : " + a[0];
         else if (op == "max" || op == "clamp_min") rhs = mathCall("fl_max", a);
         else if (op == "min" || op == "clamp_max") rhs = mathCall("fl_min", a);
         else if (op == "trunc") rhs = "__builtin_truncf(" + a[0] + ")";
