@@ -23,18 +23,21 @@ constexpr int kLanes = 64;        // independent accumulators per reduction: fou
 constexpr int64_t kBlock = 4096;  // elements of the last dim per row block of a pointwise kernel
 constexpr int64_t kRowStash = 4096; // longest reduced row whose costly values are kept for later loops
 
-bool costlyCall(const std::string& op) {
+// The transcendental functions of kmath: costly enough to keep rather than compute twice, and
+// built of chains of dependent operations.
+const std::set<std::string>& costlyOps() {
     static const std::set<std::string> ops = {"exp", "expm1", "log", "log1p", "tanh", "erf", "sigmoid", "sin", "cos", "pow"};
-    return ops.count(op) > 0;
+    return ops;
 }
+bool costlyCall(const std::string& op) { return costlyOps().count(op) > 0; }
 
-// A loop whose body calls the transcendental functions is bound by their dependency chains (the
-// polynomial of one vector waits on itself), not by memory: asking clang for four vectors at once,
-// interleaved instruction by instruction, keeps both vector ports busy. Measured on
-// pointwise_chain (sigmoid, tanh): 11.4 -> 5.9 ms on one thread. Other compilers ignore the pragma.
+// A loop whose body calls them is bound by their dependency chains (the polynomial of one vector
+// waits on itself), not by memory: asking clang for four vectors at once, interleaved instruction
+// by instruction, keeps both vector ports busy. Measured on pointwise_chain (sigmoid, tanh):
+// 11.4 -> 5.9 ms on one thread. Other compilers ignore the pragma.
 bool latencyBound(const std::string& body) {
-    for (const char* fn : {"fl_exp(", "fl_expm1(", "fl_log(", "fl_log1p(", "fl_tanh(", "fl_erf(", "fl_sigmoid(", "fl_sin(", "fl_cos(", "fl_pow("})
-        if (body.find(fn) != std::string::npos) return true;
+    for (const auto& op : costlyOps())
+        if (body.find("fl_" + op + "(") != std::string::npos) return true;
     return false;
 }
 std::string interleave(const std::string& body, const std::string& indent) {
@@ -165,7 +168,7 @@ private:
         std::string name; // its row array
     };
     std::map<std::string, Stash> stash_;
-    std::map<std::string, std::pair<std::string, IE>> rowLoads_; // buffer reads of the row loops
+    std::map<std::string, std::pair<int, IE>> rowLoads_; // buffer reads of the row loops: node, offset
     int prefetchStage_ = 0;              // the loop that fetches the next row's inputs ahead
     struct Prefetch {
         std::string buffer;
@@ -194,14 +197,10 @@ private:
             for (size_t i = 0; i < d.outer.size(); ++i) e2["x" + std::to_string(i)] = 2;
             bool unitStride = evaluate(off, e1) - evaluate(off, e0) == 1;
             bool movesWithRow = evaluate(off, e2) != evaluate(off, e0);
-            int64_t bytes = p_.nodes[bufferNode(load.first)].dtype == DType::F32 ? 4 : p_.nodes[bufferNode(load.first)].dtype == DType::Bool ? 1 : 8;
-            if (unitStride && movesWithRow) prefetches_.push_back({load.first, substitute(off, next), 64 / bytes});
+            const Node& b = p_.nodes[load.first];
+            int64_t bytes = b.dtype == DType::F32 ? 4 : b.dtype == DType::Bool ? 1 : 8;
+            if (unitStride && movesWithRow) prefetches_.push_back({b.name, substitute(off, next), 64 / bytes});
         }
-    }
-    int bufferNode(const std::string& name) const {
-        for (auto& n : p_.nodes)
-            if (n.name == name) return n.id;
-        throw std::logic_error("no buffer " + name);
     }
     // One prefetch per cache line of the block of kLanes elements starting at r0b.
     std::string prefetchLines(const std::string& indent) {
@@ -320,7 +319,7 @@ private:
             }
             bufferIndex(m.id, false);
             IE off = offsetExpr(m.id, e->index);
-            if (stage_ > 0) rowLoads_.emplace(m.name + "[" + str(off) + "]", std::make_pair(m.name, off));
+            if (stage_ > 0) rowLoads_.emplace(m.name + "[" + str(off) + "]", std::make_pair(m.id, off));
             return emitLine(sc, m.dtype, m.name + "[" + idx(off) + "]");
         }
         case SExpr::Cast: {

@@ -158,8 +158,6 @@ double copyGbps(const std::vector<double>& samples) {
 
 } // namespace
 
-double measureCopyGbps() { return copyGbps(copySamples(20)); }
-
 BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     BenchReport r;
     r.machine = cpuModel();

@@ -45,8 +45,6 @@ struct BenchOptions {
 
 // Replays the calls `in.capture` recorded; the script has finished running.
 BenchReport runBench(script::Interp& in, const BenchOptions& opts);
-// Parallel copy of 64 MiB with the kernel thread pool: GB/s counting the read and the write.
-double measureCopyGbps();
 std::string benchText(const BenchReport& r);
 // Shared by bench and the profiler: the median of a sample (0 when empty); the CPU's model name.
 double median(std::vector<double> v);
