@@ -22,6 +22,25 @@ constexpr int kLanes = 64;        // independent accumulators per reduction: fou
                                   // the adds of consecutive steps do not wait on each other
 constexpr int64_t kBlock = 4096;  // elements of the last dim per row block of a pointwise kernel
 constexpr int64_t kRowStash = 4096; // longest reduced row whose costly values are kept for later loops
+constexpr int64_t kStreamBytes = int64_t(16) << 20; // outputs this large are written past the caches
+
+// Copies a row computed in a local array to the output. Under clang, with non-temporal stores
+// when the destination is 64-byte aligned: an ordinary store first reads the line it writes
+// (a third memory stream next to the input and the output), a non-temporal one does not. The
+// kernel ends with a fence, so the rows are in memory before the runtime hands the output on.
+const char* kStreamRow = R"(
+// n floats (a multiple of 16) from a 64-byte aligned row to dst, past the caches when dst is aligned.
+static inline void fl_stream_row(float* __restrict dst, const float* __restrict src, long n) {
+#if defined(__clang__)
+    typedef float fl_v16 __attribute__((vector_size(64), may_alias));
+    if (((unsigned long)dst & 63) == 0) {
+        for (long i = 0; i < n; i += 16) __builtin_nontemporal_store(*(const fl_v16*)&src[i], (fl_v16*)&dst[i]);
+        return;
+    }
+#endif
+    for (long i = 0; i < n; ++i) dst[i] = src[i];
+}
+)";
 
 // The transcendental functions of kmath: costly enough to keep rather than compute twice, and
 // built of chains of dependent operations.
@@ -122,6 +141,7 @@ public:
         }
         std::string math = kernelMath(std::vector<std::string>(math_.begin(), math_.end()));
         if (!math.empty()) src << math << "\n";
+        if (streams_) src << kStreamRow << "\n";
         // The loops live in a function of pointer parameters: restrict-qualified parameters tell
         // the compiler that the buffers do not overlap (on local pointers it ignores that), so it
         // keeps accumulators in registers and adds no run-time overlap checks.
@@ -136,7 +156,9 @@ public:
             if (symbolsUsed_.count(p_.symbols[i])) src << "    const long " << p_.symbols[i] << " = sym[" << i << "];\n";
         if (scalarsUsed_.empty()) src << "    (void)scal;\n";
         if (symbolsUsed_.empty()) src << "    (void)sym;\n";
-        src << body << "}\n\n";
+        src << body;
+        if (streams_) src << "#if defined(__clang__)\n    __atomic_thread_fence(__ATOMIC_SEQ_CST); // the streamed rows reach memory\n#endif\n";
+        src << "}\n\n";
         src << "extern \"C\" void " << name << "(void* const* bufs, const long* sym, const float* scal, long begin, long end) {\n";
         src << "    " << name << "_rows(";
         for (size_t i = 0; i < buffers_.size(); ++i)
@@ -176,6 +198,7 @@ private:
         int64_t perLine; // elements per 64-byte cache line
     };
     std::vector<Prefetch> prefetches_;
+    bool streams_ = false;               // some output rows are written with fl_stream_row
 
     // The next row's addresses of the reads that move with the row and run along the reduced
     // dim, for a loop over blocks of kLanes starting at r0b (the outer vars of row q + 1 are nx0,
@@ -214,6 +237,24 @@ private:
                  pf.buffer + "[" + idx(pf.offset) + "]);\n";
         }
         return r;
+    }
+
+    // Whether computing e in loop `st` calls costly math (values kept from an earlier loop are
+    // read, not computed): such a loop is bound by the math, and its stores stay ordinary.
+    bool computesCostly(const SE& e, int st, int depth = 0) const {
+        if (depth > 64) return true;
+        if (e->kind == SExpr::Call && costlyCall(e->op)) {
+            auto it = stash_.find(keyOf(e));
+            return it == stash_.end() || it->second.stage >= st;
+        }
+        if (e->kind == SExpr::Load && members_.count(e->buffer) && p_.nodes[e->buffer].kind != NodeKind::Reduction) {
+            std::map<std::string, IE> sub;
+            for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
+            return computesCostly(ssubstitute(p_.nodes[e->buffer].body, sub), st, depth + 1);
+        }
+        for (auto& a : e->args)
+            if (computesCostly(a, st, depth)) return true;
+        return false;
     }
 
     // A structural name for a value of the kernel: equal names, equal values within a row.
@@ -527,6 +568,29 @@ private:
             for (size_t i = 0; i + 1 < nInner; ++i) ind += "    ";
             std::string R = idx(d.inner[nInner - 1]);
             stage_ = st;
+            // large outputs of a store-only loop that is not bound by math: the row goes to a local
+            // array, then to memory past the caches (fl_stream_row); rows must be whole vectors.
+            // Measured with the kernels alone, 2 threads, 4 A/B pairs: softmax_rows 3.2-4.3 ->
+            // 2.5-3.8 ms, masked_softmax 2.9-5.2 -> 2.0-3.2, rmsnorm 1.7-2.1 -> 1.3-1.8; after
+            // layernorm_gelu_residual's erf loop it was slower (3.0-3.6 -> 3.3-4.0), so loops that
+            // compute costly math keep ordinary stores.
+            std::map<int, std::string> streamed; // node -> its row's first element
+            int64_t rowLen = 0;
+            bool memoryBound = true;
+            for (int n : stores) memoryBound = memoryBound && !computesCostly(placedBody(p_.nodes[n]), st);
+            if (memoryBound && reds.empty() && nInner == 1 && constValue(d.inner[0], rowLen) && rowLen % 16 == 0 && rowLen <= kRowStash)
+                for (int n : stores) {
+                    const Node& nd = p_.nodes[n];
+                    int64_t elems = 1, v = 0;
+                    bool fixed = true;
+                    for (auto& dim : nd.shape) fixed = fixed && constValue(dim, v), elems *= v;
+                    IE off = offsetExpr(n, outCoords(nd));
+                    std::map<std::string, int64_t> e0, e1;
+                    e1[rl] = 1;
+                    if (fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && evaluate(off, e1) - evaluate(off, e0) == 1)
+                        streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
+                }
+            if (!streamed.empty()) streams_ = true;
             auto loopBody = [&](const std::string& lane, const std::string& bodyIndent) {
                 std::string text;
                 Scope sc{bodyIndent, &text, {}, &row};
@@ -536,7 +600,13 @@ private:
                     std::string acc = nd.name + "_acc[" + lane + "]";
                     text += bodyIndent + acc + " = " + combineExpr(nd.reduceOp, acc, v) + ";\n";
                 }
-                for (int n : stores) store(p_.nodes[n], expr(placedBody(p_.nodes[n]), sc), sc);
+                for (int n : stores) {
+                    std::string v = expr(placedBody(p_.nodes[n]), sc);
+                    if (streamed.count(n)) {
+                        bufferIndex(n, true);
+                        text += bodyIndent + p_.nodes[n].name + "_row[" + rl + "] = " + v + ";\n";
+                    } else store(p_.nodes[n], v, sc);
+                }
                 if (!latencyStage_ && latencyBound(text)) latencyStage_ = st;
                 return text;
             };
@@ -554,6 +624,8 @@ private:
                 out += "        for (int l = 0; l < " + std::to_string(kLanes) + "; ++l) " + nd.name + "_acc[l] = " + initValue(nd.reduceOp) + ";\n";
             }
             out += "        {\n";
+            for (auto& [n, base] : streamed)
+                out += "            alignas(64) float " + p_.nodes[n].name + "_row[" + std::to_string(rowLen) + "];\n";
             ind = "            ";
             for (size_t i = 0; i + 1 < nInner; ++i) {
                 out += ind + "for (long r" + std::to_string(i) + " = 0; r" + std::to_string(i) + " < " + idx(d.inner[i]) + "; ++r" + std::to_string(i) + ") {\n";
@@ -592,6 +664,8 @@ private:
                 ind.resize(ind.size() - 4);
                 out += ind + "}\n";
             }
+            for (auto& [n, base] : streamed)
+                out += "            fl_stream_row(&" + p_.nodes[n].name + "[" + base + "], " + p_.nodes[n].name + "_row, " + std::to_string(rowLen) + ");\n";
             out += "        }\n";
             for (int n : reds) {
                 const Node& nd = p_.nodes[n];

@@ -16,8 +16,9 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   5. the system-compiler backend (LLVM plugin switched off) generates the same kernel sources and
      the same results;
   6. the shape of the generated code: buffers are restrict-qualified parameters, loops calling
-     transcendental math ask for interleaving, and softmax computes exp once per element (the
-     loop that sums it keeps it for the loop that divides).
+     transcendental math ask for interleaving, softmax computes exp once per element (the
+     loop that sums it keeps it for the loop that divides), and large output rows of loops not
+     bound by math are streamed past the caches.
 The last line is `N passed, M failed`; exit status 1 when something failed.
 """
 import argparse
@@ -117,6 +118,10 @@ def main():
         report("softmax computes exp once", len(exp_loops) == 2 and all(re.search(r"kept\d+\[r0\] = t\d+;", b) for b in exp_loops) and reads_kept,
                "loops calling fl_exp: %d (want the sum loop and its tail), loops reading the kept row: %d" % (len(exp_loops), len(reads_kept)))
         text, loops = kernel_loops(os.path.join("resources", "models", "bench", "pointwise_chain.py"))
+        report("large rows streamed where the loop is not bound by math",
+               "fl_stream_row(&buf" in kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]
+               and "fl_stream_row(&" not in kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0],
+               "softmax_rows should write its output rows with fl_stream_row, layernorm_gelu_residual (erf in its store loop) should not")
         report("restrict parameters and interleaved math",
                re.search(r"static void cpp_fused_\w+_rows\(\n    const float\* __restrict in0,", text) is not None
                and "#pragma clang loop interleave_count(4)\n        for (long x0" in text,
@@ -143,8 +148,9 @@ def main():
 
         # the system compiler: same sources, same results
         off = {"FUSELAB_LLVM_PLUGIN": ""}
-        for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]:
-            rel = os.path.join("tests", "compiler", "cases", name)
+        for rel in [os.path.join("tests", "compiler", "cases", name) for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]] + [
+                os.path.join("resources", "models", "bench", "softmax_rows.py")]:  # streamed rows: plain stores under g++
+            name = os.path.basename(rel)
             _, llvm_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "l-" + name))
             _, cc_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "c-" + name), off)
             rc, cc_out, _ = run(fuselab, ["run", rel], os.path.join(tmp, "c-" + name), off)
