@@ -1,5 +1,6 @@
 #include "core/codegen/codegen.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -254,6 +255,21 @@ private:
         }
         for (auto& a : e->args)
             if (computesCostly(a, st, depth)) return true;
+        return false;
+    }
+
+    // Whether a node after n in the program may read n's buffer: another kernel's loads, or any
+    // library call or eager op (they read captured values, possibly through views of n).
+    bool readLater(int n) const {
+        for (const Node& m : p_.nodes) {
+            if (m.id <= n || members_.count(m.id)) continue;
+            if (m.kind == NodeKind::Extern || m.kind == NodeKind::Fallback) return true;
+            if (!m.body) continue;
+            std::vector<const SExpr*> loads;
+            collectLoads(m.body, loads);
+            for (const SExpr* l : loads)
+                if (l->buffer == n) return true;
+        }
         return false;
     }
 
@@ -568,8 +584,9 @@ private:
             for (size_t i = 0; i + 1 < nInner; ++i) ind += "    ";
             std::string R = idx(d.inner[nInner - 1]);
             stage_ = st;
-            // large outputs of a store-only loop that is not bound by math: the row goes to a local
-            // array, then to memory past the caches (fl_stream_row); rows must be whole vectors.
+            // large outputs of a store-only loop that is not bound by math, when nothing later in
+            // the graph reads them: the row goes to a local array, then to memory past the caches
+            // (fl_stream_row); rows must be whole vectors. Values read again stay in the caches.
             // Measured with the kernels alone, 2 threads, 4 A/B pairs: softmax_rows 3.2-4.3 ->
             // 2.5-3.8 ms, masked_softmax 2.9-5.2 -> 2.0-3.2, rmsnorm 1.7-2.1 -> 1.3-1.8; after
             // layernorm_gelu_residual's erf loop it was slower (3.0-3.6 -> 3.3-4.0), so loops that
@@ -587,7 +604,7 @@ private:
                     IE off = offsetExpr(n, outCoords(nd));
                     std::map<std::string, int64_t> e0, e1;
                     e1[rl] = 1;
-                    if (fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && evaluate(off, e1) - evaluate(off, e0) == 1)
+                    if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && evaluate(off, e1) - evaluate(off, e0) == 1)
                         streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
                 }
             if (!streamed.empty()) streams_ = true;
