@@ -62,15 +62,29 @@ static inline float fl_exp(float x) {
     return tiny ? 0.0f : v;
 }
 )"},
-        {"fl_recip12", {}, R"(
-// 1 / d for d in [1, 2] without a divide (a vector divide blocks its port for ~10 cycles):
-// the linear minimax guess 24/17 - 8/17 d (relative error 1/17), then three Newton steps
-// r += r (1 - d r), each squaring the error: 1/17, 3.5e-3, 1.2e-5, 1.5e-10.
-static inline float fl_recip12(float d) {
-    float r = __builtin_fmaf(-0x1.e1e1e2p-2f, d, 0x1.69696ap+0f);
-    r = __builtin_fmaf(r, __builtin_fmaf(-d, r, 1.0f), r);
-    r = __builtin_fmaf(r, __builtin_fmaf(-d, r, 1.0f), r);
-    return __builtin_fmaf(r, __builtin_fmaf(-d, r, 1.0f), r);
+        {"fl_exp_poly", {}, R"(
+// exp(r) - 1 for |r| <= ln2/2, to 3.2e-9 relative to exp(r) (not to r: see fl_expm1_poly).
+static inline float fl_exp_poly(float r) {
+    float q = __builtin_fmaf(0x1.6a4154p-10f, r, 0x1.1239c6p-7f);
+    q = __builtin_fmaf(q, r, 0x1.5558bcp-5f);
+    q = __builtin_fmaf(q, r, 0x1.555492p-3f);
+    q = __builtin_fmaf(q, r, 0x1.fffffcp-2f);
+    return __builtin_fmaf(r * r, q, r);
+}
+)"},
+        {"fl_exp_nonpos", {"fl_bits", "fl_from_bits", "fl_exp_poly"}, R"(
+// exp(x) for x <= 0 (and NaN): softmax's exp(x - max), sigmoid's exp(-|x|). No clamp and no
+// overflow path: k = rint(x log2 e) comes from the low bits of x log2 e + 1.5 * 2^23, and 2^k from
+// shifting them into the exponent field. Results below 2^-125 (x < -86.98) are 0, as in fl_exp.
+// Correct up to x = 88 (k <= 127), wrong above: never call it on positive arguments.
+static inline float fl_exp_nonpos(float x) {
+    float t = __builtin_fmaf(x, 0x1.715476p+0f, 0x1.8p23f);
+    float k = t - 0x1.8p23f;
+    float r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
+    r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
+    float s = fl_from_bits((fl_bits(t) << 23) + 0x3f800000u); // 2^k
+    float v = __builtin_fmaf(s, fl_exp_poly(r), s);
+    return x < -86.98f ? 0.0f : v;
 }
 )"},
         {"fl_expm1", {"fl_from_bits", "fl_int_bits", "fl_expm1_poly"}, R"(
@@ -132,22 +146,22 @@ static inline float fl_log1p(float x) {
     return x < -1.0f || x != x ? __builtin_nanf("") : r;
 }
 )"},
-        {"fl_tanh", {"fl_bits", "fl_from_bits", "fl_exp", "fl_recip12"}, R"(
+        {"fl_tanh", {"fl_bits", "fl_from_bits", "fl_expm1_poly"}, R"(
+// tanh(|x|) = -m / (2 + m) with m = expm1(-2|x|) in (-1, 0]: no cancellation near 0, so no
+// separate small-argument polynomial; -2|x| is clamped at -20 (tanh(10) rounds to 1).
 static inline float fl_tanh(float x) {
-    float a = __builtin_fabsf(x);
-    float z = a * a;
-    float p = __builtin_fmaf(-0x1.750ce4p-8f, z, 0x1.51f8cep-6f);
-    p = __builtin_fmaf(p, z, -0x1.b835a4p-5f);
-    p = __builtin_fmaf(p, z, 0x1.1106f6p-3f);
-    p = __builtin_fmaf(p, z, -0x1.555532p-2f);
-    float small = __builtin_fmaf(a * z, p, a);
-    float e = fl_exp(-2.0f * a);                                   // in [0, 1]
-    float large = __builtin_fmaf(-2.0f * e, fl_recip12(1.0f + e), 1.0f); // (1 - e) / (1 + e)
-    float r = a < 0.625f ? small : large;
-    return fl_from_bits(fl_bits(r) | (fl_bits(x) & 0x80000000u));
+    float u = -2.0f * __builtin_fabsf(x);
+    u = u < -20.0f ? -20.0f : u;
+    float t = __builtin_fmaf(u, 0x1.715476p+0f, 0x1.8p23f);
+    float k = t - 0x1.8p23f;
+    float r = __builtin_fmaf(k, -0x1.62e4p-1f, u); // exact
+    r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
+    float s = fl_from_bits((fl_bits(t) << 23) + 0x3f800000u); // 2^k, k in [-29, 0]
+    float m = __builtin_fmaf(s, fl_expm1_poly(r), s - 1.0f);
+    return __builtin_copysignf(-m / (2.0f + m), x);
 }
 )"},
-        {"fl_erf", {"fl_bits", "fl_from_bits", "fl_exp"}, R"(
+        {"fl_erf", {"fl_bits", "fl_from_bits", "fl_exp_nonpos"}, R"(
 static inline float fl_erf(float x) {
     float a = __builtin_fabsf(x);
     float z = a * a;
@@ -164,16 +178,15 @@ static inline float fl_erf(float x) {
     q = __builtin_fmaf(q, b, -0x1.458d0ep-1f);
     q = __builtin_fmaf(q, b, -0x1.20e104p+0f);
     q = __builtin_fmaf(q, b, -0x1.67228ap-16f); // log(erfc(b))
-    float large = 1.0f - fl_exp(q);
+    float large = 1.0f - fl_exp_nonpos(q); // q < 0 on [0, 4]
     float r = a < 0.75f ? small : large;
     return fl_from_bits(fl_bits(r) | (fl_bits(x) & 0x80000000u));
 }
 )"},
-        {"fl_sigmoid", {"fl_exp", "fl_recip12"}, R"(
+        {"fl_sigmoid", {"fl_exp_nonpos"}, R"(
 static inline float fl_sigmoid(float x) {
-    float e = fl_exp(-__builtin_fabsf(x)); // in [0, 1]
-    float r = fl_recip12(1.0f + e);        // sigmoid(|x|)
-    return x >= 0.0f ? r : e * r;          // sigmoid(-|x|) = e / (1 + e)
+    float e = fl_exp_nonpos(-__builtin_fabsf(x)); // in [0, 1]
+    return (x >= 0.0f ? 1.0f : e) / (1.0f + e); // sigmoid(-|x|) = e / (1 + e)
 }
 )"},
         {"fl_sincos", {"fl_bits", "fl_from_bits", "fl_int_bits"}, R"(

@@ -20,11 +20,15 @@
 //   log, log1p   x = (1 + f) 2^e with 1 + f in [sqrt(1/2), sqrt(2)), log1p(f) = f + f^2 P(f)
 //                (P degree 8); log1p forms f = (1 + x) 2^-e - 1 in one fma, so no bits of x are
 //                lost to the rounding of 1 + x.
-//   tanh         |x| < 0.625: x + x^3 P(x^2); else 1 - 2e / (1 + e) with e = exp(-2|x|).
+//   exp_nonpos   exp for x <= 0 only (softmax's exp(x - max), sigmoid): k = rint(x log2 e) read
+//                from the low bits of x log2 e + 1.5 2^23, 2^k by shifting them into the exponent,
+//                exp(r) - 1 of degree 6; no clamp and no overflow path. Same flush below 2^-125.
+//   tanh         -m / (2 + m) with m = expm1(-2|x|), signed like x: relative accuracy near 0
+//                without a second polynomial, one divide.
 //   erf          |x| < 0.75: x (c0 + P(x^2)); else 1 - exp(Q(|x|)), Q ~ log(erfc) on [0.75, 4].
-//   sigmoid      e = exp(-|x|): 1 / (1 + e) for x >= 0, e / (1 + e) below.
-//   1 / d        tanh and sigmoid divide by d in [1, 2]: a linear guess and three Newton steps
-//                (fl_recip12), no divide instruction (a 512-bit divide holds its port ~10 cycles).
+//   sigmoid      e = exp_nonpos(-|x|): 1 / (1 + e) for x >= 0, e / (1 + e) below, one divide.
+//                (Newton-step reciprocals instead of the divide were no faster here, measured
+//                with the kernels alone: a 512-bit divide every ~30 vector instructions is cheap.)
 //   sin, cos     x = n pi/2 + r (three-part Cody-Waite with fma), odd/even polynomials on
 //                |r| <= pi/4, picked and signed by the quadrant n mod 4. Accurate for |x| < 2^21
 //                (~2.1e6); beyond, the float reduction loses bits: results stay finite and within
@@ -42,12 +46,13 @@
 // function's loop vectorizes on ymm under both):
 //   fn        max rel err   max ulp   max rel diff to LibTorch 1.13 float32
 //   exp       8.1e-8        0.96      1.1e-7
+//   exp_nonpos 8.5e-8       1.01      1.2e-7
 //   expm1     1.2e-7        1.43      1.2e-7
 //   log       8.1e-8        0.92      1.2e-7
 //   log1p     1.2e-7        1.42      1.2e-7   (LibTorch gives inf for x > ~1.7e38; we don't)
-//   tanh      1.5e-7        1.37      1.2e-7
-//   erf       9.9e-8        1.21      1.2e-7
-//   sigmoid   1.9e-7        2.68      2.5e-7
+//   tanh      1.7e-7        2.49      2.1e-7
+//   erf       1.0e-7        1.26      1.2e-7
+//   sigmoid   1.8e-7        2.32      2.4e-7
 //   sin, cos  1.6e-7        1.49      1.2e-7   (|x| < 2^21)
 //   pow       8.2e-8        0.98      1.2e-7
 //   sqrt, abs, max, min, floor, ceil, round: exact; rsqrt: 1/sqrt, 8.9e-8 (1.47 ulp).
@@ -59,7 +64,7 @@
 namespace fl::codegen {
 
 // C++ source defining the named functions and the helpers they use, in a fixed order, each
-// `static inline`. Names: fl_exp fl_expm1 fl_log fl_log1p fl_tanh fl_erf fl_sigmoid fl_sin fl_cos
+// `static inline`. Names: fl_exp fl_exp_nonpos fl_expm1 fl_log fl_log1p fl_tanh fl_erf fl_sigmoid fl_sin fl_cos
 // fl_pow fl_sqrt fl_rsqrt fl_abs fl_max fl_min fl_floor fl_ceil fl_round fl_isnan (bool), and the
 // helpers fl_bits / fl_from_bits etc. Throws std::invalid_argument for an unknown name.
 std::string kernelMath(const std::vector<std::string>& names);

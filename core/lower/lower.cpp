@@ -755,11 +755,12 @@ private:
                     full.push_back(ivar(isRed ? "r0" : "x" + std::to_string(k++)));
                     mAt.push_back(isRed ? iconst(0) : full.back());
                 }
-                red.body = scall("exp", {scall("sub", {loadValue(x, full), loadValue(m, mAt)})});
+                // x - max(x) <= 0 (or NaN): the exp needs no overflow path
+                red.body = scall("exp_nonpos", {scall("sub", {loadValue(x, full), loadValue(m, mAt)})});
             }
             if (op == "softmax")
                 return finish(pointwiseValue("softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
-                    return scall("div", {scall("exp", {scall("sub", {a[0], a[1]})}), a[2]});
+                    return scall("div", {scall("exp_nonpos", {scall("sub", {a[0], a[1]})}), a[2]});
                 }));
             return finish(pointwiseValue("log_softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
                 return scall("sub", {scall("sub", {a[0], a[1]}), scall("log", {a[2]})});

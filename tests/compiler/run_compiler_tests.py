@@ -113,10 +113,10 @@ def main():
             return text, re.findall(r"\n( *)(for \(long r0 = [^\n]*|for \(long l = [^\n]*|for \(long x\d+ = [^\n]*)\n(.*?)\n\1\}", code, re.S)
 
         text, loops = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))
-        exp_loops = [body for _, head, body in loops if "fl_exp(" in body]
-        reads_kept = [body for _, head, body in loops if re.search(r"= kept\d+\[r0\];", body) and "fl_exp(" not in body]
+        exp_loops = [body for _, head, body in loops if "fl_exp_nonpos(" in body]
+        reads_kept = [body for _, head, body in loops if re.search(r"= kept\d+\[r0\];", body) and "fl_exp_nonpos(" not in body]
         report("softmax computes exp once", len(exp_loops) == 2 and all(re.search(r"kept\d+\[r0\] = t\d+;", b) for b in exp_loops) and reads_kept,
-               "loops calling fl_exp: %d (want the sum loop and its tail), loops reading the kept row: %d" % (len(exp_loops), len(reads_kept)))
+               "loops calling fl_exp_nonpos: %d (want the sum loop and its tail), loops reading the kept row: %d" % (len(exp_loops), len(reads_kept)))
         text, loops = kernel_loops(os.path.join("resources", "models", "bench", "pointwise_chain.py"))
         report("large rows streamed where the loop is not bound by math",
                "fl_stream_row(&buf" in kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]

@@ -138,6 +138,14 @@ std::vector<Spec> specs() {
          {{kInf, 0, kInf}, {-kInf, 0, 0}, {kNaN, 0, kNaN}, {100, 0, kInf}, {-100, 0, 0, 4e-44f},
           {-104, 0, 0}, {0, 0, 1}, {88.72283f, 0, 3.4027985e38f, 1e32f}, {88.7229f, 0, kInf},
           {-86.9f, 0, 1.8189002e-38f, 1e-44f}, {-87.0f, 0, 0, 1.7e-38f}, {-87.34f, 0, 0, 1.2e-38f}}},
+        // softmax's exp(x - max) and sigmoid's exp(-|x|): only x <= 0 (and NaN) is in its domain
+        {"exp_nonpos", Ar::Unary, un(std::exp), t1(at::exp_out),
+         [](Rng& rng, long n, std::vector<float>& x, std::vector<float>&) {
+             fillPieces(rng, n, x, {{U, 0, 104, 0.5}, {L, 1e-30, 104, 0.5}});
+             for (float& v : x) v = -v;
+         },
+         {{-kInf, 0, 0}, {kNaN, 0, kNaN}, {0, 0, 1}, {-0.0f, 0, 1}, {-100, 0, 0, 4e-44f}, {-104, 0, 0},
+          {-86.9f, 0, 1.8189002e-38f, 1e-44f}, {-87.0f, 0, 0, 1.7e-38f}, {-1e-30f, 0, 1}}},
         {"expm1", Ar::Unary, un(std::expm1), t1(at::expm1_out),
          pieces({{U, -20, 89, 0.4}, {L, 1e-38, 1, 0.6, true}}),
          {{kInf, 0, kInf}, {-kInf, 0, -1}, {kNaN, 0, kNaN}, {0, 0, 0}, {1e-30f, 0, 1e-30f}, {-100, 0, -1}, {100, 0, kInf},
@@ -470,7 +478,7 @@ int main() {
     for (const auto& lib : libs) std::printf("%s: %s\n", lib.compiler.c_str(), lib.version.c_str());
     std::printf("\naccuracy over %ld points per function (%ld for exact ones); relative error where |float64 reference| >= %g\n",
                 kPoints, kExactPoints, kRelFloor);
-    std::printf("%-8s %-10s %12s %9s %28s %14s %6s\n", "fn", "compiler", "max rel", "max ulp", "worst input", "vs torch f32", "vec");
+    std::printf("%-10s %-10s %12s %9s %28s %14s %6s\n", "fn", "compiler", "max rel", "max ulp", "worst input", "vs torch f32", "vec");
 
     Rng rng(20240601);
     std::vector<float> x, y, out, torchOut;
@@ -491,7 +499,7 @@ int main() {
             Accuracy a = measure(f, x, y, ref, out, torchOut);
             std::string vec = vectorWidth(lib.asmText, "k_" + f.name);
             std::string worst = num(a.worstX) + (f.arity == Ar::Binary ? ", " + num(a.worstY) : "");
-            std::printf("%-8s %-10s %12.3e %9.2f %28s %14.3e %6s\n", f.name.c_str(), lib.compiler.c_str(), a.maxRel,
+            std::printf("%-10s %-10s %12.3e %9.2f %28s %14.3e %6s\n", f.name.c_str(), lib.compiler.c_str(), a.maxRel,
                         a.maxUlp, worst.c_str(), a.maxTorchRel, vec.empty() ? "NO" : vec.c_str());
             std::string tag = "[" + lib.compiler + "] fl_" + f.name;
             if (a.bad) fail(tag + ": " + std::to_string(a.bad) + " NaN/inf disagreements with float64, first: " + a.firstBad);
@@ -504,7 +512,7 @@ int main() {
     }
 
     std::printf("\nthroughput, elements/ns, one thread, best of 5: streaming %ld floats (memory-bound for the cheap\n"
-                "functions), and hot: the first %ld floats (in L2) again and again\n%-8s",
+                "functions), and hot: the first %ld floats (in L2) again and again\n%-10s",
                 kBenchPoints, kHotPoints, "fn");
     for (const char* kind : {"", " hot"}) {
         for (const auto& lib : libs) std::printf(" %14s", (lib.compiler + kind).c_str());
@@ -520,7 +528,7 @@ int main() {
     for (const auto& f : fns) {
         bool positive = f.name == "log" || f.name == "sqrt" || f.name == "rsqrt" || f.name == "pow";
         float* in = positive ? pos.data() : bx.data();
-        std::printf("%-8s", f.name.c_str());
+        std::printf("%-10s", f.name.c_str());
         for (long size : {kBenchPoints, kHotPoints}) {
             for (const auto& lib : libs)
                 std::printf(" %14.3f",
