@@ -46,7 +46,7 @@ static inline void fl_stream_row(float* __restrict dst, const float* __restrict 
 // The transcendental functions of kmath: costly enough to keep rather than compute twice, and
 // built of chains of dependent operations.
 const std::set<std::string>& costlyOps() {
-    static const std::set<std::string> ops = {"exp", "exp_nonpos", "expm1", "log", "log1p", "tanh", "erf", "sigmoid", "sin", "cos", "pow"};
+    static const std::set<std::string> ops = {"exp", "exp_nonpos", "expm1", "log", "log1p", "tanh", "erf", "gelu", "sigmoid", "sin", "cos", "pow"};
     return ops;
 }
 bool costlyCall(const std::string& op) { return costlyOps().count(op) > 0; }
