@@ -243,17 +243,11 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
         Site site{i, {}};
         CallProfile& cp = site.prof;
         cp.inputs = sig;
+        runtime::CallSite where = runtime::callSite(rc);
+        cp.function = where.function;
+        cp.file = where.file;
+        cp.line = where.line;
         Value target = rc.fn.is(OK::BoundMethod) ? rc.fn.as<script::BoundMethodObj>()->func : rc.fn;
-        if (target.is(OK::Function)) {
-            auto* fo = target.as<script::FunctionObj>();
-            cp.function = fo->qualname.empty() ? fo->name : fo->qualname;
-            if (fo->def) cp.line = fo->def->span.line;
-            if (fo->ast) cp.file = fo->ast->filename;
-        }
-        if ((cp.file.empty() || cp.file.rfind("<fuselab:", 0) == 0) && rc.callerLine > 0) {
-            cp.file = rc.callerFile;
-            cp.line = rc.callerLine;
-        }
         if (target.is(OK::Function)) {
             auto* fo = target.as<script::FunctionObj>();
             // the user's module names torch; a prelude module's forward: look in the caller's globals too

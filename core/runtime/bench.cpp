@@ -158,6 +158,23 @@ double copyGbps(const std::vector<double>& samples) {
 
 } // namespace
 
+CallSite callSite(const capture::Session::RecordedCall& rc) {
+    CallSite site;
+    Value target = rc.fn.is(OK::BoundMethod) ? rc.fn.as<script::BoundMethodObj>()->func : rc.fn;
+    if (target.is(OK::Function)) {
+        auto* fo = target.as<script::FunctionObj>();
+        site.function = fo->qualname.empty() ? fo->name : fo->qualname;
+        if (fo->def) site.line = fo->def->span.line;
+        if (fo->ast) site.file = fo->ast->filename;
+    }
+    // a module from the nn prelude: name the script line that called it instead
+    if ((site.file.empty() || site.file.rfind("<fuselab:", 0) == 0) && rc.callerLine > 0) {
+        site.file = rc.callerFile;
+        site.line = rc.callerLine;
+    }
+    return site;
+}
+
 BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     BenchReport r;
     r.machine = cpuModel();
@@ -185,19 +202,11 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         sig = signature(in, rc.args);
         BenchCall bc;
         bc.inputs = sig;
+        CallSite site = callSite(rc);
+        bc.function = site.function;
+        bc.file = site.file;
+        bc.line = site.line;
         Value fn = rc.fn;
-        Value target = fn.is(OK::BoundMethod) ? fn.as<script::BoundMethodObj>()->func : fn;
-        if (target.is(OK::Function)) {
-            auto* fo = target.as<script::FunctionObj>();
-            bc.function = fo->qualname.empty() ? fo->name : fo->qualname;
-            if (fo->def) bc.line = fo->def->span.line;
-            if (fo->ast) bc.file = fo->ast->filename;
-        }
-        // a module from the nn prelude: name the script line that called it instead
-        if ((bc.file.empty() || bc.file.rfind("<fuselab:", 0) == 0) && rc.callerLine > 0) {
-            bc.file = rc.callerFile;
-            bc.line = rc.callerLine;
-        }
         // first call: every compiled frame forgotten, the kernels' memory cache too
         s.resetFrames();
         jit::Jit::instance().clearMemoryCache();

@@ -43,6 +43,14 @@ struct BenchOptions {
     int minRuns = 5, maxRuns = 1000;
 };
 
+// Where a recorded call lands, for reports: the called function's name, file and line; for a module
+// of the nn prelude, the script line that called it. Shared by bench and the profiler.
+struct CallSite {
+    std::string function, file;
+    int line = 0;
+};
+CallSite callSite(const capture::Session::RecordedCall& rc);
+
 // Replays the calls `in.capture` recorded; the script has finished running.
 BenchReport runBench(script::Interp& in, const BenchOptions& opts);
 std::string benchText(const BenchReport& r);
