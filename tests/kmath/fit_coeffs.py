@@ -73,6 +73,10 @@ h = 0.5 * math.log(2) * 1.002
 r = grid(-h, h)
 fit("expm1 q(r)", r, np.expm1(r), r, powers(lambda t: t, 2, 6), 1 / np.abs(np.expm1(r)))
 
+# exp(r) = 1 + r + r^2 * q(r), q degree 4, on the same range (fl_exp_poly, for fl_exp_nonpos): error
+# relative to exp(r), not to expm1(r), so two terms fewer than the expm1 fit.
+fit("exp q(r)", r, np.exp(r), 1 + r, powers(lambda t: t, 2, 5), 1 / np.exp(r))
+
 # log1p(f) = f + f^2 * P(f), f = m - 1, m in [sqrt(1/2), sqrt(2)); error relative to log1p(f).
 lo, hi = SQRT_HALF - 1 - 1e-6, math.sqrt(2) - 1 + 1e-6
 f = grid(lo, hi)
@@ -93,6 +97,12 @@ fit("erf P(x^2)", x, e, C0 * x, [lambda t, k=k: t ** (2 * k + 1) for k in range(
 # erf(x) = 1 - exp(Q(x)) on [0.75, 4], Q ~ log(erfc(x)); error of Q weighted by erfc(x)/erf(x).
 x = grid(0.75, 4.0)
 fit("erfc log Q(x)", x, np.log(verfc(x)), 0 * x, powers(lambda t: t, 0, 7), verfc(x) / verf(x))
+
+# gelu: Phi(-a) = exp(Q(a)) on [0, 5.65], Q degree 8 ~ log(erfc(a / sqrt 2) / 2); error of Q weighted
+# by Phi(-a), i.e. the absolute error of Phi (what x Phi(x) needs).
+a = grid(0.0, 5.65)
+tail = 0.5 * verfc(a / math.sqrt(2))
+fit("gelu log Phi(-a) Q(a)", a, np.log(tail), 0 * a, powers(lambda t: t, 0, 9), tail)
 
 # sin(r) = r + r^3 * S(r^2), cos(r) = 1 + r^2 * C(r^2) on |r| <= pi/4 (plus rounding margin).
 r = grid(1e-6, math.pi / 4 * 1.001)
