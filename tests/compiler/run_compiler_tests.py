@@ -121,10 +121,14 @@ def main():
         report("large rows streamed where the loop is not bound by math",
                "fl_stream_row(&buf" in kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]
                and "fl_stream_row(&" not in kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0],
-               "softmax_rows should write its output rows with fl_stream_row, layernorm_gelu_residual (erf in its store loop) should not")
+               "softmax_rows should write its output rows with fl_stream_row, layernorm_gelu_residual (gelu in its store loop) should not")
         report("restrict parameters and interleaved math",
                re.search(r"static void cpp_fused_\w+_rows\(\n    const float\* __restrict in0,", text) is not None
-               and "#pragma clang loop interleave_count(4)\n        for (long x0" in text,
+               and re.search(r"#pragma clang loop interleave_count\(4\)\n *for \(long x0", text) is not None,
+               "kernel text: %r" % text[-1500:])
+        report("a blocked loop bound by math fetches the next row block's inputs",
+               re.search(r"for \(long b0 = j0; b0 < j1; b0 \+= 64\) \{\n.*\n *for \(long c = 0; c < 64; c \+= 16\) "
+                         r"__builtin_prefetch\(&in0\[\(\(b0 \+ 4096\) \+ c\)\]\);", text) is not None,
                "kernel text: %r" % text[-1500:])
 
         # disk cache: miss, then a hit from a second process, then damaged entries rewritten
