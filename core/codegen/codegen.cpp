@@ -202,6 +202,22 @@ private:
     std::vector<Prefetch> prefetches_;
     bool streams_ = false;               // some output rows are written with fl_stream_row
 
+    // Whether a read at offset `off` steps by one element when `var` does (other vars at 1,
+    // symbols at 7: any nonzero values would do).
+    bool unitStride(const IE& off, const std::string& var) const {
+        std::map<std::string, int64_t> e0, e1;
+        for (size_t i = 0; i < g_.domain.outer.size(); ++i) e0["x" + std::to_string(i)] = 1;
+        for (auto& sym : p_.symbols) e0[sym] = 7;
+        e1 = e0;
+        e0[var] = 0, e1[var] = 1;
+        return evaluate(off, e1) - evaluate(off, e0) == 1;
+    }
+    // Elements of buffer node n per 64-byte cache line.
+    int64_t perLine(int n) const {
+        DType t = p_.nodes[n].dtype;
+        return 64 / (t == DType::F32 ? 4 : t == DType::Bool ? 1 : 8);
+    }
+
     // The next row's addresses of the reads that move with the row and run along the reduced
     // dim, for a loop over blocks of kLanes starting at r0b (the outer vars of row q + 1 are nx0,
     // nx1, ...). A prefetch is a hint: a wrong address costs a little time, never a fault.
@@ -217,14 +233,11 @@ private:
         next[rl] = iadd(ivar(rl + "b"), ivar("c"));
         for (auto& [key, load] : rowLoads_) {
             const IE& off = load.second;
-            std::map<std::string, int64_t> e0 = env, e1 = env, e2 = env;
-            e0[rl] = 0, e1[rl] = 1, e2[rl] = 0;
+            std::map<std::string, int64_t> e0 = env, e2 = env;
+            e0[rl] = 0, e2[rl] = 0;
             for (size_t i = 0; i < d.outer.size(); ++i) e2["x" + std::to_string(i)] = 2;
-            bool unitStride = evaluate(off, e1) - evaluate(off, e0) == 1;
             bool movesWithRow = evaluate(off, e2) != evaluate(off, e0);
-            const Node& b = p_.nodes[load.first];
-            int64_t bytes = b.dtype == DType::F32 ? 4 : b.dtype == DType::Bool ? 1 : 8;
-            if (unitStride && movesWithRow) prefetches_.push_back({b.name, substitute(off, next), 64 / bytes});
+            if (unitStride(off, rl) && movesWithRow) prefetches_.push_back({p_.nodes[load.first].name, substitute(off, next), perLine(load.first)});
         }
     }
     // One prefetch per cache line of the block of kLanes elements starting at r0b.
@@ -470,22 +483,13 @@ private:
     // unit-stride reads kBlock elements further on (the next row block: past the row's end the
     // address is another row's or none, and a prefetch is only a hint). "" when there are none.
     std::string pointwisePrefetches(const std::string& xl) {
-        std::map<std::string, int64_t> env;
-        for (size_t i = 0; i < g_.domain.outer.size(); ++i) env["x" + std::to_string(i)] = 1;
-        for (auto& sym : p_.symbols) env[sym] = 7;
         std::string r;
         for (auto& [key, load] : rowLoads_) {
-            const IE& off = load.second;
-            std::map<std::string, int64_t> e0 = env, e1 = env;
-            e0[xl] = 0, e1[xl] = 1;
-            if (evaluate(off, e1) - evaluate(off, e0) != 1) continue;
-            const Node& b = p_.nodes[load.first];
-            int64_t bytes = b.dtype == DType::F32 ? 4 : b.dtype == DType::Bool ? 1 : 8;
-            IE at = substitute(off, {{xl, iadd(iadd(ivar("b0"), iconst(kBlock)), ivar("c"))}});
-            r += "            for (long c = 0; c < " + std::to_string(kLanes) + "; c += " + std::to_string(std::max<int64_t>(1, 64 / bytes)) +
-                 ") __builtin_prefetch(&" + b.name + "[" + idx(at) + "]);\n";
+            if (!unitStride(load.second, xl)) continue;
+            IE at = substitute(load.second, {{xl, iadd(iadd(ivar("b0"), iconst(kBlock)), ivar("c"))}});
+            r += "            for (long c = 0; c < " + std::to_string(kLanes) + "; c += " + std::to_string(perLine(load.first)) +
+                 ") __builtin_prefetch(&" + p_.nodes[load.first].name + "[" + idx(at) + "]);\n";
         }
-        rowLoads_.clear();
         if (r.empty()) return r;
         return "            // the next row block's inputs, fetched while this one computes\n" + r;
     }
@@ -509,8 +513,7 @@ private:
         // streaming 16 MiB, 6 A/B pairs: 5.35-5.63 -> 4.92-5.29 ms (first quartiles; a second
         // set of 6 was within the noise); two threads, 8 pairs: faster in 5 by the minimum and
         // in 6 by the median.
-        std::string bodyIndent = "            ";
-        Scope sc{bodyIndent, &body, {}, nullptr};
+        Scope sc{"            ", &body, {}, nullptr};
         pointwiseLoads_ = blocked;
         for (int n : g_.nodes) {
             const Node& nd = p_.nodes[n];
@@ -518,8 +521,8 @@ private:
             store(nd, expr(placedBody(nd), sc), sc);
         }
         pointwiseLoads_ = false;
-        std::string ahead;
-        if (blocked && latencyBound(body)) ahead = pointwisePrefetches(xl);
+        std::string ahead = blocked && latencyBound(body) ? pointwisePrefetches(xl) : "";
+        rowLoads_.clear();
         if (!ahead.empty()) {
             // the body one level deeper, inside the block loop
             std::string deeper;
