@@ -661,9 +661,7 @@ private:
                     bool fixed = true;
                     for (auto& dim : nd.shape) fixed = fixed && constValue(dim, v), elems *= v;
                     IE off = offsetExpr(n, outCoords(nd));
-                    std::map<std::string, int64_t> e0, e1;
-                    e1[rl] = 1;
-                    if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && evaluate(off, e1) - evaluate(off, e0) == 1)
+                    if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && unitStride(off, rl))
                         streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
                 }
             if (!streamed.empty()) streams_ = true;

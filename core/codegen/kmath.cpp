@@ -72,17 +72,25 @@ static inline float fl_exp_poly(float r) {
     return __builtin_fmaf(r * r, q, r);
 }
 )"},
-        {"fl_exp_nonpos", {"fl_bits", "fl_from_bits", "fl_exp_poly"}, R"(
-// exp(x) for x <= 0 (and NaN): softmax's exp(x - max), sigmoid's exp(-|x|). No clamp and no
-// overflow path: k = rint(x log2 e) comes from the low bits of x log2 e + 1.5 * 2^23, and 2^k from
-// shifting them into the exponent field. Results below 2^-125 (x < -86.98) are 0, as in fl_exp.
-// Correct up to x = 88 (k <= 127), wrong above: never call it on positive arguments.
-static inline float fl_exp_nonpos(float x) {
+        {"fl_exp_split", {"fl_bits", "fl_from_bits"}, R"(
+// x = k ln2 + r with |r| <= ln2/2 for x <= 0 (and NaN): returns 2^k, a normal float for
+// k >= -126. k = rint(x log2 e) comes from the low bits of x log2 e + 1.5 * 2^23, and 2^k from
+// shifting them into the exponent field: no clamp and no overflow path.
+static inline float fl_exp_split(float x, float& r) {
     float t = __builtin_fmaf(x, 0x1.715476p+0f, 0x1.8p23f);
     float k = t - 0x1.8p23f;
-    float r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
+    r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
     r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
-    float s = fl_from_bits((fl_bits(t) << 23) + 0x3f800000u); // 2^k
+    return fl_from_bits((fl_bits(t) << 23) + 0x3f800000u);
+}
+)"},
+        {"fl_exp_nonpos", {"fl_exp_split", "fl_exp_poly"}, R"(
+// exp(x) for x <= 0 (and NaN): softmax's exp(x - max), sigmoid's exp(-|x|). Results below
+// 2^-125 (x < -86.98) are 0, as in fl_exp. Correct up to x = 88 (k <= 127), wrong above: never
+// call it on positive arguments.
+static inline float fl_exp_nonpos(float x) {
+    float r;
+    float s = fl_exp_split(x, r); // 2^k
     float v = __builtin_fmaf(s, fl_exp_poly(r), s);
     return x < -86.98f ? 0.0f : v;
 }
@@ -146,17 +154,14 @@ static inline float fl_log1p(float x) {
     return x < -1.0f || x != x ? __builtin_nanf("") : r;
 }
 )"},
-        {"fl_tanh", {"fl_bits", "fl_from_bits", "fl_expm1_poly"}, R"(
+        {"fl_tanh", {"fl_exp_split", "fl_expm1_poly"}, R"(
 // tanh(|x|) = -m / (2 + m) with m = expm1(-2|x|) in (-1, 0]: no cancellation near 0, so no
 // separate small-argument polynomial; -2|x| is clamped at -20 (tanh(10) rounds to 1).
 static inline float fl_tanh(float x) {
     float u = -2.0f * __builtin_fabsf(x);
     u = u < -20.0f ? -20.0f : u;
-    float t = __builtin_fmaf(u, 0x1.715476p+0f, 0x1.8p23f);
-    float k = t - 0x1.8p23f;
-    float r = __builtin_fmaf(k, -0x1.62e4p-1f, u); // exact
-    r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
-    float s = fl_from_bits((fl_bits(t) << 23) + 0x3f800000u); // 2^k, k in [-29, 0]
+    float r;
+    float s = fl_exp_split(u, r); // 2^k, k in [-29, 0]
     float m = __builtin_fmaf(s, fl_expm1_poly(r), s - 1.0f);
     return __builtin_copysignf(-m / (2.0f + m), x);
 }
