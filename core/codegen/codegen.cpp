@@ -122,6 +122,7 @@ public:
                 if (stages.size() > 1) stash_[key] = {*stages.begin(), ""};
             prefetchStage_ = dry.latencyStage_;
             rowLoads_ = dry.rowLoads_;
+            rowStores_ = dry.rowStores_;
             body = reductionBody(k);
         } else body = pointwiseBody(k);
         k.buffers = buffers_;
@@ -192,12 +193,14 @@ private:
     };
     std::map<std::string, Stash> stash_;
     std::map<std::string, std::pair<int, IE>> rowLoads_; // buffer reads of the row loops: node, offset
+    std::map<std::string, std::pair<int, IE>> rowStores_; // and their writes to buffers
     int prefetchStage_ = 0;              // the loop that fetches the next row's inputs ahead
     bool pointwiseLoads_ = false;        // a pointwise body is being written: record its reads too
     struct Prefetch {
         std::string buffer;
         IE offset;       // in the next row's vars, at r0b + c
         int64_t perLine; // elements per 64-byte cache line
+        bool write;      // fetched for writing (prefetchw)
     };
     std::vector<Prefetch> prefetches_;
     bool streams_ = false;               // some output rows are written with fl_stream_row
@@ -231,25 +234,29 @@ private:
         }
         for (auto& sym : p_.symbols) env[sym] = 7;
         next[rl] = iadd(ivar(rl + "b"), ivar("c"));
-        for (auto& [key, load] : rowLoads_) {
-            const IE& off = load.second;
-            std::map<std::string, int64_t> e0 = env, e2 = env;
-            e0[rl] = 0, e2[rl] = 0;
-            for (size_t i = 0; i < d.outer.size(); ++i) e2["x" + std::to_string(i)] = 2;
-            bool movesWithRow = evaluate(off, e2) != evaluate(off, e0);
-            if (unitStride(off, rl) && movesWithRow) prefetches_.push_back({p_.nodes[load.first].name, substitute(off, next), perLine(load.first)});
-        }
+        auto plan = [&](const std::map<std::string, std::pair<int, IE>>& accesses, bool write) {
+            for (auto& [key, access] : accesses) {
+                const IE& off = access.second;
+                std::map<std::string, int64_t> e0 = env, e2 = env;
+                e0[rl] = 0, e2[rl] = 0;
+                for (size_t i = 0; i < d.outer.size(); ++i) e2["x" + std::to_string(i)] = 2;
+                bool movesWithRow = evaluate(off, e2) != evaluate(off, e0);
+                if (unitStride(off, rl) && movesWithRow) prefetches_.push_back({p_.nodes[access.first].name, substitute(off, next), perLine(access.first), write});
+            }
+        };
+        plan(rowLoads_, false);
+        if (!prefetches_.empty()) plan(rowStores_, true);
     }
     // One prefetch per cache line of the block of kLanes elements starting at r0b.
     std::string prefetchLines(const std::string& indent) {
         std::string r = indent + "// the next row's inputs, fetched while this one computes\n";
         for (auto& pf : prefetches_) {
             if (pf.perLine >= kLanes) {
-                r += indent + "__builtin_prefetch(&" + pf.buffer + "[" + idx(substitute(pf.offset, {{"c", iconst(0)}})) + "]);\n";
+                r += indent + "__builtin_prefetch(&" + pf.buffer + "[" + idx(substitute(pf.offset, {{"c", iconst(0)}})) + "]" + (pf.write ? ", 1" : "") + ");\n";
                 continue;
             }
             r += indent + "for (long c = 0; c < " + std::to_string(kLanes) + "; c += " + std::to_string(pf.perLine) + ") __builtin_prefetch(&" +
-                 pf.buffer + "[" + idx(pf.offset) + "]);\n";
+                 pf.buffer + "[" + idx(pf.offset) + "]" + (pf.write ? ", 1" : "") + ");\n";
         }
         return r;
     }
@@ -464,7 +471,9 @@ private:
     void store(const Node& n, const std::string& value, Scope& sc) {
         int bi = bufferIndex(n.id, true);
         (void)bi;
-        *sc.out += sc.indent + n.name + "[" + offset(n.id, outCoords(n)) + "] = " + value + ";\n";
+        IE off = offsetExpr(n.id, outCoords(n));
+        if (stage_ > 0 || pointwiseLoads_) rowStores_.emplace(n.name + "[" + str(off) + "]", std::make_pair(n.id, off));
+        *sc.out += sc.indent + n.name + "[" + idx(off) + "] = " + value + ";\n";
     }
 
     // `const long x0 = q / 1024; const long x1 = q % 1024;` for dims[0..n)
@@ -480,18 +489,26 @@ private:
     }
 
     // Prefetches, for the block of kLanes elements at b0 of a pointwise loop over xl, of the
-    // unit-stride reads kBlock elements further on (the next row block: past the row's end the
-    // address is another row's or none, and a prefetch is only a hint). "" when there are none.
+    // unit-stride reads and writes kBlock elements further on (the next row block: past the row's
+    // end the address is another row's or none, and a prefetch is only a hint). The writes are
+    // fetched for writing (prefetchw): a store to a line not in the cache first reads it, and
+    // those reads otherwise start only when the stores reach them. pointwise_chain's kernel alone,
+    // two threads, 2^22 floats, 4 A/B pairs: 2.65-3.15 -> 2.50-3.00 ms (medians), faster in all 4.
+    // "" when there are none.
     std::string pointwisePrefetches(const std::string& xl) {
         std::string r;
-        for (auto& [key, load] : rowLoads_) {
-            if (!unitStride(load.second, xl)) continue;
-            IE at = substitute(load.second, {{xl, iadd(iadd(ivar("b0"), iconst(kBlock)), ivar("c"))}});
-            r += "            for (long c = 0; c < " + std::to_string(kLanes) + "; c += " + std::to_string(perLine(load.first)) +
-                 ") __builtin_prefetch(&" + p_.nodes[load.first].name + "[" + idx(at) + "]);\n";
-        }
+        auto ahead = [&](const std::map<std::string, std::pair<int, IE>>& accesses, const char* rw) {
+            for (auto& [key, access] : accesses) {
+                if (!unitStride(access.second, xl)) continue;
+                IE at = substitute(access.second, {{xl, iadd(iadd(ivar("b0"), iconst(kBlock)), ivar("c"))}});
+                r += "            for (long c = 0; c < " + std::to_string(kLanes) + "; c += " + std::to_string(perLine(access.first)) +
+                     ") __builtin_prefetch(&" + p_.nodes[access.first].name + "[" + idx(at) + "]" + rw + ");\n";
+            }
+        };
+        ahead(rowLoads_, "");
         if (r.empty()) return r;
-        return "            // the next row block's inputs, fetched while this one computes\n" + r;
+        ahead(rowStores_, ", 1");
+        return "            // the next row block's inputs and outputs, fetched while this one computes\n" + r;
     }
 
     std::string pointwiseBody(Kernel& k) {
@@ -523,6 +540,7 @@ private:
         pointwiseLoads_ = false;
         std::string ahead = blocked && latencyBound(body) ? pointwisePrefetches(xl) : "";
         rowLoads_.clear();
+        rowStores_.clear();
         if (!ahead.empty()) {
             // the body one level deeper, inside the block loop
             std::string deeper;
@@ -585,6 +603,38 @@ private:
         return op == "max" ? "(-__builtin_inff())" : "__builtin_inff()";
     }
 
+    // The reductions and the stored nodes of loop st of a reduction kernel.
+    void stageNodes(const std::map<int, int>& stage, int st, std::vector<int>& reds, std::vector<int>& stores) const {
+        for (auto& [n, s] : stage)
+            if (s == st) (p_.nodes[n].kind == NodeKind::Reduction ? reds : stores).push_back(n);
+    }
+
+    // Large outputs of a store-only loop that is not bound by math, when nothing later in the
+    // graph reads them: the row goes to a local array, then to memory past the caches
+    // (fl_stream_row); rows must be whole vectors. Values read again stay in the caches.
+    // Measured with the kernels alone, 2 threads, 4 A/B pairs: softmax_rows 3.2-4.3 -> 2.5-3.8
+    // ms, masked_softmax 2.9-5.2 -> 2.0-3.2, rmsnorm 1.7-2.1 -> 1.3-1.8; after
+    // layernorm_gelu_residual's erf loop it was slower (3.0-3.6 -> 3.3-4.0), so loops that
+    // compute costly math keep ordinary stores. Returns node -> its row's first element.
+    std::map<int, std::string> streamedRows(const std::vector<int>& reds, const std::vector<int>& stores, int st, const std::string& rl) {
+        const Domain& d = g_.domain;
+        std::map<int, std::string> streamed;
+        int64_t rowLen = 0;
+        bool memoryBound = true;
+        for (int n : stores) memoryBound = memoryBound && !computesCostly(placedBody(p_.nodes[n]), st);
+        if (!memoryBound || !reds.empty() || d.inner.size() != 1 || !constValue(d.inner[0], rowLen) || rowLen % 16 != 0 || rowLen > kRowStash) return streamed;
+        for (int n : stores) {
+            const Node& nd = p_.nodes[n];
+            int64_t elems = 1, v = 0;
+            bool fixed = true;
+            for (auto& dim : nd.shape) fixed = fixed && constValue(dim, v), elems *= v;
+            IE off = offsetExpr(n, outCoords(nd));
+            if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && unitStride(off, rl))
+                streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
+        }
+        return streamed;
+    }
+
     std::string reductionBody(Kernel& k) {
         const Domain& d = g_.domain;
         k.rows = product(d.outer);
@@ -628,42 +678,29 @@ private:
                        " computes, kept for the later loops of the row\n";
             }
         } else stash_.clear();
-        if (nInner == 1 && prefetchStage_ > 0) planPrefetches(rl);
+        if (nInner == 1 && prefetchStage_ > 0) {
+            // rows streamed past the caches are not fetched for writing
+            for (int st = 1; st <= stages; ++st) {
+                std::vector<int> reds, stores;
+                stageNodes(stage, st, reds, stores);
+                for (auto& [n, base] : streamedRows(reds, stores, st, rl)) rowStores_.erase(p_.nodes[n].name + "[" + str(offsetExpr(n, outCoords(p_.nodes[n]))) + "]");
+            }
+            planPrefetches(rl);
+        }
         if (!prefetches_.empty()) {
             out += "        const long nq = q + 1; // the next row\n";
             out += unravel(d.outer, "nq", "        ", d.outer.size(), "nx");
         }
         for (int st = 1; st <= stages; ++st) {
             std::vector<int> reds, stores;
-            for (auto& [n, s] : stage)
-                if (s == st) (p_.nodes[n].kind == NodeKind::Reduction ? reds : stores).push_back(n);
+            stageNodes(stage, st, reds, stores);
             if (reds.empty() && stores.empty()) continue;
             // the loop bodies first: values they need once per row are emitted before the loop
             std::string ind = "            ";
             for (size_t i = 0; i + 1 < nInner; ++i) ind += "    ";
             std::string R = idx(d.inner[nInner - 1]);
             stage_ = st;
-            // large outputs of a store-only loop that is not bound by math, when nothing later in
-            // the graph reads them: the row goes to a local array, then to memory past the caches
-            // (fl_stream_row); rows must be whole vectors. Values read again stay in the caches.
-            // Measured with the kernels alone, 2 threads, 4 A/B pairs: softmax_rows 3.2-4.3 ->
-            // 2.5-3.8 ms, masked_softmax 2.9-5.2 -> 2.0-3.2, rmsnorm 1.7-2.1 -> 1.3-1.8; after
-            // layernorm_gelu_residual's erf loop it was slower (3.0-3.6 -> 3.3-4.0), so loops that
-            // compute costly math keep ordinary stores.
-            std::map<int, std::string> streamed; // node -> its row's first element
-            int64_t rowLen = 0;
-            bool memoryBound = true;
-            for (int n : stores) memoryBound = memoryBound && !computesCostly(placedBody(p_.nodes[n]), st);
-            if (memoryBound && reds.empty() && nInner == 1 && constValue(d.inner[0], rowLen) && rowLen % 16 == 0 && rowLen <= kRowStash)
-                for (int n : stores) {
-                    const Node& nd = p_.nodes[n];
-                    int64_t elems = 1, v = 0;
-                    bool fixed = true;
-                    for (auto& dim : nd.shape) fixed = fixed && constValue(dim, v), elems *= v;
-                    IE off = offsetExpr(n, outCoords(nd));
-                    if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && unitStride(off, rl))
-                        streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
-                }
+            std::map<int, std::string> streamed = streamedRows(reds, stores, st, rl); // node -> its row's first element
             if (!streamed.empty()) streams_ = true;
             auto loopBody = [&](const std::string& lane, const std::string& bodyIndent) {
                 std::string text;

@@ -126,10 +126,17 @@ def main():
                re.search(r"static void cpp_fused_\w+_rows\(\n    const float\* __restrict in0,", text) is not None
                and re.search(r"#pragma clang loop interleave_count\(4\)\n *for \(long x0", text) is not None,
                "kernel text: %r" % text[-1500:])
-        report("a blocked loop bound by math fetches the next row block's inputs",
+        report("a blocked loop bound by math fetches the next row block's inputs, and its outputs for writing",
                re.search(r"for \(long b0 = j0; b0 < j1; b0 \+= 64\) \{\n.*\n *for \(long c = 0; c < 64; c \+= 16\) "
-                         r"__builtin_prefetch\(&in0\[\(\(b0 \+ 4096\) \+ c\)\]\);", text) is not None,
+                         r"__builtin_prefetch\(&in0\[\(\(b0 \+ 4096\) \+ c\)\]\);\n"
+                         r" *for \(long c = 0; c < 64; c \+= 16\) __builtin_prefetch\(&buf\d+\[\(\(b0 \+ 4096\) \+ c\)\], 1\);", text) is not None,
                "kernel text: %r" % text[-1500:])
+        ln = kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0]
+        sm = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]
+        report("reduction kernels fetch the next row's outputs for writing, except rows streamed past the caches",
+               re.search(r"__builtin_prefetch\(&buf\d+\[\(nx0\*1024 \+ \(r0b \+ c\)\)\], 1\);", ln) is not None
+               and "__builtin_prefetch(&in0[(nx0*1024" in sm and ", 1);" not in sm,
+               "layernorm_gelu_residual should prefetch its output row with prefetchw, softmax_rows (streamed rows) should not")
 
         # disk cache: miss, then a hit from a second process, then damaged entries rewritten
         case = os.path.join("tests", "compiler", "cases", "ops_and_views.py")
