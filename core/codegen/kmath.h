@@ -12,7 +12,7 @@
 // The code needs NaN and infinity semantics: never compile it with -ffinite-math-only.
 //
 // Method (coefficients: minimax fits rounded to float32, derived by tests/kmath/fit_coeffs.py):
-//   exp, expm1   x = k ln2 + r (Cody-Waite, |r| <= ln2/2), expm1(r) = r + r^2 q(r) (q degree 5);
+//   exp, expm1   x = k ln2 + r (Cody-Waite, |r| <= ln2/2), expm1(r) = r + r^2 q(r) (q degree 4);
 //                exp = 2 (s + s expm1(r)) with s = 2^(k-1) built from k's bits: one rounding, an
 //                exact doubling that overflows to inf where exp does; results below 2^-125
 //                (x < -86.98) are flushed to 0, no subnormals (they stall x86 vector units).
