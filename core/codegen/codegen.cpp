@@ -249,7 +249,8 @@ private:
     }
     // One prefetch per cache line of the block of kLanes elements starting at r0b.
     std::string prefetchLines(const std::string& indent) {
-        std::string r = indent + "// the next row's inputs, fetched while this one computes\n";
+        bool writes = std::any_of(prefetches_.begin(), prefetches_.end(), [](const Prefetch& pf) { return pf.write; });
+        std::string r = indent + "// the next row's inputs" + (writes ? " and outputs" : "") + ", fetched while this one computes\n";
         for (auto& pf : prefetches_) {
             if (pf.perLine >= kLanes) {
                 r += indent + "__builtin_prefetch(&" + pf.buffer + "[" + idx(substitute(pf.offset, {{"c", iconst(0)}})) + "]" + (pf.write ? ", 1" : "") + ");\n";
