@@ -195,7 +195,9 @@ private:
     std::map<std::string, std::pair<int, IE>> rowLoads_; // buffer reads of the row loops: node, offset
     std::map<std::string, std::pair<int, IE>> rowStores_; // and their writes to buffers
     int prefetchStage_ = 0;              // the loop that fetches the next row's inputs ahead
-    bool pointwiseLoads_ = false;        // a pointwise body is being written: record its reads too
+    bool pointwiseLoads_ = false;        // a pointwise body is being written: record its reads and writes too
+    // Whether the buffer reads and writes being written are recorded (rowLoads_, rowStores_).
+    bool recording() const { return stage_ > 0 || pointwiseLoads_; }
     struct Prefetch {
         std::string buffer;
         IE offset;       // in the next row's vars, at r0b + c
@@ -398,7 +400,7 @@ private:
             }
             bufferIndex(m.id, false);
             IE off = offsetExpr(m.id, e->index);
-            if (stage_ > 0 || pointwiseLoads_) rowLoads_.emplace(m.name + "[" + str(off) + "]", std::make_pair(m.id, off));
+            if (recording()) rowLoads_.emplace(m.name + "[" + str(off) + "]", std::make_pair(m.id, off));
             return emitLine(sc, m.dtype, m.name + "[" + idx(off) + "]");
         }
         case SExpr::Cast: {
@@ -473,7 +475,7 @@ private:
         int bi = bufferIndex(n.id, true);
         (void)bi;
         IE off = offsetExpr(n.id, outCoords(n));
-        if (stage_ > 0 || pointwiseLoads_) rowStores_.emplace(n.name + "[" + str(off) + "]", std::make_pair(n.id, off));
+        if (recording()) rowStores_.emplace(n.name + "[" + str(off) + "]", std::make_pair(n.id, off));
         *sc.out += sc.indent + n.name + "[" + idx(off) + "] = " + value + ";\n";
     }
 
@@ -508,8 +510,9 @@ private:
         };
         ahead(rowLoads_, "");
         if (r.empty()) return r;
+        size_t inputs = r.size();
         ahead(rowStores_, ", 1");
-        return "            // the next row block's inputs and outputs, fetched while this one computes\n" + r;
+        return std::string("            // the next row block's inputs") + (r.size() > inputs ? " and outputs" : "") + ", fetched while this one computes\n" + r;
     }
 
     std::string pointwiseBody(Kernel& k) {

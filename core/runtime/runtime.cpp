@@ -128,36 +128,6 @@ private:
     bool quit_ = false;
 };
 
-// A float tensor's elements copied, in row-major order, to contiguous memory at dst, on the pool.
-// LibTorch's own copies run on its OpenMP threads, which then spin for a while after the copy; a
-// BLAS call right after it (OpenBLAS has its own threads) shares the two cores with that spinning:
-// the attention matmuls of transformer_block took 16-17 ms each after LibTorch's copies and 7.4 ms
-// after none (LibTorch 1.13 with OpenBLAS, 2 threads). The pool's threads sleep when idle.
-void poolCopy(const at::Tensor& src, float* dst) {
-    const int64_t nd = src.dim();
-    const int64_t last = nd ? src.size(nd - 1) : 1;
-    const int64_t rows = last ? src.numel() / last : 0;
-    const int64_t step = nd ? src.stride(nd - 1) : 1;
-    const float* base = src.data_ptr<float>();
-    auto sz = src.sizes();
-    auto st = src.strides();
-    Pool::get().run(rows, rows * last < 32768 ? 1 : Pool::get().size(), [&](int64_t r0, int64_t r1) {
-        for (int64_t r = r0; r < r1; ++r) {
-            int64_t off = 0;
-            for (int64_t d = nd - 2, q = r; d >= 0; --d) {
-                off += (q % sz[d]) * st[d];
-                q /= sz[d];
-            }
-            const float* in = base + off;
-            float* out = dst + r * last;
-            if (step == 1)
-                for (int64_t i = 0; i < last; ++i) out[i] = in[i];
-            else
-                for (int64_t i = 0; i < last; ++i) out[i] = in[i * step];
-        }
-    });
-}
-
 // Memory for kernel outputs and intermediates, kept after use and handed out again for the same
 // size: a buffer that was written before needs no page faults (a fresh 16 MiB block costs
 // thousands of them, more than the kernel that fills it). Blocks return here when their last
@@ -208,6 +178,47 @@ private:
     std::multimap<size_t, void*> free_;
     size_t held_ = 0;
 };
+
+// A float tensor's elements copied, in row-major order, to contiguous memory at dst, on the pool.
+// LibTorch's own copies run on its OpenMP threads, which then spin for a while after the copy; a
+// BLAS call right after it (OpenBLAS has its own threads) shares the two cores with that spinning:
+// the attention matmuls of transformer_block took 16-17 ms each after LibTorch's copies and 7.4 ms
+// after none (LibTorch 1.13 with OpenBLAS, 2 threads). The pool's threads sleep when idle.
+void poolCopy(const at::Tensor& src, float* dst) {
+    const int64_t nd = src.dim();
+    const int64_t last = nd ? src.size(nd - 1) : 1;
+    const int64_t rows = last ? src.numel() / last : 0;
+    const int64_t step = nd ? src.stride(nd - 1) : 1;
+    const float* base = src.data_ptr<float>();
+    auto sz = src.sizes();
+    auto st = src.strides();
+    Pool::get().run(rows, rows * last < 32768 ? 1 : Pool::get().size(), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            int64_t off = 0;
+            for (int64_t d = nd - 2, q = r; d >= 0; --d) {
+                off += (q % sz[d]) * st[d];
+                q /= sz[d];
+            }
+            const float* in = base + off;
+            float* out = dst + r * last;
+            if (step == 1)
+                for (int64_t i = 0; i < last; ++i) out[i] = in[i];
+            else
+                for (int64_t i = 0; i < last; ++i) out[i] = in[i * step];
+        }
+    });
+}
+
+// t itself when it is row-major (contiguous), else a row-major copy: float tensors copied on the
+// pool into a kept block (see poolCopy), others by LibTorch.
+at::Tensor rowMajor(const at::Tensor& t) {
+    if (t.is_contiguous()) return t;
+    if (t.scalar_type() != at::kFloat) return t.contiguous();
+    at::Tensor m = BlockPool::get().tensor(t.sizes().vec(), at::kFloat);
+    poolCopy(t, m.data_ptr<float>());
+    return m;
+}
+
 
 std::string backendName = [] {
     const char* e = std::getenv("FUSELAB_BACKEND");
@@ -517,7 +528,7 @@ struct Run {
             if (dtypeOf(t.scalar_type(), ok) != n.dtype || !ok || t.dim() != int64_t(n.shape.size())) throw Mismatch{};
             for (size_t d = 0; d < n.shape.size(); ++d)
                 if (t.size(d) != eval(n.shape[d])) throw Mismatch{};
-            bufs[n.id] = t.is_contiguous() ? t : t.contiguous();
+            bufs[n.id] = rowMajor(t);
         }
     }
 
@@ -551,7 +562,7 @@ struct Run {
         at::Tensor rhs = n.callee == "linear" ? b.t() : b;
         std::vector<int64_t> outSizes = sizes(n.shape);
         if (epilogueKernel >= 0 && (n.callee == "linear" || (a.dim() == 2 && b.dim() == 2))) {
-            at::Tensor a2 = a.reshape({-1, a.size(-1)});
+            at::Tensor a2 = a.dim() == 2 ? a : rowMajor(a).view({-1, a.size(-1)}); // BLAS takes a strided 2-D side as it is
             int64_t M = a2.size(0), N = rhs.size(1);
             const codegen::Kernel& kr = c.kernels[epilogueKernel];
             if (eval(kr.rows) == M) {
@@ -583,22 +594,15 @@ struct Run {
             // order and handed to the BLAS transposed, as at::matmul would; the copies go on the
             // pool (see poolCopy). Same products, same BLAS, so the same results.
             std::vector<int64_t> batch = at::infer_size(a.sizes().slice(0, a.dim() - 2), rhs.sizes().slice(0, rhs.dim() - 2));
-            int64_t nb = 1;
-            for (int64_t v : batch) nb *= v;
+            int64_t nb = c10::multiply_integers(batch);
             auto as3d = [&](const at::Tensor& t) {
                 std::vector<int64_t> full = batch;
                 full.push_back(t.size(-2));
                 full.push_back(t.size(-1));
                 at::Tensor e = t.expand(full);
                 bool transposed = e.stride(-2) == 1 && e.stride(-1) != 1 && e.size(-1) > 1;
-                at::Tensor src = transposed ? e.transpose(-2, -1) : e;
-                int64_t r = src.size(-2), c = src.size(-1);
-                at::Tensor m;
-                if (src.is_contiguous()) m = src.view({nb, r, c});
-                else {
-                    m = BlockPool::get().tensor({nb, r, c}, at::kFloat);
-                    poolCopy(src, m.data_ptr<float>());
-                }
+                at::Tensor m = rowMajor(transposed ? e.transpose(-2, -1) : e);
+                m = m.view({nb, m.size(-2), m.size(-1)});
                 return transposed ? m.transpose(1, 2) : m;
             };
             at::Tensor a3 = as3d(a), b3 = as3d(rhs);
@@ -626,7 +630,7 @@ struct Run {
             if (!env[gn].isTensor()) throw Mismatch{};
             at::Tensor t = script::tensorOf(env[gn]);
             if (t.sizes() != at::IntArrayRef(sizes(n.shape))) throw Mismatch{};
-            bufs[n.id] = t.is_contiguous() ? t : t.contiguous();
+            bufs[n.id] = rowMajor(t);
         }
     }
 
