@@ -3,9 +3,6 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
-#include <dirent.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -75,57 +72,18 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
     return s;
 }
 
-// CPU time (ns) that this process's threads other than the caller have run, from
-// /proc/self/task/*/schedstat (Linux); -1 where that cannot be read.
-long long otherThreadsCpuNs() {
-    const long self = long(syscall(SYS_gettid));
-    DIR* d = opendir("/proc/self/task");
-    if (!d) return -1;
-    long long sum = 0;
-    while (const dirent* e = readdir(d)) {
-        if (e->d_name[0] == '.' || std::atol(e->d_name) == self) continue;
-        std::ifstream f(std::string("/proc/self/task/") + e->d_name + "/schedstat");
-        long long ns = 0;
-        if (f >> ns) sum += ns;
-    }
-    closedir(d);
-    return sum;
-}
-
-// Waits (at most 100 ms) until the process's other threads have stopped running. LibTorch's
-// OpenMP workers spin for about 10 ms after each eager op before they sleep (libgomp's default,
-// measured with LibTorch 1.13 on this project's 2-core machine); a compiled call timed inside that
-// window shares the cores with them, and one timed after it does not. The run queue statistics
-// move at scheduler ticks (4 ms at HZ=250), so each look spans 5 ms.
-void settle() {
-    using namespace std::chrono_literals;
-    long long prev = otherThreadsCpuNs();
-    if (prev < 0) {
-        std::this_thread::sleep_for(20ms);
-        return;
-    }
-    for (int i = 0; i < 20; ++i) {
-        std::this_thread::sleep_for(5ms);
-        long long now = otherThreadsCpuNs();
-        if (now - prev < 100'000) return; // under 0.1 ms of their CPU time in 5 ms: idle
-        prev = now;
-    }
-}
-
 // Times a and b in alternating blocks: per round, one untimed run of a then kTimed timed ones,
 // the same for b (b first in odd rounds), until both have minRuns samples and 2 * minSeconds
 // have passed (at most maxRuns samples each); returns the medians. Each timed run follows a run
-// of its own kind, as in back-to-back timing: before a block the other kind's threads go idle
-// (settle), and the untimed run absorbs what it left in the caches (dirty lines to write back,
-// its data in place of ours). A burst of load from elsewhere on a shared machine, which lasts
-// longer than a round, slows both alike.
+// of its own kind, as in back-to-back timing (the untimed run absorbs what the other kind left
+// in the caches: dirty lines to write back, its data in place of ours), while a burst of load
+// from elsewhere on a shared machine, which lasts longer than a round, slows both alike.
 template <class A, class B>
 void timeAlternating(const BenchOptions& o, int& runs, double& medianA, double& medianB, A&& a, B&& b) {
     constexpr int kTimed = 2;
     std::vector<double> ta, tb;
     auto start = Clock::now();
     auto block = [](auto& f, std::vector<double>& t) {
-        settle();
         f();
         for (int i = 0; i < kTimed; ++i) {
             auto s = Clock::now();
