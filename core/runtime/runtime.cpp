@@ -219,7 +219,6 @@ at::Tensor rowMajor(const at::Tensor& t) {
     return m;
 }
 
-
 std::string backendName = [] {
     const char* e = std::getenv("FUSELAB_BACKEND");
     return std::string(e && std::string(e) == "reference" ? "reference" : "fuselab");
