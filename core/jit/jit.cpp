@@ -507,6 +507,8 @@ struct State {
     Config config;
     std::map<std::string, std::shared_ptr<KernelLib>> memory;  // by entry hash
     std::set<std::string> compiling;                           // entry hashes being looked up/built
+    std::set<std::string> written;                             // entry hashes this process stored on disk
+    bool freshView = false;                                    // pass over `written` on disk (setFreshProcessView)
 };
 
 // Never destroyed: KernelLibs may be released from other static destructors at exit.
@@ -560,6 +562,10 @@ bool lookupCaches(const std::string& hash, const std::string& dir, const Compile
         }
     }
     if (dir.empty()) return false;
+    {
+        std::lock_guard lock(s.mutex);
+        if (s.freshView && s.written.count(hash)) return false;
+    }
     const auto t0 = Clock::now();
     auto lib = loadEntry(dir, hash, req.symbols);
     out.cacheMs += msSince(t0);
@@ -739,6 +745,7 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
     if (out.lib) {
         std::lock_guard lock(state().mutex);
         state().memory.emplace(hash, out.lib);
+        if (!out.lib->objectPath.empty()) state().written.insert(hash);
     }
     return finish(out, t0);
 }
@@ -746,6 +753,11 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
 void Jit::clearMemoryCache() {
     std::lock_guard lock(state().mutex);
     state().memory.clear();
+}
+
+void Jit::setFreshProcessView(bool on) {
+    std::lock_guard lock(state().mutex);
+    state().freshView = on;
 }
 
 std::string Jit::backendName() { return kindName(resolveBackend(config(), false).kind); }

@@ -68,6 +68,11 @@ public:
     // Forgets the memory cache (libraries still referenced elsewhere stay valid): the next compile
     // of any unit goes to the disk cache or the compiler, as in a fresh process.
     void clearMemoryCache();
+    // While on, compiles see the caches as this process found them when it started: the disk
+    // entries this process wrote are passed over (built and written again). With the memory cache
+    // cleared first, a compile then takes what it would in a fresh process: `fuselab bench` times
+    // its first calls this way, after the script's own run has filled the caches.
+    void setFreshProcessView(bool on);
     // Assembly for a compiled unit's LLVM IR (llvm backend only; computed on demand).
     std::string assembly(const KernelLib& lib);
 

@@ -233,6 +233,17 @@ static void testBackend(const std::string& name, Backend backend) {
     check(reloaded.cache == CompileOutcome::Cache::Disk && reloaded.lib && runsCorrectly(*reloaded.lib) &&
               reloaded.lib->lookup("k") != disk.lib->lookup("k"),
           "the rewritten entry loads as a new library");
+    // as `fuselab bench` times a first call: entries this process wrote are passed over
+    jit.clearMemoryCache();
+    jit.setFreshProcessView(true);
+    CompileOutcome fresh = jit.compile(kernelRequest());
+    jit.setFreshProcessView(false);
+    check(fresh.cache == CompileOutcome::Cache::Miss && fresh.lib && runsCorrectly(*fresh.lib),
+          "setFreshProcessView(true): an entry this process wrote is rebuilt, not loaded");
+    jit.clearMemoryCache();
+    CompileOutcome seen = jit.compile(kernelRequest());
+    check(seen.cache == CompileOutcome::Cache::Disk && seen.lib && runsCorrectly(*seen.lib),
+          "setFreshProcessView(false): the disk entry is loaded again");
 
     CompileOutcome bad = jit.compile({"extern \"C\" void k(float* out) { out[0] = undeclared_thing; }", "bad-" + name, {"k"}});
     check(!bad.lib && contains(bad.error, "undeclared_thing") && contains(bad.error, "error"),
