@@ -272,6 +272,7 @@ public:
         CompileOptions opts;
         std::string callerFile; // where the script made the call (the innermost user frame)
         int callerLine = 0;
+        bool gradMode = true;   // torch.is_grad_enabled() at the call: a replay restores it
     };
     bool recordCalls = false;
     std::vector<RecordedCall> recorded;

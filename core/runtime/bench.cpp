@@ -198,22 +198,36 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
             sig = std::to_string(reinterpret_cast<uintptr_t>(bm->self.obj())) + "|" + sig;
             id = bm->func.obj();
         }
+        sig += rc.gradMode ? "|grad" : "|no_grad";
         if (!seen.insert({id, sig}).second) continue;
         sig = signature(in, rc.args);
+        // the call's grad mode, as the script made it (a call under torch.no_grad() is replayed so)
+        at::AutoGradMode gradMode(rc.gradMode);
         BenchCall bc;
         bc.inputs = sig;
+        bc.gradMode = rc.gradMode;
         CallSite site = callSite(rc);
         bc.function = site.function;
         bc.file = site.file;
         bc.line = site.line;
         Value fn = rc.fn;
-        // first call: every compiled frame forgotten, the kernels' memory cache too
+        // first call: every compiled frame forgotten, the kernels' memory cache too, and the disk
+        // cache seen as the process found it (the script's own run has written its kernels there)
         s.resetFrames();
-        jit::Jit::instance().clearMemoryCache();
+        jit::Jit& jit = jit::Jit::instance();
+        jit.clearMemoryCache();
+        jit.setFreshProcessView(true);
         script::CallArgs a = rc.args;
         auto t0 = Clock::now();
-        Value first = s.callCompiled(fn, a, rc.opts);
+        Value first;
+        try {
+            first = s.callCompiled(fn, a, rc.opts);
+        } catch (...) {
+            jit.setFreshProcessView(false);
+            throw;
+        }
         bc.firstCallMs = ms(t0, Clock::now());
+        jit.setFreshProcessView(false);
         // the entry that call compiled
         const capture::Entry* entry = nullptr;
         for (auto* fr : s.framesInOrder())
@@ -291,12 +305,13 @@ std::string benchText(const BenchReport& r) {
                       c.cachedMs, c.eagerMs, c.speedup, c.maxAbsDiff, c.achievedGbps, r.copyGbps > 0 ? 100 * c.achievedGbps / r.copyGbps : 0.0,
                       c.cache.c_str());
         o << b;
-        std::snprintf(b, sizeof b, "    inputs %s; %d kernels, %d library calls, %d eager ops; phases ms: trace %.2f lower %.2f fuse %.2f codegen %.2f jit %.2f (%s)\n",
-                      c.inputs.c_str(), c.kernels, c.externs, c.fallbacks, c.phases.trace, c.phases.lower, c.phases.fuse, c.phases.codegen, c.phases.jit,
+        std::snprintf(b, sizeof b, "    inputs %s%s; %d kernels, %d library calls, %d eager ops; phases ms: trace %.2f lower %.2f fuse %.2f codegen %.2f jit %.2f (%s)\n",
+                      c.inputs.c_str(), c.gradMode ? "" : " (under torch.no_grad())", c.kernels, c.externs, c.fallbacks, c.phases.trace, c.phases.lower, c.phases.fuse, c.phases.codegen, c.phases.jit,
                       c.jit.empty() ? "-" : c.jit.c_str());
         o << b;
         if (!c.note.empty()) o << "    note: " << c.note << "\n";
     }
+    if (r.calls.empty()) o << "(no compiled calls: the script called no torch.compile'd function or module)\n";
     return o.str();
 }
 
@@ -307,7 +322,7 @@ std::string benchJson(const BenchReport& r) {
     for (size_t i = 0; i < r.calls.size(); ++i) {
         const BenchCall& c = r.calls[i];
         o << (i ? ",\n  " : "\n  ") << "{\"function\": " << jsonStr(c.function) << ", \"file\": " << jsonStr(c.file) << ", \"line\": " << c.line
-          << ", \"inputs\": " << jsonStr(c.inputs) << ", \"first_call_ms\": " << num(c.firstCallMs) << ", \"compile_ms\": " << num(c.compileMs)
+          << ", \"inputs\": " << jsonStr(c.inputs) << ", \"grad_mode\": " << (c.gradMode ? "true" : "false") << ", \"first_call_ms\": " << num(c.firstCallMs) << ", \"compile_ms\": " << num(c.compileMs)
           << ", \"phases_ms\": {\"trace\": " << num(c.phases.trace) << ", \"lower\": " << num(c.phases.lower) << ", \"fuse\": " << num(c.phases.fuse)
           << ", \"codegen\": " << num(c.phases.codegen) << ", \"jit\": " << num(c.phases.jit) << "}"
           << ", \"cached_ms\": " << num(c.cachedMs) << ", \"eager_ms\": " << num(c.eagerMs) << ", \"speedup\": " << num(c.speedup)

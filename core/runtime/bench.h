@@ -26,6 +26,7 @@ struct BenchCall {
     std::string cache;          // "hit" | "miss" (the kernels' compile cache at the first call)
     std::string jit;            // "llvm", "cc", "disk"
     int cachedRuns = 0, eagerRuns = 0;
+    bool gradMode = true;       // the grad mode the script called it under, and the replays ran in
     std::string note;           // why a call ran on the reference path, if it did
 };
 
@@ -40,7 +41,9 @@ struct BenchReport {
 
 struct BenchOptions {
     double minSeconds = 0.3;    // per measurement: repeat until this much time has passed
-    int minRuns = 5, maxRuns = 1000;
+    // at least 12 samples of each kind: a call of 100 ms and more (transformer_block) gets six
+    // rounds instead of three, so that one burst of load moves its median less
+    int minRuns = 12, maxRuns = 1000;
 };
 
 // Where a recorded call lands, for reports: the called function's name, file and line; for a module
