@@ -1371,7 +1371,7 @@ CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vecto
 Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileOptions& opts) {
     if (!enabled || in_.tracer) return in_.call(fnValue, args); // inside a trace: inlined
     if (recordCalls && interceptDepth_ == 0) {
-        RecordedCall rc{fnValue, args, opts, {}, 0, at::GradMode::is_enabled()};
+        RecordedCall rc{fnValue, args, opts, {}, 0, at::GradMode::is_enabled(), in_.frames()};
         auto& frames = in_.frames();
         for (auto it = frames.rbegin(); it != frames.rend(); ++it)
             if (it->module && it->module->filename.rfind("<fuselab:", 0) != 0) {

@@ -17,6 +17,7 @@
 
 #include "core/graph/graph.h"
 #include "core/script/ast.h"
+#include "core/script/interp.h"
 #include "core/script/value.h"
 #include "core/support/events.h"
 
@@ -273,6 +274,10 @@ public:
         std::string callerFile; // where the script made the call (the innermost user frame)
         int callerLine = 0;
         bool gradMode = true;   // torch.is_grad_enabled() at the call: a replay restores it
+        // the interpreter's frames at the call: a replay runs on top of them, so that what it
+        // traces names the same script lines (kernel comments, and so the kernel source and its
+        // cache entry, are those of the script's own call)
+        std::vector<script::Frame> stack;
     };
     bool recordCalls = false;
     std::vector<RecordedCall> recorded;

@@ -201,8 +201,17 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         sig += rc.gradMode ? "|grad" : "|no_grad";
         if (!seen.insert({id, sig}).second) continue;
         sig = signature(in, rc.args);
-        // the call's grad mode, as the script made it (a call under torch.no_grad() is replayed so)
+        // the call's grad mode, as the script made it (a call under torch.no_grad() is replayed so),
+        // and the script's frames under it, as at the call
         at::AutoGradMode gradMode(rc.gradMode);
+        struct Stack {
+            std::vector<script::Frame>& frames;
+            size_t depth;
+            Stack(std::vector<script::Frame>& f, const std::vector<script::Frame>& at) : frames(f), depth(f.size()) {
+                frames.insert(frames.end(), at.begin(), at.end());
+            }
+            ~Stack() { frames.resize(depth); }
+        } stack(in.frames(), rc.stack);
         BenchCall bc;
         bc.inputs = sig;
         bc.gradMode = rc.gradMode;

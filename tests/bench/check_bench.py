@@ -14,8 +14,10 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   3. bytes_min is the bytes of the graph's tensor inputs (parameters included) and outputs,
      computed here from the model's shapes; the kernel counts are those `fuselab kernels` shows;
   4. the compile cache: a process with an empty cache reports every first call as a miss (the
-     script's own run has filled the cache by then: the bench must not count that as a hit), and a
-     second process on the same cache reports every first call as a hit;
+     script's own run has filled the cache by then: the bench must not count that as a hit) and
+     leaves one entry per graph (its replays compile the very source the script's calls did), a
+     second process on the same cache reports every first call as a hit, and so does a bench after
+     `fuselab run` of the same script;
   5. the grad mode of each call is the script's: a call under torch.no_grad() is replayed so, and
      calls that differ only in it are two entries; repeated calls with the same inputs are one;
   6. the text report: the threads line, one row per call, the no_grad marker, and a script with
@@ -151,9 +153,16 @@ def main():
 
         # 4. the cache: misses in a fresh process, hits in the next one
         report("first process misses", [c.get("cache") for c in calls] == ["miss", "miss"], repr([c.get("cache") for c in calls]))
+        entries = sorted(f for f in os.listdir(cache) if f.endswith(".so"))
+        report("one cache entry per graph", len(entries) == 2, "%r (a replay that traced other kernel comments than the script's call writes a second entry)" % entries)
         second, why = bench_json(seed, cache, "seed again")
         got = [c.get("cache") for c in second["calls"]] if second else why
         report("second process hits", got == ["hit", "hit"], repr(got))
+        ran = os.path.join(tmp, "ran")
+        rc, out, err = run(fuselab, ["run", seed], ran)
+        after_run, why = bench_json(seed, ran, "seed after run")
+        got = [c.get("cache") for c in after_run["calls"]] if after_run else why
+        report("hits what fuselab run compiled", rc == 0 and got == ["hit", "hit"], "exit %d, %r" % (rc, got))
 
         # 5. grad mode and distinct calls
         calls_py = os.path.join(tmp, "calls.py")
