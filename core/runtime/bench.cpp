@@ -122,6 +122,19 @@ std::string num(double v) {
 
 namespace {
 
+// The script's frames at a recorded call, put back under its first replay for as long as this
+// lives: a replay that traces again then names the same script lines in its kernels' comments, and
+// so compiles the very source (and cache entry) the script's call did. Only the first call traces;
+// the timed calls run as before, on the frames the bench has.
+struct ScriptFrames {
+    std::vector<script::Frame>& frames;
+    size_t depth;
+    ScriptFrames(std::vector<script::Frame>& f, const std::vector<script::Frame>& at) : frames(f), depth(f.size()) {
+        frames.insert(frames.end(), at.begin(), at.end());
+    }
+    ~ScriptFrames() { frames.resize(depth); }
+};
+
 // Milliseconds of each of `reps` parallel copies of 64 MiB (after two warm-up copies).
 std::vector<double> copySamples(int reps) {
     const size_t n = size_t(64) << 20;
@@ -201,17 +214,8 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         sig += rc.gradMode ? "|grad" : "|no_grad";
         if (!seen.insert({id, sig}).second) continue;
         sig = signature(in, rc.args);
-        // the call's grad mode, as the script made it (a call under torch.no_grad() is replayed so),
-        // and the script's frames under it, as at the call
+        // the call's grad mode, as the script made it (a call under torch.no_grad() is replayed so)
         at::AutoGradMode gradMode(rc.gradMode);
-        struct Stack {
-            std::vector<script::Frame>& frames;
-            size_t depth;
-            Stack(std::vector<script::Frame>& f, const std::vector<script::Frame>& at) : frames(f), depth(f.size()) {
-                frames.insert(frames.end(), at.begin(), at.end());
-            }
-            ~Stack() { frames.resize(depth); }
-        } stack(in.frames(), rc.stack);
         BenchCall bc;
         bc.inputs = sig;
         bc.gradMode = rc.gradMode;
@@ -230,6 +234,7 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         auto t0 = Clock::now();
         Value first;
         try {
+            ScriptFrames frames(in.frames(), rc.stack);
             first = s.callCompiled(fn, a, rc.opts);
         } catch (...) {
             jit.setFreshProcessView(false);
