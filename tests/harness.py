@@ -1,4 +1,4 @@
-"""Shared pieces of the corpus harnesses (oracle, hostile): arguments and the fuselab binary."""
+"""Shared pieces of the test harnesses: arguments, the fuselab binary, and `ok` / `FAIL` lines."""
 import argparse
 import os
 import shutil
@@ -26,3 +26,23 @@ def resolve_fuselab(path):
         print("error: fuselab binary is not executable: %s" % fuselab, file=sys.stderr)
         return None
     return fuselab
+
+
+class Checks:
+    """Prints each check as `ok NAME` or `FAIL NAME: why` and counts them."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def report(self, name, ok, why=""):
+        if ok:
+            self.passed += 1
+            print("ok " + name, flush=True)
+        else:
+            self.failed += 1
+            print("FAIL %s: %s" % (name, why), flush=True)
+
+    def summary(self):
+        """Prints `N passed, M failed`; returns the exit status (1 when something failed)."""
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        return 1 if self.failed else 0

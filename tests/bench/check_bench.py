@@ -35,6 +35,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIMEOUT_S = 300
 MIN_RUNS = 12  # BenchOptions::minRuns
@@ -75,21 +78,11 @@ def close(a, b, rel=2e-5):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fuselab", required=True)
-    a = ap.parse_args()
-    fuselab = os.path.abspath(a.fuselab)
-    if not os.access(fuselab, os.X_OK):
-        print("error: fuselab binary not found: %s" % a.fuselab, file=sys.stderr)
+    fuselab = harness.resolve_fuselab(ap.parse_args().fuselab)
+    if not fuselab:
         return 2
-    passed = failed = 0
-
-    def report(name, ok, why=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print("ok " + name, flush=True)
-        else:
-            failed += 1
-            print("FAIL %s: %s" % (name, why), flush=True)
+    checks = harness.Checks()
+    report = checks.report
 
     def bench_json(script, cache, name):
         rc, out, err = run(fuselab, ["bench", "--json", "--threads", "2", script], cache)
@@ -104,8 +97,7 @@ def main():
         first, why = bench_json(seed, cache, "seed")
         report("json parses", first is not None, why)
         if first is None:
-            print("%d passed, %d failed" % (passed, failed + 1))
-            return 1
+            return checks.summary()
 
         # 1. fields
         m = first.get("machine", {})
@@ -211,8 +203,7 @@ def main():
         report("script that raises", rc == 1 and "ValueError: model script failed on purpose" in err and "raises.py" in err
                and "nothing to benchmark" in err and clean(err), "exit %d: %r" % (rc, err[-500:]))
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(REPO, "tests", "compiler")
 TIMEOUT_S = 300
@@ -66,16 +69,8 @@ def main():
     expected = json.load(open(os.path.join(HERE, "expected.json")))
     scripts = sorted(glob.glob(os.path.join(HERE, "cases", "*.py")) + glob.glob(os.path.join(REPO, "resources", "models", "bench", "*.py")))
     scripts = [s for s in scripts if not a.filter or a.filter in s]
-    passed = failed = 0
-
-    def report(name, ok, why=""):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-            print("ok " + name, flush=True)
-        else:
-            failed += 1
-            print("FAIL %s: %s" % (name, why), flush=True)
+    checks = harness.Checks()
+    report = checks.report
 
     with tempfile.TemporaryDirectory() as tmp:
         shared = os.path.join(tmp, "shared")
@@ -169,8 +164,7 @@ def main():
             report("system compiler " + rel, "compiled by cc" in cc_k and strip(llvm_k) == strip(cc_k) and rc == 0 and "False" not in cc_out,
                    "cc header %r, sources equal %s, output %r" % (cc_k.splitlines()[:1], strip(llvm_k) == strip(cc_k), cc_out[-200:]))
 
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":
