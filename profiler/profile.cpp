@@ -224,44 +224,21 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     struct Site {
         size_t first;               // recorded index of its first call
         CallProfile prof;
-        int gradMode = -1;          // grad mode at its first call (-1: unknown)
-        Value torch;                // the script's torch module, to set the grad mode for replays
     };
     std::vector<Site> sites;
     std::set<std::pair<const void*, std::string>> seen;
     for (size_t i = 0; i < s.recorded.size(); ++i) {
         auto& rc = s.recorded[i];
         std::string sig = signature(in, rc.args);
-        const void* id = rc.fn.obj();
-        std::string key = sig;
-        if (rc.fn.is(OK::BoundMethod)) {
-            auto* bm = rc.fn.as<script::BoundMethodObj>();
-            key = std::to_string(reinterpret_cast<uintptr_t>(bm->self.obj())) + "|" + sig;
-            id = bm->func.obj();
-        }
-        if (!seen.insert({id, key}).second) continue;
+        if (!seen.insert(runtime::callIdentity(rc, sig)).second) continue;
         Site site{i, {}};
         CallProfile& cp = site.prof;
-        cp.inputs = sig;
+        cp.inputs = rc.gradMode ? sig : sig + " (under torch.no_grad())";
         runtime::CallSite where = runtime::callSite(rc);
         cp.function = where.function;
         cp.file = where.file;
         cp.line = where.line;
-        Value target = rc.fn.is(OK::BoundMethod) ? rc.fn.as<script::BoundMethodObj>()->func : rc.fn;
-        if (target.is(OK::Function)) {
-            auto* fo = target.as<script::FunctionObj>();
-            // the user's module names torch; a prelude module's forward: look in the caller's globals too
-            for (const script::Scope* g : {fo->globals.get()})
-                if (g) {
-                    auto it = g->vars.find("torch");
-                    if (it != g->vars.end()) site.torch = it->second;
-                }
-        }
-        if (site.torch.isNone() || !site.torch.isObj())
-            for (auto& other : sites)
-                if (other.torch.isObj()) site.torch = other.torch;
         if (const events::Event* cs = callSpans[i]) {
-            site.gradMode = int(cs->number("grad_mode", -1));
             cp.firstCallMs = double(cs->dur) * 1e-6;
             for (auto& c : p.compiles) {
                 double b = rel(cs->begin), e = b + cp.firstCallMs;
@@ -291,24 +268,7 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
             try {
                 // replay under the grad mode of the recorded call (a script's calls under no_grad
                 // would otherwise fail the GLOBAL_STATE guard and recompile)
-                struct GradMode {
-                    script::Interp& in;
-                    Value torch;
-                    Value saved;
-                    GradMode(script::Interp& i, const Value& t, int mode) : in(i), torch(t) {
-                        Value is, set;
-                        if (mode < 0 || !torch.isObj() || !in.tryGetAttr(torch, "is_grad_enabled", is) || !in.tryGetAttr(torch, "set_grad_enabled", set)) return;
-                        saved = in.call(is, std::vector<Value>{});
-                        in.call(set, std::vector<Value>{Value::boolean(mode == 1)});
-                    }
-                    ~GradMode() {
-                        try {
-                            Value set;
-                            if (saved.isBool() && in.tryGetAttr(torch, "set_grad_enabled", set)) in.call(set, std::vector<Value>{saved});
-                        } catch (...) {
-                        }
-                    }
-                } grad{in, sites[si].torch, sites[si].gradMode};
+                runtime::GradModeScope grad(rc.gradMode);
                 // cached calls with profiling off and with it on, alternating call by call so
                 // that the machine's noise falls on both alike; only the profiled calls leave events
                 const events::Level onLevel = opts.kernelTimers ? events::Level::Kernels : events::Level::Calls;

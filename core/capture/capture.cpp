@@ -1371,15 +1371,7 @@ CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vecto
 Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileOptions& opts) {
     if (!enabled || in_.tracer) return in_.call(fnValue, args); // inside a trace: inlined
     if (recordCalls && interceptDepth_ == 0) {
-        RecordedCall rc{fnValue, args, opts, {}, 0, at::GradMode::is_enabled(), in_.frames()};
-        auto& frames = in_.frames();
-        for (auto it = frames.rbegin(); it != frames.rend(); ++it)
-            if (it->module && it->module->filename.rfind("<fuselab:", 0) != 0) {
-                rc.callerFile = it->module->filename;
-                rc.callerLine = it->line;
-                break;
-            }
-        recorded.push_back(std::move(rc));
+        recorded.push_back(RecordedCall{fnValue, args, opts, at::GradMode::is_enabled(), in_.frames()});
     }
     Value fn = fnValue;
     CallArgs a = args;
@@ -1415,7 +1407,7 @@ Value Session::callTimed(FunctionObj* fo, CallArgs& a, const CompileOptions& opt
         events::Ns t0;
         size_t before;
         int index;
-        double gradMode = at::GradMode::is_enabled() ? 1 : 0; // a replay of the call restores it
+        double gradMode = at::GradMode::is_enabled() ? 1 : 0; // shown with the call in the trace
         ~Emit() {
             try {
                 const size_t after = entryCount(s.order_);

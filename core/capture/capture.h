@@ -271,12 +271,11 @@ public:
         Value fn;
         script::CallArgs args;
         CompileOptions opts;
-        std::string callerFile; // where the script made the call (the innermost user frame)
-        int callerLine = 0;
         bool gradMode = true;   // torch.is_grad_enabled() at the call: a replay restores it
-        // the interpreter's frames at the call: a replay runs on top of them, so that what it
-        // traces names the same script lines (kernel comments, and so the kernel source and its
-        // cache entry, are those of the script's own call)
+        // the interpreter's frames at the call (the script's line that made it is the innermost
+        // user frame's): the bench's first call runs on top of them, so that what it traces names
+        // the same script lines (kernel comments, and so the kernel source and its cache entry, are
+        // those of the script's own call)
         std::vector<script::Frame> stack;
     };
     bool recordCalls = false;

@@ -135,6 +135,12 @@ struct ScriptFrames {
     ~ScriptFrames() { frames.resize(depth); }
 };
 
+// Jit::setFreshProcessView for as long as this lives.
+struct FreshProcessView {
+    FreshProcessView() { jit::Jit::instance().setFreshProcessView(true); }
+    ~FreshProcessView() { jit::Jit::instance().setFreshProcessView(false); }
+};
+
 // Milliseconds of each of `reps` parallel copies of 64 MiB (after two warm-up copies).
 std::vector<double> copySamples(int reps) {
     const size_t n = size_t(64) << 20;
@@ -171,6 +177,14 @@ double copyGbps(const std::vector<double>& samples) {
 
 } // namespace
 
+std::pair<const void*, std::string> callIdentity(const capture::Session::RecordedCall& rc, const std::string& inputs) {
+    std::string key = inputs + (rc.gradMode ? "|grad" : "|no_grad");
+    if (!rc.fn.is(OK::BoundMethod)) return {rc.fn.obj(), key};
+    // a module's forward is a new bound method on each call: the function and its receiver identify it
+    auto* bm = rc.fn.as<script::BoundMethodObj>();
+    return {bm->func.obj(), std::to_string(reinterpret_cast<uintptr_t>(bm->self.obj())) + "|" + key};
+}
+
 CallSite callSite(const capture::Session::RecordedCall& rc) {
     CallSite site;
     Value target = rc.fn.is(OK::BoundMethod) ? rc.fn.as<script::BoundMethodObj>()->func : rc.fn;
@@ -180,11 +194,17 @@ CallSite callSite(const capture::Session::RecordedCall& rc) {
         if (fo->def) site.line = fo->def->span.line;
         if (fo->ast) site.file = fo->ast->filename;
     }
-    // a module from the nn prelude: name the script line that called it instead
-    if ((site.file.empty() || site.file.rfind("<fuselab:", 0) == 0) && rc.callerLine > 0) {
-        site.file = rc.callerFile;
-        site.line = rc.callerLine;
-    }
+    // a module from the nn prelude: name the script line that called it instead (the innermost
+    // user frame at the call)
+    if (site.file.empty() || site.file.rfind("<fuselab:", 0) == 0)
+        for (auto it = rc.stack.rbegin(); it != rc.stack.rend(); ++it)
+            if (it->module && it->module->filename.rfind("<fuselab:", 0) != 0) {
+                if (it->line > 0) {
+                    site.file = it->module->filename;
+                    site.line = it->line;
+                }
+                break;
+            }
     return site;
 }
 
@@ -204,18 +224,9 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     std::set<std::pair<const void*, std::string>> seen;
     for (auto& rc : calls) {
         std::string sig = signature(in, rc.args);
-        // a module's forward is a new bound method on each call: the function and its receiver identify it
-        const void* id = rc.fn.obj();
-        if (rc.fn.is(OK::BoundMethod)) {
-            auto* bm = rc.fn.as<script::BoundMethodObj>();
-            sig = std::to_string(reinterpret_cast<uintptr_t>(bm->self.obj())) + "|" + sig;
-            id = bm->func.obj();
-        }
-        sig += rc.gradMode ? "|grad" : "|no_grad";
-        if (!seen.insert({id, sig}).second) continue;
-        sig = signature(in, rc.args);
+        if (!seen.insert(callIdentity(rc, sig)).second) continue;
         // the call's grad mode, as the script made it (a call under torch.no_grad() is replayed so)
-        at::AutoGradMode gradMode(rc.gradMode);
+        GradModeScope gradMode(rc.gradMode);
         BenchCall bc;
         bc.inputs = sig;
         bc.gradMode = rc.gradMode;
@@ -227,21 +238,15 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         // first call: every compiled frame forgotten, the kernels' memory cache too, and the disk
         // cache seen as the process found it (the script's own run has written its kernels there)
         s.resetFrames();
-        jit::Jit& jit = jit::Jit::instance();
-        jit.clearMemoryCache();
-        jit.setFreshProcessView(true);
-        script::CallArgs a = rc.args;
-        auto t0 = Clock::now();
-        Value first;
-        try {
+        jit::Jit::instance().clearMemoryCache();
+        {
+            FreshProcessView fresh;
             ScriptFrames frames(in.frames(), rc.stack);
-            first = s.callCompiled(fn, a, rc.opts);
-        } catch (...) {
-            jit.setFreshProcessView(false);
-            throw;
+            script::CallArgs a = rc.args;
+            auto t0 = Clock::now();
+            s.callCompiled(fn, a, rc.opts);
+            bc.firstCallMs = ms(t0, Clock::now());
         }
-        bc.firstCallMs = ms(t0, Clock::now());
-        jit.setFreshProcessView(false);
         // the entry that call compiled
         const capture::Entry* entry = nullptr;
         for (auto* fr : s.framesInOrder())

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/runtime/runtime.h"
@@ -53,6 +54,9 @@ struct CallSite {
     int line = 0;
 };
 CallSite callSite(const capture::Session::RecordedCall& rc);
+// What makes two recorded calls one call site for bench and profile: the function (for a method,
+// its function and receiver), the inputs as `inputs` describes them, and the grad mode.
+std::pair<const void*, std::string> callIdentity(const capture::Session::RecordedCall& rc, const std::string& inputs);
 
 // Replays the calls `in.capture` recorded; the script has finished running.
 BenchReport runBench(script::Interp& in, const BenchOptions& opts);

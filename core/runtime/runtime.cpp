@@ -328,6 +328,9 @@ void setThreads(int n) {
     Pool::get().resize(n);
 }
 int threads() { return Pool::get().size(); }
+
+GradModeScope::GradModeScope(bool enabled) : saved_(at::GradMode::is_enabled()) { at::GradMode::set_enabled(enabled); }
+GradModeScope::~GradModeScope() { at::GradMode::set_enabled(saved_); }
 void setBackend(const std::string& name) { backendName = name; }
 const std::string& backend() { return backendName; }
 

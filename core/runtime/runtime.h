@@ -72,6 +72,19 @@ bool rerunnable(const Compiled& c);
 void setThreads(int n);
 int threads();
 
+// LibTorch's grad mode set for as long as this lives, then the previous one restored: the replays
+// of a recorded call (bench, profile) run under the grad mode the script called it in.
+class GradModeScope {
+public:
+    explicit GradModeScope(bool enabled);
+    ~GradModeScope();
+    GradModeScope(const GradModeScope&) = delete;
+    GradModeScope& operator=(const GradModeScope&) = delete;
+
+private:
+    bool saved_;
+};
+
 // Which backend compiles graphs: "fuselab" (default) or "reference" (replay the captured ops).
 void setBackend(const std::string& name);
 const std::string& backend();
