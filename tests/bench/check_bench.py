@@ -48,22 +48,6 @@ CALL_FIELDS = {"function": str, "file": str, "line": int, "inputs": str, "grad_m
                "cached_runs": int, "eager_runs": int}
 PHASES = ["trace", "lower", "fuse", "codegen", "jit"]
 
-# calls that differ in inputs and grad mode, and repeats of the same call
-CALLS_SCRIPT = """import torch
-
-@torch.compile
-def f(x, s):
-    return torch.relu(x) * s
-
-a = torch.randn(8, 4)
-for _ in range(3):
-    f(a, 2.0)
-f(a, 3.0)
-f(torch.randn(16, 4), 3.0)
-with torch.no_grad():
-    f(a, 2.0)
-"""
-
 
 def run(fuselab, args, cache):
     env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2")
@@ -157,10 +141,7 @@ def main():
         report("hits what fuselab run compiled", rc == 0 and got == ["hit", "hit"], "exit %d, %r" % (rc, got))
 
         # 5. grad mode and distinct calls
-        calls_py = os.path.join(tmp, "calls.py")
-        with open(calls_py, "w") as fh:
-            fh.write(CALLS_SCRIPT)
-        d, why = bench_json(calls_py, cache, "calls")
+        d, why = bench_json(os.path.join("tests", "bench", "calls.py"), cache, "calls")
         got = [(c.get("inputs"), c.get("grad_mode")) for c in d["calls"]] if d else why
         want = [("f32[8, 4], 2.0", True), ("f32[8, 4], 3.0", True), ("f32[16, 4], 3.0", True), ("f32[8, 4], 2.0", False)]
         report("one entry per distinct call and grad mode", got == want, "got %r, want %r" % (got, want))

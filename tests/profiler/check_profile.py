@@ -6,8 +6,8 @@ tracks, reasons on breaks and recompiles), the phases of every compile id add up
 the time measured around that compile id, and for a call whose first call compiled exactly one
 graph and returned from it, the phases add up to within 5% of the whole first call measured by
 the call's own span (the call also binds its arguments and looks up its frame). The cached calls
-and their kernels are on the runtime tracks. A call made with grad on and again under
-torch.no_grad() is two call sites. Runs with an empty compile cache, so every phase of
+and their kernels are on the runtime tracks. tests/bench/calls.py's calls, which differ in inputs
+and in grad mode, are four call sites. Runs with an empty compile cache, so every phase of
 a cold compile is exercised. Stdlib only (Debian's python3).
 """
 import argparse
@@ -23,19 +23,6 @@ import validate_trace  # noqa: E402
 
 TOL = 0.05
 
-# one call made with grad on and again under torch.no_grad(): two call sites for the profile
-GRAD_MODES = """import torch
-
-@torch.compile
-def f(x, s):
-    return torch.relu(x) * s
-
-a = torch.randn(8, 4)
-for _ in range(3):
-    f(a, 2.0)
-with torch.no_grad():
-    f(a, 2.0)
-"""
 
 
 def main():
@@ -105,19 +92,19 @@ def main():
         p = subprocess.run([a.fuselab, "profile", models[0], "-o", bad], capture_output=True, text=True, env=env, timeout=300)
         if p.returncode != 1 or "cannot write " + bad not in p.stderr:
             failures.append("unwritable trace: exit %d, stderr %r (want exit 1 and 'cannot write')" % (p.returncode, p.stderr[-300:]))
-        # calls that differ only in grad mode are two call sites, each replayed under its own
-        grad_py = os.path.join(tmp, "grad_modes.py")
-        with open(grad_py, "w") as f:
-            f.write(GRAD_MODES)
-        p = subprocess.run([a.fuselab, "profile", "--json", "--budget", a.budget, grad_py, "-o", os.path.join(tmp, "grad_modes.trace.json")],
+        # calls that differ in inputs or in grad mode are call sites of their own, each replayed
+        # under its grad mode; repeats of a call are one
+        calls_py = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "calls.py")
+        p = subprocess.run([a.fuselab, "profile", "--json", "--budget", a.budget, calls_py, "-o", os.path.join(tmp, "calls.trace.json")],
                            capture_output=True, text=True, env=env, timeout=300)
-        want = ["Tensor(torch.Size([8, 4]) torch.float32), 2.0", "Tensor(torch.Size([8, 4]) torch.float32), 2.0 (under torch.no_grad())"]
+        t84 = "Tensor(torch.Size([8, 4]) torch.float32), "
+        want = [t84 + "2.0", t84 + "3.0", "Tensor(torch.Size([16, 4]) torch.float32), 3.0", t84 + "2.0 (under torch.no_grad())"]
         try:
             got = [c["inputs"] for c in json.loads(p.stdout)["calls"]] if p.returncode == 0 else p.stderr[-300:]
         except ValueError as e:
             got = "unreadable output: %s" % e
         if got != want:
-            failures.append("grad modes: call sites %r, want %r" % (got, want))
+            failures.append("tests/bench/calls.py: call sites %r, want %r" % (got, want))
     print("\n%-48s %-14s %-14s %12s %12s %8s" % ("model", "compile id", "cache", "phases ms", "measured ms", "ratio"))
     for m, cid, cache, s, w in rows:
         print("%-48s %-14s %-14s %12.3f %12.3f %7.1f%%" % (m, cid, cache, s, w, 100 * s / w if w else 0))
