@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -72,34 +73,38 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
     return s;
 }
 
-// Times a and b in alternating blocks: per round, one untimed run of a then kTimed timed ones,
-// the same for b (b first in odd rounds), until both have minRuns samples and 2 * minSeconds
-// have passed (at most maxRuns samples each); returns the medians. Each timed run follows a run
-// of its own kind, as in back-to-back timing (the untimed run absorbs what the other kind left
-// in the caches: dirty lines to write back, its data in place of ours), while a burst of load
-// from elsewhere on a shared machine, which lasts longer than a round, slows both alike.
-template <class A, class B>
-void timeAlternating(const BenchOptions& o, int& runs, double& medianA, double& medianB, A&& a, B&& b) {
-    constexpr int kTimed = 2;
-    std::vector<double> ta, tb;
+} // namespace
+
+// See bench.h. a (the compiled call) gets untimed runs for o.settleMs, at most o.maxSettleRuns of
+// them: after an eager op LibTorch's OpenMP workers spin for several milliseconds (6.6 ms of CPU
+// time after a sigmoid on 4M floats, LibTorch 1.13 with libgomp), on the cores the kernels' pool
+// needs. b (eager) gets one: the pool's threads sleep as soon as a kernel ends, and a short call's
+// blocks stay short, so eager's workers are still spinning when its next block starts, as in a
+// loop of eager calls (when they have gone to sleep, LibTorch with OpenBLAS's threads can take
+// 4-8 ms for a 0.15 ms call).
+AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b) {
+    AlternatingTimes t;
     auto start = Clock::now();
-    auto block = [](auto& f, std::vector<double>& t) {
-        f();
-        for (int i = 0; i < kTimed; ++i) {
+    auto block = [](const std::function<void()>& f, std::vector<double>& samples, double settleMs, int maxUntimed) {
+        auto s0 = Clock::now();
+        for (int i = 0; i < std::max(1, maxUntimed) && (i == 0 || ms(s0, Clock::now()) < settleMs); ++i) f();
+        for (int i = 0; i < AlternatingTimes::kTimed; ++i) {
             auto s = Clock::now();
             f();
-            t.push_back(ms(s, Clock::now()));
+            samples.push_back(ms(s, Clock::now()));
         }
     };
-    for (int round = 0; int(ta.size()) < o.maxRuns && (int(ta.size()) < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000);
+    auto blockA = [&] { block(a, t.a, o.settleMs, o.maxSettleRuns); };
+    auto blockB = [&] { block(b, t.b, 0, 1); };
+    for (int round = 0; int(t.a.size()) < o.maxRuns && (int(t.a.size()) < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000);
          ++round) {
-        if (round % 2 == 0) block(a, ta), block(b, tb);
-        else block(b, tb), block(a, ta);
+        if (round % 2 == 0) blockA(), blockB();
+        else blockB(), blockA();
     }
-    runs = int(ta.size());
-    medianA = median(ta);
-    medianB = median(tb);
+    return t;
 }
+
+namespace {
 
 std::string jsonStr(const std::string& s) {
     std::string r = "\"";
@@ -269,8 +274,8 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         }
         Value compiled, eager;
         bool was = s.enabled;
-        timeAlternating(
-            opts, bc.cachedRuns, bc.cachedMs, bc.eagerMs,
+        AlternatingTimes times = timeAlternating(
+            opts,
             [&] {
                 script::CallArgs x = rc.args;
                 compiled = s.callCompiled(fn, x, rc.opts);
@@ -286,6 +291,9 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
                 }
                 s.enabled = was;
             });
+        bc.cachedRuns = int(times.a.size());
+        bc.cachedMs = median(times.a);
+        bc.eagerMs = median(times.b);
         bc.eagerRuns = bc.cachedRuns;
         bc.bytesMin = s.lastGraph.bytesIn + s.lastGraph.bytesOut;
         if (entry && entry->compiled && entry->compiled->fallbacks > 0 && bc.note.empty())

@@ -6,6 +6,7 @@
 // machine's copy bandwidth measured in the same process.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +46,10 @@ struct BenchOptions {
     // at least 12 samples of each kind: a call of 100 ms and more (transformer_block) gets six
     // rounds instead of three, so that one burst of load moves its median less
     int minRuns = 12, maxRuns = 1000;
+    // untimed runs of the cached call before each block of its timed ones: for settleMs, at most
+    // maxSettleRuns (see timeAlternating)
+    double settleMs = 8;
+    int maxSettleRuns = 4;
 };
 
 // Where a recorded call lands, for reports: the called function's name, file and line; for a module
@@ -57,6 +62,20 @@ CallSite callSite(const capture::Session::RecordedCall& rc);
 // What makes two recorded calls one call site for bench and profile: the function (for a method,
 // its function and receiver), the inputs as `inputs` describes them, and the grad mode.
 std::pair<const void*, std::string> callIdentity(const capture::Session::RecordedCall& rc, const std::string& inputs);
+
+// Times a and b in alternating blocks: per round, untimed runs of a then kTimed timed ones, the
+// same for b (b first in odd rounds), until both have minRuns samples and 2 * minSeconds have
+// passed (at most maxRuns samples each). Each timed run follows a run of its own kind, as in
+// back-to-back timing (the untimed runs absorb what the other kind left behind: dirty lines to
+// write back, its data in the caches in place of ours, threads still spinning), while a burst of
+// load from elsewhere on a shared machine, which lasts longer than a round, slows both alike. a
+// gets untimed runs for o.settleMs, at most o.maxSettleRuns of them (at least one); b gets one.
+// The bench passes the cached call as a and the eager one as b (bench.cpp says why).
+struct AlternatingTimes {
+    static constexpr int kTimed = 2;
+    std::vector<double> a, b; // the timed runs' milliseconds
+};
+AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b);
 
 // Replays the calls `in.capture` recorded; the script has finished running.
 BenchReport runBench(script::Interp& in, const BenchOptions& opts);

@@ -1,0 +1,121 @@
+// The bench's alternating timing (runtime::timeAlternating), with calls that sleep a known time
+// and log what ran: the number of untimed runs before each block (the cached call's settle, at
+// most maxSettleRuns; one for eager), that every timed run follows a run of its own kind, the
+// order of the blocks per round, and the sample counts. Sleeps only ever overshoot, and the
+// settles are chosen far from the sums of sleeps, so the counts do not depend on the machine.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/runtime/bench.h"
+
+using namespace fl::runtime;
+
+static int passed = 0, failed = 0;
+
+static void check(bool ok, const std::string& what) {
+    if (ok) ++passed;
+    else ++failed;
+    std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+    std::fflush(stdout);
+}
+
+struct Log {
+    std::string calls; // one letter per call, in order: 'a' or 'b'
+};
+
+// Runs timeAlternating with an `aMs` call as a and a 1 ms call as b; returns the samples and the log.
+static AlternatingTimes run(const BenchOptions& o, double aMs, Log& log) {
+    auto sleepMs = [](double m) { std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m)); };
+    return timeAlternating(
+        o,
+        [&] {
+            log.calls += 'a';
+            sleepMs(aMs);
+        },
+        [&] {
+            log.calls += 'b';
+            sleepMs(1);
+        });
+}
+
+// The log cut into blocks of aBlock runs of a and bBlock runs of b; false when it does not cut so
+// (a block of another length, or of mixed calls).
+static bool blocks(const std::string& calls, size_t aBlock, size_t bBlock, std::vector<char>& kinds) {
+    for (size_t i = 0; i < calls.size();) {
+        char k = calls[i];
+        size_t n = k == 'a' ? aBlock : bBlock;
+        if (i + n > calls.size() || calls.find_first_not_of(k, i) < i + n) return false;
+        kinds.push_back(k);
+        i += n;
+    }
+    return !kinds.empty();
+}
+
+static void expectBlocks(const char* name, const BenchOptions& o, double aMs, size_t aBlock) {
+    Log log;
+    AlternatingTimes t = run(o, aMs, log);
+    const size_t timed = size_t(AlternatingTimes::kTimed);
+    std::vector<char> bl;
+    check(blocks(log.calls, aBlock, 1 + timed, bl), std::string(name) + ": every block of a is " + std::to_string(aBlock) + " runs (" +
+                                                      std::to_string(aBlock - timed) + " untimed), every block of b " +
+                                                      std::to_string(1 + timed) + " (log " + log.calls + ")");
+    // rounds: a then b in even rounds, b then a in odd ones
+    bool order = !bl.empty() && bl.size() % 2 == 0;
+    for (size_t i = 0; order && i < bl.size(); ++i) order = bl[i] == ((i / 2) % 2 == 0 ? (i % 2 ? 'b' : 'a') : (i % 2 ? 'a' : 'b'));
+    check(order, std::string(name) + ": a then b, then b then a, round by round");
+    size_t rounds = bl.size() / 2;
+    check(t.a.size() == rounds * timed && t.b.size() == rounds * timed,
+          std::string(name) + ": " + std::to_string(timed) + " samples of each per round (" + std::to_string(t.a.size()) + ", " +
+              std::to_string(t.b.size()) + " in " + std::to_string(rounds) + " rounds)");
+    check(int(t.a.size()) >= o.minRuns && int(t.a.size()) < o.minRuns + int(timed),
+          std::string(name) + ": stops once both have minRuns samples (" + std::to_string(t.a.size()) + ")");
+    bool measured = true;
+    for (double m : t.a) measured = measured && m >= aMs;
+    for (double m : t.b) measured = measured && m >= 1;
+    check(measured, std::string(name) + ": each sample is at least the call's sleep");
+}
+
+int main() {
+    BenchOptions defaults;
+    check(defaults.settleMs == 8 && defaults.maxSettleRuns == 4 && defaults.minRuns == 12,
+          "the bench's defaults: an 8 ms settle, at most 4 untimed cached runs, 12 samples");
+    BenchOptions o;
+    o.minSeconds = 0; // stop at minRuns
+    o.minRuns = 8;
+    o.settleMs = 8;
+    o.maxSettleRuns = 4;
+
+    // a 1 ms cached call and a settle of 1 s: the cap of 4 untimed runs ends it
+    BenchOptions longSettle = o;
+    longSettle.settleMs = 1000;
+    expectBlocks("1 ms call, 1 s settle", longSettle, 1, 4 + 2);
+    // a 20 ms call and a settle of 30 ms: the second untimed run ends it (the first ends before
+    // 30 ms unless its sleep overshoots by 10 ms)
+    BenchOptions settle30 = o;
+    settle30.settleMs = 30;
+    expectBlocks("20 ms call, 30 ms settle", settle30, 20, 2 + 2);
+    // a 9 ms call: one untimed run is the 8 ms settle
+    expectBlocks("9 ms call, 8 ms settle", o, 9, 1 + 2);
+    // no settle: one untimed run, as for eager
+    BenchOptions none = o;
+    none.settleMs = 0;
+    expectBlocks("no settle", none, 1, 1 + 2);
+    // a cap of 0 still runs one untimed call before timing
+    BenchOptions cap0 = o;
+    cap0.maxSettleRuns = 0;
+    expectBlocks("cap 0", cap0, 1, 1 + 2);
+
+    // maxRuns bounds the samples even when minSeconds asks for more
+    BenchOptions capped = o;
+    capped.minSeconds = 10;
+    capped.maxRuns = 4;
+    Log log;
+    AlternatingTimes t = run(capped, 1, log);
+    check(t.a.size() == 4 && t.b.size() == 4, "maxRuns stops a long minSeconds (" + std::to_string(t.a.size()) + " samples)");
+
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
