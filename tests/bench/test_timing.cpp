@@ -85,28 +85,33 @@ int main() {
     BenchOptions o;
     o.minSeconds = 0; // stop at minRuns
     o.minRuns = 8;
-    o.settleMs = 8;
-    o.maxSettleRuns = 4;
 
-    // a 1 ms cached call and a settle of 1 s: the cap of 4 untimed runs ends it
-    BenchOptions longSettle = o;
-    longSettle.settleMs = 1000;
-    expectBlocks("1 ms call, 1 s settle", longSettle, 1, 4 + 2);
-    // a 20 ms call and a settle of 30 ms: the second untimed run ends it (the first ends before
-    // 30 ms unless its sleep overshoots by 10 ms)
-    BenchOptions settle30 = o;
-    settle30.settleMs = 30;
-    expectBlocks("20 ms call, 30 ms settle", settle30, 20, 2 + 2);
-    // a 9 ms call: one untimed run is the 8 ms settle
-    expectBlocks("9 ms call, 8 ms settle", o, 9, 1 + 2);
-    // no settle: one untimed run, as for eager
-    BenchOptions none = o;
-    none.settleMs = 0;
-    expectBlocks("no settle", none, 1, 1 + 2);
-    // a cap of 0 still runs one untimed call before timing
-    BenchOptions cap0 = o;
-    cap0.maxSettleRuns = 0;
-    expectBlocks("cap 0", cap0, 1, 1 + 2);
+    struct Case {
+        const char* name;
+        double settleMs;
+        int maxSettleRuns;
+        double callMs;
+        size_t untimed; // expected untimed runs of a per block
+    };
+    const Case cases[] = {
+        // the cap of 4 untimed runs ends the settle
+        {"1 ms call, 1 s settle", 1000, 4, 1, 4},
+        // the second untimed run ends it (the first ends before 30 ms unless its sleep overshoots
+        // by 10 ms)
+        {"20 ms call, 30 ms settle", 30, 4, 20, 2},
+        // one untimed run is the settle
+        {"9 ms call, 8 ms settle", 8, 4, 9, 1},
+        // no settle: one untimed run, as for eager
+        {"no settle", 0, 4, 1, 1},
+        // a cap of 0 still runs one untimed call before timing
+        {"cap 0", 8, 0, 1, 1},
+    };
+    for (const Case& c : cases) {
+        BenchOptions co = o;
+        co.settleMs = c.settleMs;
+        co.maxSettleRuns = c.maxSettleRuns;
+        expectBlocks(c.name, co, c.callMs, c.untimed + size_t(AlternatingTimes::kTimed));
+    }
 
     // maxRuns bounds the samples even when minSeconds asks for more
     BenchOptions capped = o;
