@@ -123,10 +123,6 @@ std::string num(double v) {
     return b;
 }
 
-} // namespace
-
-namespace {
-
 // The script's frames at a recorded call, put back under its first replay for as long as this
 // lives: a replay that traces again then names the same script lines in its kernels' comments, and
 // so compiles the very source (and cache entry) the script's call did. Only the first call traces;
