@@ -82,6 +82,17 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
 // blocks stay short, so eager's workers are still spinning when its next block starts, as in a
 // loop of eager calls (when they have gone to sleep, LibTorch with OpenBLAS's threads can take
 // 4-8 ms for a 0.15 ms call).
+std::string spreadNote(const std::string& kind, const std::vector<double>& samples) {
+    if (samples.empty()) return "";
+    double lo = *std::min_element(samples.begin(), samples.end()), hi = *std::max_element(samples.begin(), samples.end());
+    double med = median(samples);
+    if (!(lo > 0) || med < kSpreadRatio * lo) return "";
+    char b[256];
+    std::snprintf(b, sizeof b, "%s runs took %.3g-%.3g ms (median %.3g): some stalled, so the median is not this call's steady time; run the bench again",
+                  kind.c_str(), lo, hi, med);
+    return b;
+}
+
 AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b) {
     AlternatingTimes t;
     auto start = Clock::now();
@@ -294,6 +305,10 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         bc.bytesMin = s.lastGraph.bytesIn + s.lastGraph.bytesOut;
         if (entry && entry->compiled && entry->compiled->fallbacks > 0 && bc.note.empty())
             bc.note = "cached calls took the reference path (inputs differ from the traced ones)";
+        for (auto [kind, samples] : {std::pair{"cached", &times.a}, std::pair{"eager", &times.b}}) {
+            std::string spread = spreadNote(kind, *samples);
+            if (!spread.empty()) bc.note += (bc.note.empty() ? "" : "; ") + spread;
+        }
         std::vector<at::Tensor> ct, et;
         flattenTensors(compiled, ct);
         flattenTensors(eager, et);

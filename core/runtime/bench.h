@@ -29,7 +29,7 @@ struct BenchCall {
     std::string jit;            // "llvm", "cc", "disk"
     int cachedRuns = 0, eagerRuns = 0;
     bool gradMode = true;       // the grad mode the script called it under, and the replays ran in
-    std::string note;           // why a call ran on the reference path, if it did
+    std::string note;           // why a call ran on the reference path, if it did; timed runs that spread (spreadNote)
 };
 
 struct BenchReport {
@@ -76,6 +76,13 @@ struct AlternatingTimes {
     std::vector<double> a, b; // the timed runs' milliseconds
 };
 AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b);
+
+// A note for the report when a kind's timed runs spread so far that the median is not a steady
+// time: the median at least kSpreadRatio times the fastest run (a stall in many of them, such as
+// LibTorch's eager call waiting for its threads on scheduler ticks). Empty otherwise. `kind` names
+// the runs ("cached", "eager").
+constexpr double kSpreadRatio = 4;
+std::string spreadNote(const std::string& kind, const std::vector<double>& samples);
 
 // Replays the calls `in.capture` recorded; the script has finished running.
 BenchReport runBench(script::Interp& in, const BenchOptions& opts);

@@ -1,8 +1,9 @@
 // The bench's alternating timing (runtime::timeAlternating), with calls that sleep a known time
 // and log what ran: the number of untimed runs before each block (the cached call's settle, at
 // most maxSettleRuns; one for eager), that every timed run follows a run of its own kind, the
-// order of the blocks per round, and the sample counts. Sleeps only ever overshoot, and the
-// settles are chosen far from the sums of sleeps, so the counts do not depend on the machine.
+// order of the blocks per round, and the sample counts; and spreadNote, the report's note on
+// timed runs that spread. Sleeps only ever overshoot, and the settles are chosen far from the
+// sums of sleeps, so the counts do not depend on the machine.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -120,6 +121,14 @@ int main() {
     Log log;
     AlternatingTimes t = run(capped, 1, log);
     check(t.a.size() == 4 && t.b.size() == 4, "maxRuns stops a long minSeconds (" + std::to_string(t.a.size()) + " samples)");
+
+    // spreadNote: silent for steady runs, a note naming the kind and the range for stalled ones
+    check(spreadNote("eager", {0.15, 0.16, 0.18, 0.21, 0.55}).empty(), "steady eager runs give no note");
+    check(spreadNote("cached", {}).empty(), "no runs give no note");
+    std::string stalled = spreadNote("eager", {0.16, 0.28, 7.9, 7.9, 8.0, 12.0});
+    check(stalled.rfind("eager runs took 0.16-12 ms (median 7.9)", 0) == 0, "stalled eager runs: " + stalled);
+    check(!spreadNote("cached", {1.0, 4.0, 4.0}).empty() && spreadNote("cached", {1.0, 3.9, 3.9}).empty(),
+          "the note starts where the median reaches 4x the fastest run");
 
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
