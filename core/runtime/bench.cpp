@@ -75,13 +75,6 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
 
 } // namespace
 
-// See bench.h. a (the compiled call) gets untimed runs for o.settleMs, at most o.maxSettleRuns of
-// them: after an eager op LibTorch's OpenMP workers spin for several milliseconds (6.6 ms of CPU
-// time after a sigmoid on 4M floats, LibTorch 1.13 with libgomp), on the cores the kernels' pool
-// needs. b (eager) gets one: the pool's threads sleep as soon as a kernel ends, and a short call's
-// blocks stay short, so eager's workers are still spinning when its next block starts, as in a
-// loop of eager calls (when they have gone to sleep, LibTorch with OpenBLAS's threads can take
-// 4-8 ms for a 0.15 ms call).
 std::string spreadNote(const std::string& kind, const std::vector<double>& samples) {
     if (samples.empty()) return "";
     double lo = *std::min_element(samples.begin(), samples.end()), hi = *std::max_element(samples.begin(), samples.end());
@@ -93,6 +86,13 @@ std::string spreadNote(const std::string& kind, const std::vector<double>& sampl
     return b;
 }
 
+// See bench.h. a (the compiled call) gets untimed runs for o.settleMs, at most o.maxSettleRuns of
+// them: after an eager op LibTorch's OpenMP workers spin for several milliseconds (6.6 ms of CPU
+// time after a sigmoid on 4M floats, LibTorch 1.13 with libgomp), on the cores the kernels' pool
+// needs. b (eager) gets one: the pool's threads sleep as soon as a kernel ends, and a short call's
+// blocks stay short, so eager's workers are still spinning when its next block starts, as in a
+// loop of eager calls (when they have gone to sleep, LibTorch with OpenBLAS's threads can take
+// 4-8 ms for a 0.15 ms call).
 AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b) {
     AlternatingTimes t;
     auto start = Clock::now();
@@ -301,7 +301,7 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         bc.cachedRuns = int(times.a.size());
         bc.cachedMs = median(times.a);
         bc.eagerMs = median(times.b);
-        bc.eagerRuns = bc.cachedRuns;
+        bc.eagerRuns = int(times.b.size());
         bc.bytesMin = s.lastGraph.bytesIn + s.lastGraph.bytesOut;
         if (entry && entry->compiled && entry->compiled->fallbacks > 0 && bc.note.empty())
             bc.note = "cached calls took the reference path (inputs differ from the traced ones)";
