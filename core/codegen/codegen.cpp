@@ -282,6 +282,28 @@ private:
         return false;
     }
 
+    // Whether computing e in loop `st` reads memory along the reduced dim rl: a load of a buffer
+    // from outside the kernel that moves with rl (values kept from an earlier loop are read from
+    // the row's array instead).
+    bool readsAlongRow(const SE& e, int st, const std::string& rl, int depth = 0) const {
+        if (depth > 64) return true;
+        if (e->kind == SExpr::Call && costlyCall(e->op)) {
+            auto it = stash_.find(keyOf(e));
+            if (it != stash_.end() && it->second.stage < st) return false;
+        }
+        if (e->kind == SExpr::Load) {
+            const Node& m = p_.nodes[e->buffer];
+            if (!members_.count(m.id)) return unitStride(offsetExpr(m.id, e->index), rl);
+            if (m.kind == NodeKind::Reduction) return false; // the row's value
+            std::map<std::string, IE> sub;
+            for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
+            return readsAlongRow(ssubstitute(m.body, sub), st, rl, depth + 1);
+        }
+        for (auto& a : e->args)
+            if (readsAlongRow(a, st, rl, depth)) return true;
+        return false;
+    }
+
     // Whether a node after n in the program may read n's buffer: another kernel's loads, or any
     // library call or eager op (they read captured values, possibly through views of n).
     bool readLater(int n) const {
@@ -619,14 +641,23 @@ private:
     // Measured with the kernels alone, 2 threads, 4 A/B pairs: softmax_rows 3.2-4.3 -> 2.5-3.8
     // ms, masked_softmax 2.9-5.2 -> 2.0-3.2, rmsnorm 1.7-2.1 -> 1.3-1.8; after
     // layernorm_gelu_residual's erf loop it was slower (3.0-3.6 -> 3.3-4.0), so loops that
-    // compute costly math keep ordinary stores. Returns node -> its row's first element.
+    // compute costly math keep ordinary stores. Only loops that also read the row from memory:
+    // where a loop reads only values kept from an earlier loop (softmax's exp), the row's
+    // non-temporal stores go out in one burst that no load overlaps, and on the Emerald Rapids
+    // host of 2026-12-04 softmax_rows' kernel took 1.44-1.47 ms with them against 1.14-1.17 ms
+    // with ordinary stores (alone, 2 threads, 3 pairs; masked_softmax 1.50-1.60 against
+    // 1.49-1.52), while rmsnorm, whose store loop reads x, kept its gain (fuselab bench, 3 pairs:
+    // cached 0.84-0.86 ms streamed, 1.11-1.23 ms not). Returns node -> its row's first element.
     std::map<int, std::string> streamedRows(const std::vector<int>& reds, const std::vector<int>& stores, int st, const std::string& rl) {
         const Domain& d = g_.domain;
         std::map<int, std::string> streamed;
         int64_t rowLen = 0;
-        bool memoryBound = true;
-        for (int n : stores) memoryBound = memoryBound && !computesCostly(placedBody(p_.nodes[n]), st);
-        if (!memoryBound || !reds.empty() || d.inner.size() != 1 || !constValue(d.inner[0], rowLen) || rowLen % 16 != 0 || rowLen > kRowStash) return streamed;
+        bool memoryBound = true, readsMemory = false;
+        for (int n : stores) {
+            memoryBound = memoryBound && !computesCostly(placedBody(p_.nodes[n]), st);
+            readsMemory = readsMemory || readsAlongRow(placedBody(p_.nodes[n]), st, rl);
+        }
+        if (!memoryBound || !readsMemory || !reds.empty() || d.inner.size() != 1 || !constValue(d.inner[0], rowLen) || rowLen % 16 != 0 || rowLen > kRowStash) return streamed;
         for (int n : stores) {
             const Node& nd = p_.nodes[n];
             int64_t elems = 1, v = 0;
@@ -637,6 +668,32 @@ private:
                 streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
         }
         return streamed;
+    }
+
+    // A reduction's kLanes accumulators folded into NAME_v by a fixed tree, lanes l and l + w for
+    // w = 32, 16, ..., 1: the two vector-wide steps on the array, the last four on named values.
+    // Written as loops down to w = 1, the narrow steps went through the array in pieces of 8, 4,
+    // 2 and 1 lanes, each read waiting on a wider store, and took 40% of masked_softmax's kernel
+    // (rows of 256; 0.042 -> 0.032 ms per 256 rows on one thread in L2, the same sums).
+    std::string laneTree(const Node& nd) {
+        const std::string acc = nd.name + "_acc";
+        std::string out;
+        int w = kLanes / 2;
+        for (; w >= 16; w /= 2)
+            out += "        for (int l = 0; l < " + std::to_string(w) + "; ++l) " + acc + "[l] = " +
+                   combineExpr(nd.reduceOp, acc + "[l]", acc + "[l + " + std::to_string(w) + "]") + ";\n";
+        std::vector<std::string> lanes;
+        for (int l = 0; l < 2 * w; ++l) lanes.push_back(acc + "[" + std::to_string(l) + "]");
+        for (; w >= 1; w /= 2) {
+            std::vector<std::string> next;
+            for (int l = 0; l < w; ++l) {
+                next.push_back(w == 1 ? nd.name + "_v" : nd.name + "_w" + std::to_string(w) + "_" + std::to_string(l));
+                out += std::string(l % 4 ? ", " : "        const float ") + next.back() + " = " + combineExpr(nd.reduceOp, lanes[l], lanes[l + w]) +
+                       (l % 4 == 3 || l == w - 1 ? ";\n" : "");
+            }
+            lanes = next;
+        }
+        return out;
     }
 
     std::string reductionBody(Kernel& k) {
@@ -784,11 +841,7 @@ private:
             out += "        }\n";
             for (int n : reds) {
                 const Node& nd = p_.nodes[n];
-                // a fixed tree: lanes l and l + w, for w = 32, 16, ..., 1
-                std::string acc = nd.name + "_acc";
-                out += "        for (int w = " + std::to_string(kLanes / 2) + "; w > 0; w /= 2)\n";
-                out += "            for (int l = 0; l < w; ++l) " + acc + "[l] = " + combineExpr(nd.reduceOp, acc + "[l]", acc + "[l + w]") + ";\n";
-                out += "        const float " + nd.name + "_v = " + acc + "[0];\n";
+                out += laneTree(nd);
                 redVar_[n] = nd.name + "_v";
                 rowValues_.insert(nd.name + "_v");
                 if (s_.stored[n]) store(nd, nd.name + "_v", row);

@@ -18,7 +18,7 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   6. the shape of the generated code: buffers are restrict-qualified parameters, loops calling
      transcendental math ask for interleaving, softmax computes exp once per element (the
      loop that sums it keeps it for the loop that divides), and large output rows of loops not
-     bound by math are streamed past the caches.
+     bound by math that read their row from memory are streamed past the caches.
 The last line is `N passed, M failed`; exit status 1 when something failed.
 """
 import argparse
@@ -113,10 +113,13 @@ def main():
         report("softmax computes exp once", len(exp_loops) == 2 and all(re.search(r"kept\d+\[r0\] = t\d+;", b) for b in exp_loops) and reads_kept,
                "loops calling fl_exp_nonpos: %d (want the sum loop and its tail), loops reading the kept row: %d" % (len(exp_loops), len(reads_kept)))
         text, loops = kernel_loops(os.path.join("resources", "models", "bench", "pointwise_chain.py"))
-        report("large rows streamed where the loop is not bound by math",
-               "fl_stream_row(&buf" in kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]
-               and "fl_stream_row(&" not in kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0],
-               "softmax_rows should write its output rows with fl_stream_row, layernorm_gelu_residual (gelu in its store loop) should not")
+        rms = kernel_loops(os.path.join("resources", "models", "bench", "rmsnorm.py"))[0]
+        report("large rows streamed where the loop reads its row from memory and is not bound by math",
+               "fl_stream_row(&buf" in rms
+               and "fl_stream_row(&" not in kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0]
+               and "fl_stream_row(&" not in kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0],
+               "rmsnorm should write its output rows with fl_stream_row; layernorm_gelu_residual (gelu in its store loop) and "
+               "softmax_rows (its store loop reads only the kept exp) should not")
         report("restrict parameters and interleaved math",
                re.search(r"static void cpp_fused_\w+_rows\(\n    const float\* __restrict in0,", text) is not None
                and re.search(r"#pragma clang loop interleave_count\(4\)\n *for \(long x0", text) is not None,
@@ -128,10 +131,14 @@ def main():
                "kernel text: %r" % text[-1500:])
         ln = kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0]
         sm = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]
+        ms = kernel_loops(os.path.join("resources", "models", "bench", "masked_softmax.py"))[0]
         report("reduction kernels fetch the next row's outputs for writing, except rows streamed past the caches",
                re.search(r"__builtin_prefetch\(&buf\d+\[\(nx0\*1024 \+ \(r0b \+ c\)\)\], 1\);", ln) is not None
-               and "__builtin_prefetch(&in0[(nx0*1024" in sm and ", 1);" not in sm,
-               "layernorm_gelu_residual should prefetch its output row with prefetchw, softmax_rows (streamed rows) should not")
+               and re.search(r"__builtin_prefetch\(&buf\d+\[\(nx0\*1024 \+ \(r0b \+ c\)\)\], 1\);", sm) is not None
+               and "fl_stream_row(&" not in ms and ", 1);" in ms
+               and "fl_stream_row(&buf" in rms and ", 1);" not in rms,
+               "layernorm_gelu_residual, softmax_rows and masked_softmax should prefetch their output rows with prefetchw, "
+               "rmsnorm (streamed rows) should not")
 
         # disk cache: miss, then a hit from a second process, then damaged entries rewritten
         case = os.path.join("tests", "compiler", "cases", "ops_and_views.py")
@@ -155,7 +162,7 @@ def main():
         # the system compiler: same sources, same results
         off = {"FUSELAB_LLVM_PLUGIN": ""}
         for rel in [os.path.join("tests", "compiler", "cases", name) for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]] + [
-                os.path.join("resources", "models", "bench", "softmax_rows.py")]:  # streamed rows: plain stores under g++
+                os.path.join("resources", "models", "bench", "rmsnorm.py")]:  # streamed rows: plain stores under g++
             name = os.path.basename(rel)
             _, llvm_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "l-" + name))
             _, cc_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "c-" + name), off)
