@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "core/runtime/blas.h"
 
 #ifdef FUSELAB_HAVE_GUI
 #include <QApplication>
@@ -161,6 +162,7 @@ void installCrashTrace() {
 int main(int argc, char** argv) {
     limitAddressSpace();
     installCrashTrace();
+    fl::runtime::preferNativeBlasKernels(); // before any matmul: see blas.h
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
     std::string model, screenshot, pane, raise;
