@@ -10,11 +10,13 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "core/jit/jit.h"
+#include "core/runtime/blas.h"
 #include "core/script/interp.h"
 #include "core/script/tensor_obj.h"
 
@@ -93,9 +95,24 @@ std::string spreadNote(const std::string& kind, const std::vector<double>& sampl
 // blocks stay short, so eager's workers are still spinning when its next block starts, as in a
 // loop of eager calls (when they have gone to sleep, LibTorch with OpenBLAS's threads can take
 // 4-8 ms for a 0.15 ms call).
-AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b) {
+//
+// The probes (the bench's 64 MiB copy) come at the start of an even round, between two blocks of
+// a, at most one per o.probeEveryMs. Next to a block of b a copy would time LibTorch's workers
+// spinning after eager's ops on the cores it needs (transformer_block: 12.5 GB/s against 26.5 GB/s
+// before and after the calls), and a block of b right after a copy would start with its workers
+// asleep (seed_mlp_b32's 0.15 ms eager call took 1.7-8.0 ms in 10 of 12 runs when each of its
+// rounds timed a copy).
+AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b,
+                                 const std::function<double()>& probe) {
     AlternatingTimes t;
     auto start = Clock::now();
+    std::optional<Clock::time_point> lastProbe;
+    auto probeIfDue = [&] {
+        if (!probe || (lastProbe && ms(*lastProbe, Clock::now()) < o.probeEveryMs)) return;
+        double sample = probe();
+        lastProbe = Clock::now();
+        if (sample > 0) t.probe.push_back(sample);
+    };
     auto block = [](const std::function<void()>& f, std::vector<double>& samples, double settleMs, int maxUntimed) {
         auto s0 = Clock::now();
         for (int i = 0; i < std::max(1, maxUntimed) && (i == 0 || ms(s0, Clock::now()) < settleMs); ++i) f();
@@ -109,7 +126,7 @@ AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void
     auto blockB = [&] { block(b, t.b, 0, 1); };
     for (int round = 0; int(t.a.size()) < o.maxRuns && (int(t.a.size()) < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000);
          ++round) {
-        if (round % 2 == 0) blockA(), blockB();
+        if (round % 2 == 0) probeIfDue(), blockA(), blockB();
         else blockB(), blockA();
     }
     return t;
@@ -153,38 +170,63 @@ struct FreshProcessView {
     ~FreshProcessView() { jit::Jit::instance().setFreshProcessView(false); }
 };
 
-// Milliseconds of each of `reps` parallel copies of 64 MiB (after two warm-up copies).
-std::vector<double> copySamples(int reps) {
-    const size_t n = size_t(64) << 20;
-    // 2 MiB-aligned, written once before timing: no page faults inside the timed copies
-    char* a = static_cast<char*>(std::aligned_alloc(size_t(2) << 20, n));
-    char* b = static_cast<char*>(std::aligned_alloc(size_t(2) << 20, n));
-    std::vector<double> t;
-    if (!a || !b) {
-        std::free(a);
-        std::free(b);
-        return t;
+// The machine's copy bandwidth: a parallel memcpy of 64 MiB on threads() threads, between two
+// buffers allocated and written once (2 MiB-aligned: no page faults inside a timed copy).
+class CopyProbe {
+public:
+    static constexpr size_t kBytes = size_t(64) << 20;
+    // Untimed copies before each probe's timed one. Repeated copies speed up over their first
+    // several repetitions (seen 27 -> 33 GB/s over 20 back to back, the 64 MiB buffers settling
+    // into the caches), and the calls' timed runs repeat too: with 1 or 2 untimed copies the probes
+    // measured 20-27 GB/s against 26-35 GB/s for the copies before and after the calls, with 5
+    // 23-31 against 27-33 (softmax_rows, rmsnorm, pointwise_chain, 2026-12-04).
+    static constexpr int kProbeWarmUps = 5;
+    CopyProbe()
+        : a_(static_cast<char*>(std::aligned_alloc(size_t(2) << 20, kBytes))), b_(static_cast<char*>(std::aligned_alloc(size_t(2) << 20, kBytes))) {
+        if (!ok()) return;
+        std::memset(a_, 1, kBytes);
+        std::memset(b_, 0, kBytes);
     }
-    std::memset(a, 1, n);
-    std::memset(b, 0, n);
-    int parts = threads();
-    for (int rep = 0; rep < reps + 2; ++rep) {
-        auto s = Clock::now();
+    ~CopyProbe() {
+        std::free(a_);
+        std::free(b_);
+    }
+    CopyProbe(const CopyProbe&) = delete;
+    CopyProbe& operator=(const CopyProbe&) = delete;
+    bool ok() const { return a_ && b_; }
+    void copy() const {
+        if (!ok()) return;
+        const size_t n = kBytes;
+        int parts = threads();
         std::vector<std::thread> th;
         for (int i = 1; i < parts; ++i)
-            th.emplace_back([&, i] { std::memcpy(b + n * i / parts, a + n * i / parts, n * (i + 1) / parts - n * i / parts); });
-        std::memcpy(b, a, n / parts);
+            th.emplace_back([&, i] { std::memcpy(b_ + n * i / parts, a_ + n * i / parts, n * (i + 1) / parts - n * i / parts); });
+        std::memcpy(b_, a_, n / parts);
         for (auto& x : th) x.join();
-        if (rep >= 2) t.push_back(ms(s, Clock::now()));
     }
-    std::free(a);
-    std::free(b);
-    return t;
-}
+    // Milliseconds of one copy after `warmUps` untimed ones (0 when the buffers could not be had).
+    double timedCopy(int warmUps) const {
+        if (!ok()) return 0;
+        for (int i = 0; i < warmUps; ++i) copy();
+        auto s = Clock::now();
+        copy();
+        return ms(s, Clock::now());
+    }
+    // Milliseconds of each of `reps` copies, after two warm-up copies.
+    std::vector<double> samples(int reps) const {
+        std::vector<double> t;
+        for (int rep = 0; ok() && rep < reps; ++rep) t.push_back(timedCopy(rep == 0 ? 2 : 0));
+        return t;
+    }
+
+private:
+    char* a_;
+    char* b_;
+};
 
 double copyGbps(const std::vector<double>& samples) {
     double m = median(samples);
-    return m > 0 ? 2.0 * double(size_t(64) << 20) / (m * 1e6) : 0;
+    return m > 0 ? 2.0 * double(CopyProbe::kBytes) / (m * 1e6) : 0;
 }
 
 } // namespace
@@ -227,9 +269,13 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     r.libtorch = TORCH_VERSION;
     r.threads = threads();
     r.compiler = jit::Jit::instance().backendName();
+    r.blas = blasCore();
+    r.blasNote = blasChoiceNote();
     // the copy is timed before the calls and again after them, and the samples pooled: on a
-    // shared machine the bandwidth moves, and the calls ran in between
-    std::vector<double> copy = copySamples(20);
+    // shared machine the bandwidth moves, and the calls ran in between; each call also times it
+    // between its own blocks (the figure its % of copy divides by)
+    CopyProbe probe;
+    std::vector<double> copy = probe.samples(20);
     capture::Session& s = *in.capture;
     std::vector<capture::Session::RecordedCall> calls = s.recorded;
     s.recordCalls = false;
@@ -297,7 +343,8 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
                     throw;
                 }
                 s.enabled = was;
-            });
+            },
+            [&] { return probe.timedCopy(CopyProbe::kProbeWarmUps); });
         bc.cachedRuns = int(times.a.size());
         bc.cachedMs = median(times.a);
         bc.eagerMs = median(times.b);
@@ -321,9 +368,11 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         }
         bc.speedup = bc.cachedMs > 0 ? bc.eagerMs / bc.cachedMs : 0;
         bc.achievedGbps = bc.cachedMs > 0 ? double(bc.bytesMin) / (bc.cachedMs * 1e6) : 0;
+        bc.copyGbps = copyGbps(times.probe);
+        bc.copyProbes = int(times.probe.size());
         r.calls.push_back(bc);
     }
-    std::vector<double> after = copySamples(20);
+    std::vector<double> after = probe.samples(20);
     copy.insert(copy.end(), after.begin(), after.end());
     r.copyGbps = copyGbps(copy);
     return r;
@@ -331,8 +380,10 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
 
 std::string benchText(const BenchReport& r) {
     std::ostringstream o;
-    o << "machine: " << r.machine << ", " << r.cores << " cores; LibTorch " << r.libtorch << "; kernels compiled by " << r.compiler << "\n";
-    o << "threads: " << r.threads << "; copy bandwidth: " << num(r.copyGbps) << " GB/s (read + write)\n\n";
+    o << "machine: " << r.machine << ", " << r.cores << " cores; LibTorch " << r.libtorch << " (BLAS: " << (r.blas.empty() ? "not OpenBLAS" : r.blas)
+      << "); kernels compiled by " << r.compiler << "\n";
+    if (!r.blasNote.empty()) o << "BLAS: " << r.blasNote << "\n";
+    o << "threads: " << r.threads << "; copy bandwidth: " << num(r.copyGbps) << " GB/s (read + write; before and after the calls)\n\n";
     char b[512];
     std::snprintf(b, sizeof b, "%-28s %10s %10s %10s %10s %8s %10s %8s %7s %6s\n", "call", "first ms", "compile", "cached ms", "eager ms", "speedup",
                   "max|diff|", "GB/s", "%copy", "cache");
@@ -340,12 +391,14 @@ std::string benchText(const BenchReport& r) {
     for (auto& c : r.calls) {
         std::string name = c.function + ":" + std::to_string(c.line);
         std::snprintf(b, sizeof b, "%-28s %10.2f %10.2f %10.4f %10.4f %7.2fx %10.2e %8.2f %6.0f%% %6s\n", name.c_str(), c.firstCallMs, c.compileMs,
-                      c.cachedMs, c.eagerMs, c.speedup, c.maxAbsDiff, c.achievedGbps, r.copyGbps > 0 ? 100 * c.achievedGbps / r.copyGbps : 0.0,
+                      c.cachedMs, c.eagerMs, c.speedup, c.maxAbsDiff, c.achievedGbps, c.copyGbps > 0 ? 100 * c.achievedGbps / c.copyGbps : 0.0,
                       c.cache.c_str());
         o << b;
         std::snprintf(b, sizeof b, "    inputs %s%s; %d kernels, %d library calls, %d eager ops; phases ms: trace %.2f lower %.2f fuse %.2f codegen %.2f jit %.2f (%s)\n",
                       c.inputs.c_str(), c.gradMode ? "" : " (under torch.no_grad())", c.kernels, c.externs, c.fallbacks, c.phases.trace, c.phases.lower, c.phases.fuse, c.phases.codegen, c.phases.jit,
                       c.jit.empty() ? "-" : c.jit.c_str());
+        o << b;
+        std::snprintf(b, sizeof b, "    copy bandwidth between its runs: %.4g GB/s (%d copies; %%copy divides by it)\n", c.copyGbps, c.copyProbes);
         o << b;
         if (!c.note.empty()) o << "    note: " << c.note << "\n";
     }
@@ -356,7 +409,7 @@ std::string benchText(const BenchReport& r) {
 std::string benchJson(const BenchReport& r) {
     std::ostringstream o;
     o << "{\"machine\": {\"cpu\": " << jsonStr(r.machine) << ", \"cores\": " << r.cores << ", \"libtorch\": " << jsonStr(r.libtorch)
-      << ", \"compiler\": " << jsonStr(r.compiler) << "},\n \"threads\": " << r.threads << ", \"copy_gbps\": " << num(r.copyGbps) << ",\n \"calls\": [";
+      << ", \"blas\": " << jsonStr(r.blas) << ", \"blas_note\": " << jsonStr(r.blasNote) << ", \"compiler\": " << jsonStr(r.compiler) << "},\n \"threads\": " << r.threads << ", \"copy_gbps\": " << num(r.copyGbps) << ",\n \"calls\": [";
     for (size_t i = 0; i < r.calls.size(); ++i) {
         const BenchCall& c = r.calls[i];
         o << (i ? ",\n  " : "\n  ") << "{\"function\": " << jsonStr(c.function) << ", \"file\": " << jsonStr(c.file) << ", \"line\": " << c.line
@@ -365,6 +418,7 @@ std::string benchJson(const BenchReport& r) {
           << ", \"codegen\": " << num(c.phases.codegen) << ", \"jit\": " << num(c.phases.jit) << "}"
           << ", \"cached_ms\": " << num(c.cachedMs) << ", \"eager_ms\": " << num(c.eagerMs) << ", \"speedup\": " << num(c.speedup)
           << ", \"max_abs_diff\": " << num(c.maxAbsDiff) << ", \"bytes_min\": " << c.bytesMin << ", \"achieved_gbps\": " << num(c.achievedGbps)
+          << ", \"copy_gbps\": " << num(c.copyGbps) << ", \"copy_probes\": " << c.copyProbes
           << ", \"kernels\": " << c.kernels << ", \"externs\": " << c.externs << ", \"fallback_ops\": " << c.fallbacks
           << ", \"cache\": " << jsonStr(c.cache) << ", \"jit\": " << jsonStr(c.jit) << ", \"cached_runs\": " << c.cachedRuns
           << ", \"eager_runs\": " << c.eagerRuns << ", \"note\": " << jsonStr(c.note) << "}";

@@ -3,7 +3,8 @@
 // the first call (trace + compile + run, after forgetting every compiled frame), the compile
 // phases, the cached median, eager's median on the same inputs, the largest difference between
 // the two, the minimum bytes a call must move and the bandwidth that achieves, next to the
-// machine's copy bandwidth measured in the same process.
+// machine's copy bandwidth measured in the same process: before and after the calls, and between
+// each call's own timed runs (the figure its "% of copy" divides by).
 #pragma once
 
 #include <functional>
@@ -24,6 +25,8 @@ struct BenchCall {
     Phases phases;
     int64_t bytesMin = 0;
     double achievedGbps = 0;
+    double copyGbps = 0;        // the copies timed between this call's blocks (timeAlternating's probes)
+    int copyProbes = 0;
     int kernels = 0, externs = 0, fallbacks = 0;
     std::string cache;          // "hit" | "miss" (the kernels' compile cache at the first call)
     std::string jit;            // "llvm", "cc", "disk"
@@ -35,9 +38,11 @@ struct BenchCall {
 struct BenchReport {
     std::string machine;        // CPU model
     int cores = 0;
+    std::string blas;           // the BLAS kernels LibTorch's matmuls run on (blasCore())
+    std::string blasNote;       // blasChoiceNote(): whether fuselab had OpenBLAS choose again
     std::string libtorch, compiler;
     int threads = 0;
-    double copyGbps = 0;
+    double copyGbps = 0;        // the copies timed before the first call and after the last
     std::vector<BenchCall> calls;
 };
 
@@ -50,6 +55,11 @@ struct BenchOptions {
     // maxSettleRuns (see timeAlternating)
     double settleMs = 8;
     int maxSettleRuns = 4;
+    // a copy probe before a block of the cached call once probeEveryMs have passed since the last
+    // one (and before the first block): a call's % of copy then compares times taken in the same
+    // seconds, so a burst of load from elsewhere slows both; spaced so that a short call's eager
+    // blocks still follow each other closely (see timeAlternating)
+    double probeEveryMs = 40;
 };
 
 // Where a recorded call lands, for reports: the called function's name, file and line; for a module
@@ -70,12 +80,17 @@ std::pair<const void*, std::string> callIdentity(const capture::Session::Recorde
 // write back, its data in the caches in place of ours, threads still spinning), while a burst of
 // load from elsewhere on a shared machine, which lasts longer than a round, slows both alike. a
 // gets untimed runs for o.settleMs, at most o.maxSettleRuns of them (at least one); b gets one.
-// The bench passes the cached call as a and the eager one as b (bench.cpp says why).
+// The bench passes the cached call as a and the eager one as b (bench.cpp says why). probe, when
+// given, runs at the start of even rounds (between two blocks of a, never next to one of b) once
+// o.probeEveryMs have passed since the last probe, and in the first round; it returns its own
+// sample in milliseconds (the bench's: a copy of 64 MiB after an untimed one), kept if positive.
 struct AlternatingTimes {
     static constexpr int kTimed = 2;
-    std::vector<double> a, b; // the timed runs' milliseconds
+    std::vector<double> a, b;  // the timed runs' milliseconds
+    std::vector<double> probe; // the probes' samples
 };
-AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b);
+AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b,
+                                 const std::function<double()>& probe = {});
 
 // A note for the report when a kind's timed runs spread so far that the median is not a steady
 // time: the median at least kSpreadRatio times the fastest run (a stall in many of them, such as

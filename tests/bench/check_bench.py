@@ -6,8 +6,10 @@ measured (positive, enough runs), never against a threshold.
 Usage: /usr/bin/python3 tests/bench/check_bench.py --fuselab build/app/fuselab
 
 Checks, each printed as `ok NAME` or `FAIL NAME: why`:
-  1. the JSON of the seed example: machine, threads, copy bandwidth, one entry per call site with
-     its function, line and inputs, and every field of a call with the right type;
+  1. the JSON of the seed example: machine (its BLAS kernels never OpenBLAS's Prescott fallback on
+     a CPU with AVX2 and FMA, and a user's OPENBLAS_CORETYPE kept), threads, copy bandwidth, one
+     entry per call site with its function, line and inputs, and every field of a call with the
+     right type, the copy bandwidth timed between its runs included;
   2. per call: speedup = eager / cached, achieved GB/s = bytes / cached time, the phases add up to
      no more than the compile time, the first call took at least the compile time, at least 12
      timed runs of each kind, compiled equals eager within 1e-5;
@@ -20,7 +22,8 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
      `fuselab run` of the same script;
   5. the grad mode of each call is the script's: a call under torch.no_grad() is replayed so, and
      calls that differ only in it are two entries; repeated calls with the same inputs are one;
-  6. the text report: the threads line, one row per call, the no_grad marker, and a script with
+  6. the text report: the threads and BLAS lines, one row per call, the no_grad marker, the copy
+     between the call's runs, and a script with
      no compiled call says so (JSON: an empty list);
   7. user errors: a missing script, a bad --threads, a script that raises: a clear message on
      stderr, exit status 2 / 2 / 1, and none of our internals.
@@ -44,13 +47,13 @@ MIN_RUNS = 12  # BenchOptions::minRuns
 
 CALL_FIELDS = {"function": str, "file": str, "line": int, "inputs": str, "grad_mode": bool, "first_call_ms": float,
                "compile_ms": float, "phases_ms": dict, "cached_ms": float, "eager_ms": float, "speedup": float,
-               "max_abs_diff": float, "bytes_min": int, "achieved_gbps": float, "kernels": int, "cache": str,
-               "cached_runs": int, "eager_runs": int}
+               "max_abs_diff": float, "bytes_min": int, "achieved_gbps": float, "copy_gbps": float, "copy_probes": int,
+               "kernels": int, "cache": str, "cached_runs": int, "eager_runs": int}
 PHASES = ["trace", "lower", "fuse", "codegen", "jit"]
 
 
-def run(fuselab, args, cache):
-    env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2")
+def run(fuselab, args, cache, extra_env=None):
+    env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2", **(extra_env or {}))
     p = subprocess.run([fuselab] + args, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
     return p.returncode, p.stdout, p.stderr
 
@@ -68,8 +71,8 @@ def main():
     checks = harness.Checks()
     report = checks.report
 
-    def bench_json(script, cache, name):
-        rc, out, err = run(fuselab, ["bench", "--json", "--threads", "2", script], cache)
+    def bench_json(script, cache, name, env=None):
+        rc, out, err = run(fuselab, ["bench", "--json", "--threads", "2", script], cache, env)
         try:
             return json.loads(out) if rc == 0 else None, "exit %d: %s" % (rc, err[-500:])
         except ValueError as e:
@@ -88,6 +91,20 @@ def main():
         report("machine", isinstance(m.get("cpu"), str) and m["cpu"] and isinstance(m.get("cores"), int) and m["cores"] >= 1
                and isinstance(m.get("libtorch"), str) and m.get("compiler") in ("llvm", "cc"), repr(m))
         report("threads", first.get("threads") == 2, repr(first.get("threads")))
+        # the BLAS: named; never OpenBLAS's Prescott fallback on a CPU with AVX2 and FMA (fuselab
+        # has it choose again); a user's OPENBLAS_CORETYPE is kept
+        flags = set()
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+        report("blas named", isinstance(m.get("blas"), str) and isinstance(m.get("blas_note"), str), repr(m))
+        if {"avx2", "fma"} <= flags and m.get("blas"):
+            report("blas not the Prescott fallback", m.get("blas") != "Prescott", repr(m))
+            forced, why = bench_json(seed, cache, "seed, OPENBLAS_CORETYPE=Haswell", {"OPENBLAS_CORETYPE": "Haswell"})
+            fm = forced.get("machine", {}) if forced else why
+            report("OPENBLAS_CORETYPE kept", isinstance(fm, dict) and fm.get("blas") == "Haswell" and fm.get("blas_note") == "", repr(fm))
         cg = first.get("copy_gbps")
         report("copy bandwidth", isinstance(cg, (int, float)) and cg > 0 and math.isfinite(cg), repr(cg))
         calls = first.get("calls", [])
@@ -117,6 +134,8 @@ def main():
             report("runs " + name, c["cached_runs"] >= MIN_RUNS and c["eager_runs"] == c["cached_runs"],
                    "cached_runs %r eager_runs %r" % (c["cached_runs"], c["eager_runs"]))
             report("same as eager " + name, c["max_abs_diff"] <= 1e-5, "max_abs_diff %r" % c["max_abs_diff"])
+            report("copy between the runs " + name, c["copy_probes"] >= 1 and c["copy_gbps"] > 0 and math.isfinite(c["copy_gbps"]),
+                   "copy_gbps %r from %r probes" % (c["copy_gbps"], c["copy_probes"]))
 
         # 3. bytes and kernels, from the model's shapes and from `fuselab kernels`
         f32 = 4
@@ -155,7 +174,9 @@ def main():
         rc, out, err = run(fuselab, ["bench", "--threads", "2", mlp32], cache)
         rows = [l for l in out.splitlines() if re.match(r"^\S+:\d+\s+[\d.]+", l)]
         report("text report", rc == 0 and "threads: 2;" in out and len(rows) == 1 and rows[0].startswith("Sequential.forward:")
-               and "(under torch.no_grad())" in out, "exit %d: %r %s" % (rc, out[-600:], err[-300:]))
+               and "(under torch.no_grad())" in out and re.search(r"\(BLAS: \S+\)", out)
+               and re.search(r"copy bandwidth between its runs: [\d.]+ GB/s \(\d+ copies", out),
+               "exit %d: %r %s" % (rc, out[-600:], err[-300:]))
         empty_py = os.path.join(tmp, "empty.py")
         with open(empty_py, "w") as fh:
             fh.write("import torch\nprint(torch.ones(2).sum())\n")

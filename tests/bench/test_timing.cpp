@@ -1,9 +1,9 @@
 // The bench's alternating timing (runtime::timeAlternating), with calls that sleep a known time
 // and log what ran: the number of untimed runs before each block (the cached call's settle, at
 // most maxSettleRuns; one for eager), that every timed run follows a run of its own kind, the
-// order of the blocks per round, and the sample counts; and spreadNote, the report's note on
-// timed runs that spread. Sleeps only ever overshoot, and the settles are chosen far from the
-// sums of sleeps, so the counts do not depend on the machine.
+// order of the blocks per round, the sample counts, and where the copy probes go; and spreadNote,
+// the report's note on timed runs that spread. Sleeps only ever overshoot, and the settles are
+// chosen far from the sums of sleeps, so the counts do not depend on the machine.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -121,6 +121,62 @@ int main() {
     Log log;
     AlternatingTimes t = run(capped, 1, log);
     check(t.a.size() == 4 && t.b.size() == 4, "maxRuns stops a long minSeconds (" + std::to_string(t.a.size()) + " samples)");
+
+    // the copy probes: at the start of even rounds only, between two blocks of a (or first), at
+    // most one per probeEveryMs, their samples kept unless not positive
+    auto probed = [&](const BenchOptions& po, std::string& calls, std::vector<double>& at, double sample) {
+        auto t0 = std::chrono::steady_clock::now();
+        auto sleepMs = [](double m) { std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m)); };
+        return timeAlternating(
+            po, [&] { calls += 'a', sleepMs(1); }, [&] { calls += 'b', sleepMs(1); },
+            [&] {
+                calls += 'p';
+                at.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                return sample;
+            });
+    };
+    {
+        BenchOptions po = o;
+        po.probeEveryMs = 0;
+        po.settleMs = 0;
+        std::string calls;
+        std::vector<double> at;
+        AlternatingTimes pt = probed(po, calls, at, 5.0);
+        size_t rounds = pt.a.size() / AlternatingTimes::kTimed, evenRounds = (rounds + 1) / 2;
+        bool placed = true;
+        for (size_t i = 0; i < calls.size(); ++i)
+            if (calls[i] == 'p') placed = placed && i + 1 < calls.size() && calls[i + 1] == 'a' && (i == 0 || calls[i - 1] == 'a');
+        check(placed && calls[0] == 'p', "every probe comes before a block of a, after one of a or first (log " + calls + ")");
+        check(at.size() == evenRounds && pt.probe.size() == evenRounds,
+              "with no spacing, one probe per even round (" + std::to_string(at.size()) + " in " + std::to_string(rounds) + " rounds)");
+        bool kept = !pt.probe.empty();
+        for (double v : pt.probe) kept = kept && v == 5.0;
+        check(kept, "the probes' own samples are kept");
+    }
+    {
+        BenchOptions po = o;
+        po.probeEveryMs = 1e9;
+        std::string calls;
+        std::vector<double> at;
+        AlternatingTimes pt = probed(po, calls, at, 5.0);
+        check(at.size() == 1 && calls[0] == 'p' && pt.probe.size() == 1, "a spacing longer than the timing: one probe, in the first round");
+    }
+    {
+        BenchOptions po = o;
+        po.minRuns = 40;
+        po.settleMs = 0;
+        po.probeEveryMs = 25; // a round of 1 ms calls takes about 6 ms
+        std::string calls;
+        std::vector<double> at;
+        AlternatingTimes pt = probed(po, calls, at, 0.0);
+        bool spaced = at.size() >= 2;
+        for (size_t i = 1; i < at.size(); ++i) spaced = spaced && at[i] - at[i - 1] >= po.probeEveryMs;
+        size_t evenRounds = (pt.a.size() / AlternatingTimes::kTimed + 1) / 2;
+        check(spaced && at.size() < evenRounds, "probes at least probeEveryMs apart (" + std::to_string(at.size()) + " probes, " +
+                                                    std::to_string(evenRounds) + " even rounds)");
+        check(pt.probe.empty(), "samples that are not positive are not kept");
+    }
+    check(BenchOptions().probeEveryMs == 40, "the bench's default: a probe at most every 40 ms");
 
     // spreadNote: silent for steady runs, a note naming the kind and the range for stalled ones
     check(spreadNote("eager", {0.15, 0.16, 0.18, 0.21, 0.55}).empty(), "steady eager runs give no note");
