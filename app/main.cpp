@@ -169,7 +169,12 @@ int main(int argc, char** argv) {
     bool startupTime = false;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--version") { std::cout << "fuselab 0.1.0\n"; return 0; }
+        if (a == "--version") {
+            // the BLAS line lets the oracle run PyTorch on the kernels fuselab's eager ops use
+            std::string blas = fl::runtime::blasCore();
+            std::cout << "fuselab 0.1.0\nblas: " << (blas.empty() ? "not OpenBLAS" : blas) << "\n";
+            return 0;
+        }
         if (a == "-h" || a == "--help") { std::cout << fl::app::usage(); return 0; }
         if (a == "--screenshot" && i + 1 < args.size()) { screenshot = args[++i]; continue; }
         if (a == "--startup-time") { startupTime = true; continue; }

@@ -2,6 +2,7 @@
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 
 
@@ -26,6 +27,22 @@ def resolve_fuselab(path):
         print("error: fuselab binary is not executable: %s" % fuselab, file=sys.stderr)
         return None
     return fuselab
+
+
+def blas_env(fuselab):
+    """{"OPENBLAS_CORETYPE": the OpenBLAS kernels fuselab runs} ({} when it does not say): fuselab has
+    OpenBLAS choose again where it fell back to its Prescott kernels (core/runtime/blas.h), and a
+    matmul on other kernels differs in its last bits, so the PyTorch reference runs on the same ones."""
+    try:
+        out = subprocess.run([fuselab, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    for line in out.splitlines():
+        if line.startswith("blas: "):
+            core = line[len("blas: "):].strip()
+            if core and " " not in core and core != "OpenBLAS":
+                return {"OPENBLAS_CORETYPE": core}
+    return {}
 
 
 class Checks:

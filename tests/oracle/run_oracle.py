@@ -10,8 +10,9 @@ For every .py under tests/oracle/scripts/ and resources/models/ (recursively) it
     FUSELAB run SCRIPT
     /usr/bin/python3 tests/oracle/run_with_torch.py SCRIPT
 
-both with cwd = repository root, OMP_NUM_THREADS=2 and a 120 s timeout, and
-compares stdout byte for byte and the exit status (0 vs 0, nonzero vs nonzero).
+both with cwd = repository root, OMP_NUM_THREADS=2 and a 120 s timeout, and OpenBLAS on the
+kernels `fuselab --version` names (OPENBLAS_CORETYPE: a matmul on other kernels differs in its
+last bits), and compares stdout byte for byte and the exit status (0 vs 0, nonzero vs nonzero).
 
 Output: one line per script, `ok NAME`, `FAIL NAME: why` followed by a unified
 diff (at most 30 lines), or `known NAME: reason` for scripts listed in
@@ -52,9 +53,12 @@ class Result:
         self.error = error
 
 
+BLAS_ENV = {}  # harness.blas_env(fuselab), for both runs of every script
+
+
 def run_cmd(argv, timeout):
     """Run argv in its own process group; kill the whole group on timeout."""
-    env = dict(os.environ)
+    env = dict(os.environ, **BLAS_ENV)
     env["OMP_NUM_THREADS"] = "2"
     env.setdefault("PYTHONHASHSEED", "0")
     try:
@@ -187,6 +191,7 @@ def main():
               % TORCH_PYTHON, file=sys.stderr)
         return 2
 
+    BLAS_ENV.update(harness.blas_env(fuselab))
     scripts = find_scripts(args.filter)
     if not scripts:
         print("error: no scripts matched%s" % (" filter %r" % args.filter if args.filter else ""),
