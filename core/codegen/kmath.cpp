@@ -83,14 +83,21 @@ static inline float fl_exp_split(float x, float& r) {
     return fl_from_bits((fl_bits(t) << 23) + 0x3f800000u);
 }
 )"},
-        {"fl_exp_nonpos", {"fl_exp_split", "fl_exp_poly"}, R"(
+        {"fl_exp_normal", {"fl_exp_split", "fl_exp_poly"}, R"(
+// exp(x) for x in [-86.98, 0] (and NaN), where the result is a normal float: the arguments of
+// gelu's and erf's exp, which stay above -19. Wrong below -86.98 (use fl_exp_nonpos there).
+static inline float fl_exp_normal(float x) {
+    float r;
+    float s = fl_exp_split(x, r); // 2^k
+    return __builtin_fmaf(s, fl_exp_poly(r), s);
+}
+)"},
+        {"fl_exp_nonpos", {"fl_exp_normal"}, R"(
 // exp(x) for x <= 0 (and NaN): softmax's exp(x - max), sigmoid's exp(-|x|). Results below
 // 2^-125 (x < -86.98) are 0, as in fl_exp. Correct up to x = 88 (k <= 127), wrong above: never
 // call it on positive arguments.
 static inline float fl_exp_nonpos(float x) {
-    float r;
-    float s = fl_exp_split(x, r); // 2^k
-    float v = __builtin_fmaf(s, fl_exp_poly(r), s);
+    float v = fl_exp_normal(x);
     return x < -86.98f ? 0.0f : v;
 }
 )"},
@@ -176,7 +183,7 @@ static inline float fl_tanh(float x) {
     return __builtin_copysignf(r, x);
 }
 )"},
-        {"fl_erf", {"fl_bits", "fl_from_bits", "fl_exp_nonpos"}, R"(
+        {"fl_erf", {"fl_bits", "fl_from_bits", "fl_exp_normal"}, R"(
 static inline float fl_erf(float x) {
     float a = __builtin_fabsf(x);
     float z = a * a;
@@ -193,12 +200,12 @@ static inline float fl_erf(float x) {
     q = __builtin_fmaf(q, b, -0x1.458d0ep-1f);
     q = __builtin_fmaf(q, b, -0x1.20e104p+0f);
     q = __builtin_fmaf(q, b, -0x1.67228ap-16f); // log(erfc(b))
-    float large = 1.0f - fl_exp_nonpos(q); // q < 0 on [0, 4]
+    float large = 1.0f - fl_exp_normal(q); // q in [-18, 0) on [0, 4]
     float r = a < 0.75f ? small : large;
     return fl_from_bits(fl_bits(r) | (fl_bits(x) & 0x80000000u));
 }
 )"},
-        {"fl_gelu", {"fl_exp_nonpos"}, R"(
+        {"fl_gelu", {"fl_exp_normal"}, R"(
 // gelu(x) = x Phi(x) (the erf form), Phi the standard normal CDF. Phi(-|x|) = exp(Q(|x|)), Q a fit
 // of log(erfc(|x| / sqrt 2) / 2) on [0, 5.65] weighted for the absolute error of Phi (4e-8), which
 // is what gelu needs: 0.5 x (1 + erf(x / sqrt 2)) cancels for negative x anyway. Beyond 5.65,
@@ -213,7 +220,7 @@ static inline float fl_gelu(float x) {
     q = __builtin_fmaf(q, a, -0x1.45f028p-2f);
     q = __builtin_fmaf(q, a, -0x1.98846cp-1f);
     q = __builtin_fmaf(q, a, -0x1.62e430p-1f); // log(Phi(-a)), < 0
-    float e = a > 5.65f ? 0.0f : fl_exp_nonpos(q);
+    float e = a > 5.65f ? 0.0f : fl_exp_normal(q); // q in [-18.8, -0.69] on [0, 5.65]
     return x * (x >= 0.0f ? 1.0f - e : e);
 }
 )"},
