@@ -25,7 +25,9 @@ struct BenchCall {
     Phases phases;
     int64_t bytesMin = 0;
     double achievedGbps = 0;
-    double copyGbps = 0;        // the copies timed between this call's blocks (timeAlternating's probes)
+    // the copies timed between this call's blocks (timeAlternating's probes), or for a call with
+    // library calls, beside which OpenBLAS's threads spin, the report's copyGbps (copyProbes 0)
+    double copyGbps = 0;
     int copyProbes = 0;
     int kernels = 0, externs = 0, fallbacks = 0;
     std::string cache;          // "hit" | "miss" (the kernels' compile cache at the first call)
