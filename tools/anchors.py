@@ -70,7 +70,7 @@ def main():
           % (started, time.strftime("%H:%M", time.gmtime()), machine["cpu"], machine["cores"], machine["libtorch"],
              machine.get("blas", "?"), machine["compiler"], a.threads, a.sets, a.runs))
     copies = [c["copy_gbps"] for n in names for _, d in runs[n] for c in d["calls"][:1]]
-    print("copy between the calls' runs: %s GB/s\n" % spread(copies, "%.1f"))
+    print("copy the calls divide by: %s GB/s\n" % spread(copies, "%.1f"))
     print("| workload | cached ms | eager ms | speedup | max abs diff | GB/s | % of copy | runs ≥ 70% |")
     print("|---|---|---|---|---|---|---|---|")
     for n in names:

@@ -49,7 +49,11 @@ struct BenchReport {
 };
 
 struct BenchOptions {
-    double minSeconds = 0.3;    // per measurement: repeat until this much time has passed
+    // per measurement: repeat until this much time has passed (2 s for the two kinds together):
+    // with 0.6 s a burst of load from elsewhere moved a whole median more often (15 runs of each
+    // anchor: transformer_block down to 1.08x, masked_softmax down to 68% of copy; with 2 s,
+    // 1.11x and 91%)
+    double minSeconds = 1.0;
     // at least 12 samples of each kind: a call of 100 ms and more (transformer_block) gets six
     // rounds instead of three, so that one burst of load moves its median less
     int minRuns = 12, maxRuns = 1000;
