@@ -3,13 +3,15 @@
 
 Usage: python3 tools/anchors.py [--fuselab build/app/fuselab] [--sets 3] [--runs 5] [--threads 2]
                                 [--only NAME,...] [--raw FILE]
+       python3 tools/anchors.py --tables FILE [FILE ...]   (the tables of runs saved with --raw)
 
 A set runs every script --runs times in turn (script after script, then again); each run is a
 fresh `fuselab bench --json` process. The table gives, per script, the median over all runs with
 the lowest and highest in brackets: cached and eager milliseconds, speedup, max |diff|, achieved
 GB/s, and % of copy (the call's GB/s over the copy timed between its own runs), then how many runs
 reached 70% of copy. A second table gives each set's medians of % of copy. --raw appends every
-run's JSON, one per line, to FILE. This measures; it asserts nothing.
+run's JSON, one per line, to FILE; --tables prints the tables of such files (their sets numbered
+in order) without running anything. This measures; it asserts nothing.
 """
 import argparse
 import json
@@ -50,12 +52,27 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--only", default="")
     ap.add_argument("--raw", default="")
+    ap.add_argument("--tables", nargs="+", default=[])
     a = ap.parse_args()
     names = [n for n in a.only.split(",") if n] or ANCHORS
     runs = {n: [] for n in names}  # name -> [(set, report)]
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     machine = None
-    for s in range(a.sets):
+    if a.tables:
+        sets = 0
+        for path in a.tables:
+            seen = set()
+            with open(path) as fh:
+                for line in fh:
+                    d = json.loads(line)
+                    if d["anchor"] in runs:
+                        runs[d["anchor"]].append((sets + d["set"], d))
+                        seen.add(d["set"])
+                        machine = machine or d["machine"]
+            sets += len(seen)
+        a.sets, a.runs = sets, max(len(r) for r in runs.values()) // max(1, sets)
+        started = "saved runs (%s)" % ", ".join(a.tables)
+    for s in range(0 if a.tables else a.sets):
         for _ in range(a.runs):
             for n in names:
                 d = bench(a.fuselab, os.path.join("resources", "models", "bench", n + ".py"), a.threads)
@@ -66,9 +83,10 @@ def main():
                         fh.write(json.dumps(dict(d, anchor=n, set=s)) + "\n")
                 print("set %d %-24s cached %8.3f ms  %5.0f%% of copy" % (s + 1, n, d["calls"][0]["cached_ms"], pct(d["calls"][0])),
                       file=sys.stderr, flush=True)
-    print("%s UTC to %s UTC; %s, %d cores; LibTorch %s, BLAS %s; kernels by %s; --threads %d; %d sets of %d runs"
-          % (started, time.strftime("%H:%M", time.gmtime()), machine["cpu"], machine["cores"], machine["libtorch"],
-             machine.get("blas", "?"), machine["compiler"], a.threads, a.sets, a.runs))
+    when = started if a.tables else "%s UTC to %s UTC" % (started, time.strftime("%H:%M", time.gmtime()))
+    print("%s; %s, %d cores; LibTorch %s, BLAS %s; kernels by %s; --threads %d; %d sets of %d runs"
+          % (when, machine["cpu"], machine["cores"], machine["libtorch"], machine.get("blas", "?"), machine["compiler"],
+             a.threads, a.sets, a.runs))
     copies = [c["copy_gbps"] for n in names for _, d in runs[n] for c in d["calls"][:1]]
     print("copy the calls divide by: %s GB/s\n" % spread(copies, "%.1f"))
     print("| workload | cached ms | eager ms | speedup | max abs diff | GB/s | % of copy | runs ≥ 70% |")
