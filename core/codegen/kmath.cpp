@@ -73,14 +73,15 @@ static inline float fl_exp_poly(float r) {
 )"},
         {"fl_exp_split", {"fl_bits", "fl_from_bits"}, R"(
 // x = k ln2 + r with |r| <= ln2/2 for x <= 0 (and NaN): returns 2^k, a normal float for
-// k >= -126. k = rint(x log2 e) comes from the low bits of x log2 e + 1.5 * 2^23, and 2^k from
-// shifting them into the exponent field: no clamp and no overflow path.
+// k >= -126. k = rint(x log2 e) comes from the low bits of x log2 e + 1.5 * 2^23 + 127, which
+// are k + 127, the exponent field of 2^k: shifted into place, with no clamp, no overflow path and
+// no add of the bias.
 static inline float fl_exp_split(float x, float& r) {
-    float t = __builtin_fmaf(x, 0x1.715476p+0f, 0x1.8p23f);
-    float k = t - 0x1.8p23f;
+    float t = __builtin_fmaf(x, 0x1.715476p+0f, 0x1.8000fep23f); // 1.5 * 2^23 + 127
+    float k = t - 0x1.8000fep23f;
     r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
     r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
-    return fl_from_bits((fl_bits(t) << 23) + 0x3f800000u);
+    return fl_from_bits(fl_bits(t) << 23);
 }
 )"},
         {"fl_exp_normal", {"fl_exp_split", "fl_exp_poly"}, R"(
