@@ -4,7 +4,8 @@
 // every float in [lo, 10.05] drops. Deterministic (fixed seed). Not part of the build:
 //   c++ -O2 -std=c++17 -ffp-contract=off tests/kmath/tune_tanh.cpp -o /tmp/tune_tanh
 //   /tmp/tune_tanh P1 P2 P3 P4 Q1 Q2 Q3 Q4 [lo [iterations]]   (hex floats; iterations 0: just measure)
-// It evaluates exactly as fl_tanh in core/codegen/kmath.cpp does.
+// It computes the values fl_tanh in core/codegen/kmath.cpp does (there on x with the clamps at -1
+// and 1, here on |x| with the sign copied: the same floats).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
