@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <cstring>
 
 namespace fl::runtime {
 
