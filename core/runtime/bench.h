@@ -61,10 +61,10 @@ struct BenchOptions {
     // maxSettleRuns (see timeAlternating)
     double settleMs = 8;
     int maxSettleRuns = 4;
-    // a copy probe before a block of the cached call once probeEveryMs have passed since the last
-    // one (and before the first block): a call's % of copy then compares times taken in the same
-    // seconds, so a burst of load from elsewhere slows both; spaced so that a short call's eager
-    // blocks still follow each other closely (see timeAlternating)
+    // a copy probe at the start of an even round once probeEveryMs have passed since the last one
+    // (and in the first round): a call's % of copy then compares times taken in the same seconds,
+    // so a burst of load from elsewhere slows both; spaced so that a short call's eager blocks
+    // still follow each other closely (see timeAlternating)
     double probeEveryMs = 40;
 };
 
@@ -89,7 +89,7 @@ std::pair<const void*, std::string> callIdentity(const capture::Session::Recorde
 // The bench passes the cached call as a and the eager one as b (bench.cpp says why). probe, when
 // given, runs at the start of even rounds (between two blocks of a, never next to one of b) once
 // o.probeEveryMs have passed since the last probe, and in the first round; it returns its own
-// sample in milliseconds (the bench's: a copy of 64 MiB after an untimed one), kept if positive.
+// sample in milliseconds (the bench's: a copy of 64 MiB after five untimed ones), kept if positive.
 struct AlternatingTimes {
     static constexpr int kTimed = 2;
     std::vector<double> a, b;  // the timed runs' milliseconds

@@ -40,21 +40,20 @@ std::string blasCore() {
     return openblasSymbol<void*>("openblas_get_config") ? "OpenBLAS" : "";
 }
 
-std::string preferNativeBlasKernels() {
+void preferNativeBlasKernels() {
     const char* set = std::getenv("OPENBLAS_CORETYPE");
     const char* better = betterKernels();
-    if ((set && *set) || !*better || blasCore() != "Prescott") return "";
+    if ((set && *set) || !*better || blasCore() != "Prescott") return;
     // OpenBLAS's own entry points of its CPU dispatch (builds with DYNAMIC_ARCH, as Debian's):
     // quit forgets the chosen kernels, init chooses again and reads OPENBLAS_CORETYPE.
     auto quit = openblasSymbol<void (*)()>("gotoblas_dynamic_quit");
     auto init = openblasSymbol<void (*)()>("gotoblas_dynamic_init");
-    if (!quit || !init) return "";
+    if (!quit || !init) return;
     setenv("OPENBLAS_CORETYPE", better, 1);
     quit();
     init();
     unsetenv("OPENBLAS_CORETYPE"); // the choice is made; other programs choose for themselves
     choiceNote() = "OpenBLAS chose its Prescott kernels on this CPU; fuselab had it choose " + blasCore();
-    return choiceNote();
 }
 
 const std::string& blasChoiceNote() { return choiceNote(); }

@@ -17,9 +17,9 @@ std::string blasCore();
 // OpenBLAS chose Prescott on a CPU with the AVX-512 subsets of SkylakeX's kernels, and the user has
 // not set OPENBLAS_CORETYPE, this makes OpenBLAS choose again, as with OPENBLAS_CORETYPE=SkylakeX
 // (Haswell on a CPU with AVX2 and FMA but not those). Call it before any matmul and before
-// starting threads (fuselab's main does). Returns what it did, for reports: "" when it changed
-// nothing; blasChoiceNote() returns it later.
-std::string preferNativeBlasKernels();
+// starting threads (fuselab's main does).
+void preferNativeBlasKernels();
+// What preferNativeBlasKernels did, for reports: "" when it changed nothing.
 const std::string& blasChoiceNote();
 
 } // namespace fl::runtime
