@@ -477,7 +477,11 @@ struct Run {
         if (haveValue[node]) return env[node];
         const GraphNodeInfo& gi = c.lowered.info[node];
         const capture::OpNode& n = g.nodes[node];
-        if (gi.viewOp || n.placeholder) {
+        if (gi.viewOp && (n.target == "Tensor.contiguous" || n.target == "torch.contiguous") && n.pos.size() == 1 && n.kw.empty()) {
+            // a copy where one is needed, on the pool (see rowMajor): LibTorch's copy before the
+            // projection of transformer_block's attention output made its GEMM 8.0 ms, not 3.6
+            env[node] = script::wrap(rowMajor(script::tensorOf(instantiate(n.pos[0]))));
+        } else if (gi.viewOp || n.placeholder) {
             CallArgs ca;
             for (auto& a : n.pos) ca.pos.push_back(instantiate(a));
             for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, instantiate(a));
@@ -563,22 +567,16 @@ struct Run {
         at::Tensor b = script::tensorOf(instantiate(*bArg));
         at::Tensor rhs = n.callee == "linear" ? b.t() : b;
         std::vector<int64_t> outSizes = sizes(n.shape);
-        if (epilogueKernel >= 0 && (n.callee == "linear" || (a.dim() == 2 && b.dim() == 2))) {
-            at::Tensor a2 = a.dim() == 2 ? a : rowMajor(a).view({-1, a.size(-1)}); // BLAS takes a strided 2-D side as it is
-            int64_t M = a2.size(0), N = rhs.size(1);
-            if (eval(c.kernels[epilogueKernel].rows) == M) {
-                at::Tensor out = BlockPool::get().tensor({M, N}, at::kFloat);
-                bufs[n.id] = out.view(outSizes);
-                // One GEMM over all rows, then the epilogue over all rows. Row blocks that fit in
-                // L2 (the epilogue reading a block while it is hot) cost the BLAS more than they
-                // saved: 2048x512 by 512x2048 plus GELU took a median 20.3 ms in blocks of 256 rows
-                // and 18.3 ms whole (LibTorch 1.13 with OpenBLAS, 2 threads, 8 runs each, alternated).
-                at::mm_out(out, a2, rhs);
-                runKernel(size_t(epilogueKernel));
-                return;
-            }
-        }
-        if (a.dim() >= 3 && rhs.dim() >= 3 && a.scalar_type() == at::kFloat && rhs.scalar_type() == at::kFloat) {
+        if (a.dim() >= 2 && rhs.dim() == 2 && a.scalar_type() == at::kFloat && rhs.scalar_type() == at::kFloat) {
+            // one GEMM over all rows of a (its leading dims folded), into a pool block. A 2-D a
+            // goes to the BLAS with its strides as they are; an a of three or more dims that is
+            // not row-major is copied on the pool first (see poolCopy).
+            at::Tensor a2 = a.dim() == 2 ? a : rowMajor(a).view({-1, a.size(-1)});
+            at::Tensor out = BlockPool::get().tensor({a2.size(0), rhs.size(1)}, at::kFloat);
+            if (out.numel() != c10::multiply_integers(outSizes)) throw Mismatch{};
+            at::mm_out(out, a2, rhs);
+            bufs[n.id] = out.view(outSizes);
+        } else if (a.dim() >= 3 && rhs.dim() >= 3 && a.scalar_type() == at::kFloat && rhs.scalar_type() == at::kFloat) {
             // batched: both sides as 3-D (batch, rows, cols) operands of one bmm. A side that is
             // the transpose of row-major memory (k.transpose(-2, -1)) is copied in that memory's
             // order and handed to the BLAS transposed, as at::matmul would; the copies go on the
@@ -600,12 +598,14 @@ struct Run {
             if (out.numel() != c10::multiply_integers(outSizes)) throw Mismatch{};
             at::bmm_out(out, a3, b3);
             bufs[n.id] = out.view(outSizes);
-            return;
+        } else {
+            at::Tensor r = at::matmul(a, rhs);
+            if (!r.is_contiguous()) r = r.contiguous();
+            bufs[n.id] = r;
+            if (r.sizes() != at::IntArrayRef(outSizes)) throw Mismatch{};
         }
-        at::Tensor r = at::matmul(a, rhs);
-        if (!r.is_contiguous()) r = r.contiguous();
-        bufs[n.id] = r;
-        if (r.sizes() != at::IntArrayRef(outSizes)) throw Mismatch{};
+        // the epilogue reads whole rows of the product, in one launch over all of them
+        if (epilogueKernel >= 0) runKernel(size_t(epilogueKernel));
     }
 
     void runFallback(const Node& n) {
