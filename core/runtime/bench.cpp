@@ -88,22 +88,14 @@ std::string spreadNote(const std::string& kind, const std::vector<double>& sampl
     return b;
 }
 
-// See bench.h. a (the compiled call) gets untimed runs for o.settleMs, at most o.maxSettleRuns of
-// them: after an eager op LibTorch's OpenMP workers spin for several milliseconds (6.6 ms of CPU
-// time after a sigmoid on 4M floats, LibTorch 1.13 with libgomp), on the cores the kernels' pool
-// needs. b (eager) gets one: the pool's threads sleep as soon as a kernel ends, and a short call's
-// blocks stay short, so eager's workers are still spinning when its next block starts, as in a
-// loop of eager calls (when they have gone to sleep, LibTorch with OpenBLAS's threads can take
-// 4-8 ms for a 0.15 ms call).
-//
-// The probes (the bench's 64 MiB copy) come at the start of an even round, between two blocks of
-// a, at most one per o.probeEveryMs. Next to a block of b a copy would time LibTorch's workers
-// spinning after eager's ops on the cores it needs (transformer_block: 12.5 GB/s against 26.5 GB/s
-// before and after the calls), and a block of b right after a copy would start with its workers
-// asleep (seed_mlp_b32's 0.15 ms eager call took 1.7-8.0 ms in 10 of 12 runs when each of its
-// rounds timed a copy).
-AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b,
-                                 const std::function<double()>& probe) {
+// See bench.h. The probes (the bench's 64 MiB copy) come at the start of an even round, between
+// two blocks of a, at most one per o.probeEveryMs. Next to a block of b a copy would time
+// LibTorch's workers spinning after eager's ops on the cores it needs (transformer_block: 12.5
+// GB/s against 26.5 GB/s before and after the calls), and a block of b right after a copy would
+// start with its workers asleep (seed_mlp_b32's 0.15 ms eager call took 1.7-8.0 ms in 10 of 12
+// runs when each of its rounds timed a copy).
+AlternatingTimes timeAlternating(const BenchOptions& o, Settle settleA, Settle settleB, const std::function<void()>& a,
+                                 const std::function<void()>& b, const std::function<double()>& probe) {
     AlternatingTimes t;
     auto start = Clock::now();
     std::optional<Clock::time_point> lastProbe;
@@ -113,17 +105,17 @@ AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void
         lastProbe = Clock::now();
         if (sample > 0) t.probe.push_back(sample);
     };
-    auto block = [](const std::function<void()>& f, std::vector<double>& samples, double settleMs, int maxUntimed) {
+    auto block = [](const std::function<void()>& f, std::vector<double>& samples, Settle settle) {
         auto s0 = Clock::now();
-        for (int i = 0; i < std::max(1, maxUntimed) && (i == 0 || ms(s0, Clock::now()) < settleMs); ++i) f();
+        for (int i = 0; i < std::max(1, settle.maxRuns) && (i == 0 || ms(s0, Clock::now()) < settle.ms); ++i) f();
         for (int i = 0; i < AlternatingTimes::kTimed; ++i) {
             auto s = Clock::now();
             f();
             samples.push_back(ms(s, Clock::now()));
         }
     };
-    auto blockA = [&] { block(a, t.a, o.settleMs, o.maxSettleRuns); };
-    auto blockB = [&] { block(b, t.b, 0, 1); };
+    auto blockA = [&] { block(a, t.a, settleA); };
+    auto blockB = [&] { block(b, t.b, settleB); };
     for (int round = 0; int(t.a.size()) < o.maxRuns && (int(t.a.size()) < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000);
          ++round) {
         if (round % 2 == 0) probeIfDue(), blockA(), blockB();
@@ -325,10 +317,23 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         } else {
             bc.note = "no graph was compiled for this call";
         }
+        // How long each kind's blocks settle before their timed runs. A call of kernels only: both
+        // kinds for 20 ms. After a block of the other kind a call runs slow for about that long
+        // (LibTorch's OpenMP workers spin for milliseconds after eager's ops, on the cores the
+        // kernels' pool needs; each kind's data comes back into the caches): softmax_rows' cached
+        // runs took a median 1.92 ms in the first 5 ms after an eager block, 1.47 in the next 5,
+        // 1.13, 1.07, then 1.06 from 20 ms on, and its eager runs 4.28, 3.86, 3.73, 3.70 ms, then
+        // 3.05-3.47 (LibTorch 1.13, 2 threads, 2026-12-06). A call with library calls: the cached
+        // call for 8 ms, at most 4 runs, and eager for one run. OpenBLAS's threads spin for about
+        // 0.1 s after each library call, longer than a block, and a longer cached block lets
+        // LibTorch's OpenMP workers fall asleep, after which eager's next calls wait for them on
+        // scheduler ticks: seed_mlp_b32's 0.10 ms eager call took a median 3.8 ms in both runs with
+        // 20 ms blocks of each kind.
+        const bool library = bc.externs > 0;
         Value compiled, eager;
         bool was = s.enabled;
         AlternatingTimes times = timeAlternating(
-            opts,
+            opts, library ? opts.cachedBesideLibrary : opts.cached, library ? opts.eagerBesideLibrary : opts.eager,
             [&] {
                 script::CallArgs x = rc.args;
                 compiled = s.callCompiled(fn, x, rc.opts);
@@ -346,7 +351,7 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
             },
             // no probes beside library calls: OpenBLAS's threads spin after each one (about 0.1 s)
             // on the cores a copy needs (seed_mlp_b32: 14.4 GB/s against 27.0 before and after)
-            bc.externs > 0 ? std::function<double()>() : [&] { return probe.timedCopy(CopyProbe::kProbeWarmUps); });
+            library ? std::function<double()>() : [&] { return probe.timedCopy(CopyProbe::kProbeWarmUps); });
         bc.cachedRuns = int(times.a.size());
         bc.cachedMs = median(times.a);
         bc.eagerMs = median(times.b);

@@ -48,7 +48,15 @@ struct BenchReport {
     std::vector<BenchCall> calls;
 };
 
+// Untimed runs before a block of timed ones: runs start while less than ms have passed since the
+// block began, at most maxRuns of them, and always at least one.
+struct Settle {
+    double ms = 0;
+    int maxRuns = 1;
+};
+
 struct BenchOptions {
+    static constexpr int kUnbounded = 1 << 30;
     // per measurement: repeat until this much time has passed (2 s for the two kinds together):
     // with 0.6 s a burst of load from elsewhere moved a whole median more often (15 runs of each
     // anchor: transformer_block down to 1.08x, masked_softmax down to 68% of copy; with 2 s,
@@ -57,10 +65,11 @@ struct BenchOptions {
     // at least 12 samples of each kind: a call of 100 ms and more (transformer_block) gets six
     // rounds instead of three, so that one burst of load moves its median less
     int minRuns = 12, maxRuns = 1000;
-    // untimed runs of the cached call before each block of its timed ones: for settleMs, at most
-    // maxSettleRuns (see timeAlternating)
-    double settleMs = 8;
-    int maxSettleRuns = 4;
+    // untimed runs before each block of timed ones (see timeAlternating), per kind: a call of
+    // kernels only, both kinds for 20 ms; a call with library calls, the cached call for 8 ms (at
+    // most 4 runs) and eager for one run (runBench says why)
+    Settle cached{20, kUnbounded}, eager{20, kUnbounded};
+    Settle cachedBesideLibrary{8, 4}, eagerBesideLibrary{0, 1};
     // a copy probe at the start of an even round once probeEveryMs have passed since the last one
     // (and in the first round): a call's % of copy then compares times taken in the same seconds,
     // so a burst of load from elsewhere slows both; spaced so that a short call's eager blocks
@@ -79,24 +88,24 @@ CallSite callSite(const capture::Session::RecordedCall& rc);
 // its function and receiver), the inputs as `inputs` describes them, and the grad mode.
 std::pair<const void*, std::string> callIdentity(const capture::Session::RecordedCall& rc, const std::string& inputs);
 
-// Times a and b in alternating blocks: per round, untimed runs of a then kTimed timed ones, the
-// same for b (b first in odd rounds), until both have minRuns samples and 2 * minSeconds have
-// passed (at most maxRuns samples each). Each timed run follows a run of its own kind, as in
-// back-to-back timing (the untimed runs absorb what the other kind left behind: dirty lines to
-// write back, its data in the caches in place of ours, threads still spinning), while a burst of
-// load from elsewhere on a shared machine, which lasts longer than a round, slows both alike. a
-// gets untimed runs for o.settleMs, at most o.maxSettleRuns of them (at least one); b gets one.
-// The bench passes the cached call as a and the eager one as b (bench.cpp says why). probe, when
-// given, runs at the start of even rounds (between two blocks of a, never next to one of b) once
-// o.probeEveryMs have passed since the last probe, and in the first round; it returns its own
-// sample in milliseconds (the bench's: a copy of 64 MiB after five untimed ones), kept if positive.
+// Times a and b in alternating blocks: per round, untimed runs of a (settleA) then kTimed timed
+// ones, the same for b (settleB), b first in odd rounds, until both have minRuns samples and
+// 2 * minSeconds have passed (at most maxRuns samples each). Each timed run follows runs of its
+// own kind, as in back-to-back timing (the untimed runs absorb what the other kind left behind:
+// dirty lines to write back, its data in the caches in place of ours, threads still spinning),
+// while a burst of load from elsewhere on a shared machine, which lasts longer than a round, slows
+// both alike. The bench passes the cached call as a and the eager one as b (bench.cpp says how
+// long each settles). probe, when given, runs at the start of even rounds (between two blocks of
+// a, never next to one of b) once o.probeEveryMs have passed since the last probe, and in the
+// first round; it returns its own sample in milliseconds (the bench's: a copy of 64 MiB after five
+// untimed ones), kept if positive.
 struct AlternatingTimes {
     static constexpr int kTimed = 2;
     std::vector<double> a, b;  // the timed runs' milliseconds
     std::vector<double> probe; // the probes' samples
 };
-AlternatingTimes timeAlternating(const BenchOptions& o, const std::function<void()>& a, const std::function<void()>& b,
-                                 const std::function<double()>& probe = {});
+AlternatingTimes timeAlternating(const BenchOptions& o, Settle settleA, Settle settleB, const std::function<void()>& a,
+                                 const std::function<void()>& b, const std::function<double()>& probe = {});
 
 // A note for the report when a kind's timed runs spread so far that the median is not a steady
 // time: the median at least kSpreadRatio times the fastest run (a stall in many of them, such as

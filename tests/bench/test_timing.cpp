@@ -1,9 +1,10 @@
 // The bench's alternating timing (runtime::timeAlternating), with calls that sleep a known time
-// and log what ran: the number of untimed runs before each block (the cached call's settle, at
-// most maxSettleRuns; one for eager), that every timed run follows a run of its own kind, the
-// order of the blocks per round, the sample counts, and where the copy probes go; and spreadNote,
-// the report's note on timed runs that spread. Sleeps only ever overshoot, and the settles are
-// chosen far from the sums of sleeps, so the counts do not depend on the machine.
+// and log what ran: the number of untimed runs before each block (each kind's settle: for its
+// time, at most its maxRuns, at least one), that every timed run follows a run of its own kind,
+// the order of the blocks per round, the sample counts, and where the copy probes go; the bench's
+// settles; and spreadNote, the report's note on timed runs that spread. Sleeps only ever
+// overshoot, and the settles are chosen far from the sums of sleeps, so the counts do not depend
+// on the machine.
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -27,18 +28,20 @@ struct Log {
     std::string calls; // one letter per call, in order: 'a' or 'b'
 };
 
-// Runs timeAlternating with an `aMs` call as a and a 1 ms call as b; returns the samples and the log.
-static AlternatingTimes run(const BenchOptions& o, double aMs, Log& log) {
+static const Settle kOneRun{0, 1};
+
+// Runs timeAlternating with an `aMs` call as a and a `bMs` call as b; returns the samples and the log.
+static AlternatingTimes run(const BenchOptions& o, Settle sa, Settle sb, double aMs, double bMs, Log& log) {
     auto sleepMs = [](double m) { std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m)); };
     return timeAlternating(
-        o,
+        o, sa, sb,
         [&] {
             log.calls += 'a';
             sleepMs(aMs);
         },
         [&] {
             log.calls += 'b';
-            sleepMs(1);
+            sleepMs(bMs);
         });
 }
 
@@ -55,14 +58,15 @@ static bool blocks(const std::string& calls, size_t aBlock, size_t bBlock, std::
     return !kinds.empty();
 }
 
-static void expectBlocks(const char* name, const BenchOptions& o, double aMs, size_t aBlock) {
+static void expectBlocks(const char* name, const BenchOptions& o, Settle sa, Settle sb, double aMs, double bMs, size_t aUntimed,
+                         size_t bUntimed) {
     Log log;
-    AlternatingTimes t = run(o, aMs, log);
+    AlternatingTimes t = run(o, sa, sb, aMs, bMs, log);
     const size_t timed = size_t(AlternatingTimes::kTimed);
     std::vector<char> bl;
-    check(blocks(log.calls, aBlock, 1 + timed, bl), std::string(name) + ": every block of a is " + std::to_string(aBlock) + " runs (" +
-                                                      std::to_string(aBlock - timed) + " untimed), every block of b " +
-                                                      std::to_string(1 + timed) + " (log " + log.calls + ")");
+    check(blocks(log.calls, aUntimed + timed, bUntimed + timed, bl),
+          std::string(name) + ": every block of a is " + std::to_string(aUntimed + timed) + " runs (" + std::to_string(aUntimed) +
+              " untimed), every block of b " + std::to_string(bUntimed + timed) + " (log " + log.calls + ")");
     // rounds: a then b in even rounds, b then a in odd ones
     bool order = !bl.empty() && bl.size() % 2 == 0;
     for (size_t i = 0; order && i < bl.size(); ++i) order = bl[i] == ((i / 2) % 2 == 0 ? (i % 2 ? 'b' : 'a') : (i % 2 ? 'a' : 'b'));
@@ -75,51 +79,53 @@ static void expectBlocks(const char* name, const BenchOptions& o, double aMs, si
           std::string(name) + ": stops once both have minRuns samples (" + std::to_string(t.a.size()) + ")");
     bool measured = true;
     for (double m : t.a) measured = measured && m >= aMs;
-    for (double m : t.b) measured = measured && m >= 1;
+    for (double m : t.b) measured = measured && m >= bMs;
     check(measured, std::string(name) + ": each sample is at least the call's sleep");
 }
 
 int main() {
     BenchOptions defaults;
-    check(defaults.settleMs == 8 && defaults.maxSettleRuns == 4 && defaults.minRuns == 12,
-          "the bench's defaults: an 8 ms settle, at most 4 untimed cached runs, 12 samples");
+    check(defaults.minRuns == 12, "the bench's default: 12 samples of each kind");
+    check(defaults.cached.ms == 20 && defaults.cached.maxRuns >= 1000 && defaults.eager.ms == 20 && defaults.eager.maxRuns >= 1000,
+          "the bench's settles for a call of kernels only: 20 ms of untimed runs of each kind, however many");
+    check(defaults.cachedBesideLibrary.ms == 8 && defaults.cachedBesideLibrary.maxRuns == 4 && defaults.eagerBesideLibrary.maxRuns == 1,
+          "the bench's settles for a call with library calls: 8 ms of the cached call (at most 4 runs), one eager run");
     BenchOptions o;
     o.minSeconds = 0; // stop at minRuns
     o.minRuns = 8;
 
     struct Case {
         const char* name;
-        double settleMs;
-        int maxSettleRuns;
-        double callMs;
-        size_t untimed; // expected untimed runs of a per block
+        Settle a, b;
+        double aMs, bMs;
+        size_t aUntimed, bUntimed; // expected untimed runs per block
     };
     const Case cases[] = {
         // the cap of 4 untimed runs ends the settle
-        {"1 ms call, 1 s settle", 1000, 4, 1, 4},
+        {"1 ms call, 1 s settle, at most 4", {1000, 4}, kOneRun, 1, 1, 4, 1},
         // the second untimed run ends it (the first ends before 30 ms unless its sleep overshoots
         // by 10 ms)
-        {"20 ms call, 30 ms settle", 30, 4, 20, 2},
+        {"20 ms call, 30 ms settle", {30, 4}, kOneRun, 20, 1, 2, 1},
         // one untimed run is the settle
-        {"9 ms call, 8 ms settle", 8, 4, 9, 1},
-        // no settle: one untimed run, as for eager
-        {"no settle", 0, 4, 1, 1},
+        {"9 ms call, 8 ms settle", {8, 4}, kOneRun, 9, 1, 1, 1},
+        // no settle: one untimed run
+        {"no settle", {0, 4}, kOneRun, 1, 1, 1, 1},
         // a cap of 0 still runs one untimed call before timing
-        {"cap 0", 8, 0, 1, 1},
+        {"cap 0", {8, 0}, kOneRun, 1, 1, 1, 1},
+        // b settles by its own rule, as a does
+        {"b: 20 ms call, 30 ms settle", kOneRun, {30, BenchOptions::kUnbounded}, 1, 20, 1, 2},
+        {"b: 1 ms call, 1 s settle, at most 3", kOneRun, {1000, 3}, 1, 1, 1, 3},
+        // both kinds with the bench's unbounded settle of kernels-only calls, scaled down
+        {"both: 20 ms calls, 30 ms settles", {30, BenchOptions::kUnbounded}, {30, BenchOptions::kUnbounded}, 20, 20, 2, 2},
     };
-    for (const Case& c : cases) {
-        BenchOptions co = o;
-        co.settleMs = c.settleMs;
-        co.maxSettleRuns = c.maxSettleRuns;
-        expectBlocks(c.name, co, c.callMs, c.untimed + size_t(AlternatingTimes::kTimed));
-    }
+    for (const Case& c : cases) expectBlocks(c.name, o, c.a, c.b, c.aMs, c.bMs, c.aUntimed, c.bUntimed);
 
     // maxRuns bounds the samples even when minSeconds asks for more
     BenchOptions capped = o;
     capped.minSeconds = 10;
     capped.maxRuns = 4;
     Log log;
-    AlternatingTimes t = run(capped, 1, log);
+    AlternatingTimes t = run(capped, kOneRun, kOneRun, 1, 1, log);
     check(t.a.size() == 4 && t.b.size() == 4, "maxRuns stops a long minSeconds (" + std::to_string(t.a.size()) + " samples)");
 
     // the copy probes: at the start of even rounds only, between two blocks of a (or first), at
@@ -128,7 +134,7 @@ int main() {
         auto t0 = std::chrono::steady_clock::now();
         auto sleepMs = [](double m) { std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m)); };
         return timeAlternating(
-            po, [&] { calls += 'a', sleepMs(1); }, [&] { calls += 'b', sleepMs(1); },
+            po, kOneRun, kOneRun, [&] { calls += 'a', sleepMs(1); }, [&] { calls += 'b', sleepMs(1); },
             [&] {
                 calls += 'p';
                 at.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
@@ -138,7 +144,6 @@ int main() {
     {
         BenchOptions po = o;
         po.probeEveryMs = 0;
-        po.settleMs = 0;
         std::string calls;
         std::vector<double> at;
         AlternatingTimes pt = probed(po, calls, at, 5.0);
@@ -164,7 +169,6 @@ int main() {
     {
         BenchOptions po = o;
         po.minRuns = 40;
-        po.settleMs = 0;
         po.probeEveryMs = 25; // a round of 1 ms calls takes about 6 ms
         std::string calls;
         std::vector<double> at;
