@@ -306,6 +306,13 @@ static inline float fl_sqrt(float x) { return __builtin_sqrtf(x); }
         {"fl_rsqrt", {}, R"(
 static inline float fl_rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 )"},
+        {"fl_opaque", {}, R"(
+// The value, unseen by the optimizer: a reciprocal computed once per row stays one.
+static inline float fl_opaque(float x) {
+    volatile float v = x;
+    return v;
+}
+)"},
         {"fl_abs", {}, R"(
 static inline float fl_abs(float x) { return __builtin_fabsf(x); }
 )"},

@@ -18,7 +18,9 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   6. the shape of the generated code: buffers are restrict-qualified parameters, loops calling
      transcendental math ask for interleaving, softmax computes exp once per element (the
      loop that sums it keeps it for the loop that divides), and large output rows of loops not
-     bound by math that read their row from memory are streamed past the caches.
+     bound by math that read their row from memory are streamed past the caches; values fixed for
+     the row (layer_norm's 1 / sqrt(var + eps), softmax's 1 / sum) are computed once per row and
+     stay out of the element loops' assembly.
 The last line is `N passed, M failed`; exit status 1 when something failed.
 """
 import argparse
@@ -139,6 +141,20 @@ def main():
                and "fl_stream_row(&buf" in rms and ", 1);" not in rms,
                "layernorm_gelu_residual, softmax_rows and masked_softmax should prefetch their output rows with prefetchw, "
                "rmsnorm (streamed rows) should not")
+
+        # values fixed for the row: computed before the row's loops, reciprocals kept opaque so
+        # that the C++ compiler cannot turn x * (1 / s) back into a divide per element
+        sm_text, sm_loops = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))
+        ln_text, ln_loops = kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))
+        in_loops = [body for _, _, body in sm_loops + ln_loops if re.search(r"fl_rsqrt\(|/ 1024\.0f|1\.0f / ", body)]
+        report("row values computed once per row, reciprocals opaque",
+               "fl_opaque(fl_rsqrt(t" in ln_text and re.search(r"fl_opaque\(1\.0f / buf\d+_v\)", sm_text) is not None and not in_loops,
+               "layer_norm's 1 / sqrt(var + eps) and softmax's 1 / sum should be computed once per row inside fl_opaque; "
+               "computed in the loops: %r" % in_loops[:2])
+        _, asm, _ = run(fuselab, ["kernels", "--asm", os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py")], shared)
+        if "vfmadd" in asm:  # x86 with FMA: the LLVM backend's assembly
+            report("no divide per element in layernorm_gelu_residual's assembly", "vdivps" not in asm and "divss" in asm,
+                   "divides: %r" % re.findall(r"\S*div\S* [^\n]*", asm)[:4])
 
         # disk cache: miss, then a hit from a second process, then damaged entries rewritten
         case = os.path.join("tests", "compiler", "cases", "ops_and_views.py")
