@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -23,7 +24,32 @@ constexpr int kLanes = 64;        // independent accumulators per reduction: fou
                                   // the adds of consecutive steps do not wait on each other
 constexpr int64_t kBlock = 4096;  // elements of the last dim per row block of a pointwise kernel
 constexpr int64_t kRowStash = 4096; // longest reduced row whose costly values are kept for later loops
-constexpr int64_t kStreamBytes = int64_t(16) << 20; // outputs this large are written past the caches
+constexpr int64_t kStreamBytes = int64_t(16) << 20; // smallest output written past the caches
+
+// The last-level cache in bytes: FUSELAB_LLC_BYTES when set (to generate for another machine, or
+// in tests), else the largest cache sysfs lists for cpu0; 0 when unknown.
+int64_t lastLevelCacheBytes() {
+    static const int64_t bytes = [] {
+        if (const char* e = std::getenv("FUSELAB_LLC_BYTES")) return std::max<int64_t>(0, std::strtoll(e, nullptr, 10));
+        int64_t best = 0;
+        for (int i = 0; i < 8; ++i) {
+            std::FILE* f = std::fopen(("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size").c_str(), "r");
+            if (!f) continue;
+            long long v = 0;
+            char unit = 0;
+            if (std::fscanf(f, "%lld%c", &v, &unit) >= 1) best = std::max<int64_t>(best, v << (unit == 'K' ? 10 : unit == 'M' ? 20 : 0));
+            std::fclose(f);
+        }
+        return best;
+    }();
+    return bytes;
+}
+
+// Outputs at least this large are written past the caches: those that do not fit in the
+// last-level cache beside an input of their size, and would go to memory anyway. One that fits
+// stays there for its reader; on the 480 MiB L3 host of 2026-12-06, rmsnorm's 16 MiB output took
+// 0.950-0.999 ms streamed against 0.831-0.937 ms with ordinary stores (fuselab bench, 10 pairs).
+int64_t streamBytes() { return std::max(kStreamBytes, lastLevelCacheBytes() / 2); }
 
 // Copies a row computed in a local array to the output. Under clang, with non-temporal stores
 // when the destination is 64-byte aligned: an ordinary store first reads the line it writes
@@ -690,7 +716,9 @@ private:
     // host of 2026-12-04 softmax_rows' kernel took 1.44-1.47 ms with them against 1.14-1.17 ms
     // with ordinary stores (alone, 2 threads, 3 pairs; masked_softmax 1.50-1.60 against
     // 1.49-1.52), while rmsnorm, whose store loop reads x, kept its gain (fuselab bench, 3 pairs:
-    // cached 0.84-0.86 ms streamed, 1.11-1.23 ms not). Returns node -> its row's first element.
+    // cached 0.84-0.86 ms streamed, 1.11-1.23 ms not). Those figures predate opaque() (a divide
+    // per element in rmsnorm's loop then); only outputs too large for the last-level cache are
+    // streamed now (streamBytes()). Returns node -> its row's first element.
     std::map<int, std::string> streamedRows(const std::vector<int>& reds, const std::vector<int>& stores, int st, const std::string& rl) {
         const Domain& d = g_.domain;
         std::map<int, std::string> streamed;
@@ -707,7 +735,7 @@ private:
             bool fixed = true;
             for (auto& dim : nd.shape) fixed = fixed && constValue(dim, v), elems *= v;
             IE off = offsetExpr(n, outCoords(nd));
-            if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= kStreamBytes && unitStride(off, rl))
+            if (!readLater(n) && fixed && nd.dtype == DType::F32 && elems * 4 >= streamBytes() && unitStride(off, rl))
                 streamed[n] = idx(substitute(off, {{rl, iconst(0)}}));
         }
         return streamed;

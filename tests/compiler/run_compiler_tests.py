@@ -18,7 +18,8 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   6. the shape of the generated code: buffers are restrict-qualified parameters, loops calling
      transcendental math ask for interleaving, softmax computes exp once per element (the
      loop that sums it keeps it for the loop that divides), and large output rows of loops not
-     bound by math that read their row from memory are streamed past the caches; values fixed for
+     bound by math that read their row from memory are streamed past the caches when they do not
+     fit in the last-level cache beside their input (FUSELAB_LLC_BYTES); values fixed for
      the row (layer_norm's 1 / sqrt(var + eps), softmax's 1 / sum) are computed once per row and
      stay out of the element loops' assembly.
 The last line is `N passed, M failed`; exit status 1 when something failed.
@@ -103,9 +104,13 @@ def main():
             report("deterministic " + rel, outs[0] == outs[1] and outs[0], "kernels output differs between two runs")
 
         # the shape of the generated code
-        def kernel_loops(rel):
+        # streaming depends on the last-level cache: these checks name one of 16 MiB, so that
+        # rmsnorm's 16 MiB output does not fit beside its input
+        small_llc = {"FUSELAB_LLC_BYTES": str(16 << 20)}
+
+        def kernel_loops(rel, extra_env=small_llc):
             """[(loop header line, its body text)] of every innermost loop of every kernel."""
-            _, text, _ = run(fuselab, ["kernels", rel], shared)
+            _, text, _ = run(fuselab, ["kernels", rel], shared, extra_env)
             code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("static inline"))
             return text, re.findall(r"\n( *)(for \(long r0 = [^\n]*|for \(long l = [^\n]*|for \(long x\d+ = [^\n]*)\n(.*?)\n\1\}", code, re.S)
 
@@ -122,6 +127,9 @@ def main():
                and "fl_stream_row(&" not in kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0],
                "rmsnorm should write its output rows with fl_stream_row; layernorm_gelu_residual (gelu in its store loop) and "
                "softmax_rows (its store loop reads only the kept exp) should not")
+        big = kernel_loops(os.path.join("resources", "models", "bench", "rmsnorm.py"), {"FUSELAB_LLC_BYTES": str(1 << 30)})[0]
+        report("outputs that fit in the last-level cache beside their input are not streamed",
+               "fl_stream_row(" not in big and "cpp_fused" in big, "rmsnorm with a 1 GiB last-level cache: %r" % big[-600:])
         report("restrict parameters and interleaved math",
                re.search(r"static void cpp_fused_\w+_rows\(\n    const float\* __restrict in0,", text) is not None
                and re.search(r"#pragma clang loop interleave_count\(4\)\n *for \(long x0", text) is not None,
