@@ -90,8 +90,6 @@ std::string interleave(const std::string& body, const std::string& indent) {
     return latencyBound(body) ? indent + "#pragma clang loop interleave_count(4)\n" : std::string();
 }
 
-// A float constant that is not NaN: max(x, c) is then `x < c ? c : x`, NaN-propagating for x with
-// one compare (fl_max needs two, for a NaN on either side).
 // A literal power of two: dividing by it is multiplying by its exact reciprocal, which the
 // compiler does by itself.
 bool exactReciprocal(const SE& e) {
@@ -99,6 +97,9 @@ bool exactReciprocal(const SE& e) {
     int ex;
     return std::frexp(e->c, &ex) == 0.5;
 }
+
+// A float constant that is not NaN: max(x, c) is then `x < c ? c : x`, NaN-propagating for x with
+// one compare (fl_max needs two, for a NaN on either side).
 bool nonNanLiteral(const SE& e) { return e->kind == SExpr::Const && e->dtype == DType::F32 && !std::isnan(e->c); }
 
 std::string floatLit(double v) {
@@ -306,9 +307,7 @@ private:
             return it == stash_.end() || it->second.stage >= st;
         }
         if (e->kind == SExpr::Load && members_.count(e->buffer) && p_.nodes[e->buffer].kind != NodeKind::Reduction) {
-            std::map<std::string, IE> sub;
-            for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
-            return computesCostly(ssubstitute(p_.nodes[e->buffer].body, sub), st, depth + 1);
+            return computesCostly(loadedBody(e), st, depth + 1);
         }
         for (auto& a : e->args)
             if (computesCostly(a, st, depth)) return true;
@@ -328,9 +327,7 @@ private:
             const Node& m = p_.nodes[e->buffer];
             if (!members_.count(m.id)) return unitStride(offsetExpr(m.id, e->index), rl);
             if (m.kind == NodeKind::Reduction) return false; // the row's value
-            std::map<std::string, IE> sub;
-            for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
-            return readsAlongRow(ssubstitute(m.body, sub), st, rl, depth + 1);
+            return readsAlongRow(loadedBody(e), st, rl, depth + 1);
         }
         for (auto& a : e->args)
             if (readsAlongRow(a, st, rl, depth)) return true;
@@ -448,9 +445,7 @@ private:
             const Node& m = p_.nodes[e->buffer];
             if (!members_.count(m.id)) return false;
             if (m.kind == NodeKind::Reduction) return redVar_.count(m.id) > 0;
-            std::map<std::string, IE> sub;
-            for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
-            return rowFixed(ssubstitute(m.body, sub), depth + 1);
+            return rowFixed(loadedBody(e), depth + 1);
         }
         default: break;
         }
@@ -483,9 +478,7 @@ private:
                     if (it == redVar_.end()) throw std::logic_error("a reduction is read before its loop");
                     return it->second;
                 }
-                std::map<std::string, IE> sub;
-                for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
-                return expr(ssubstitute(m.body, sub), sc);
+                return expr(loadedBody(e), sc);
             }
             bufferIndex(m.id, false);
             IE off = offsetExpr(m.id, e->index);
@@ -549,6 +542,12 @@ private:
     }
 
     // The node's body in the kernel's variables.
+    // The body of the kernel's own node that load e reads, at e's coordinates: the value inlined.
+    SE loadedBody(const SE& e) const {
+        std::map<std::string, IE> sub;
+        for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
+        return ssubstitute(p_.nodes[e->buffer].body, sub);
+    }
     SE placedBody(const Node& n) { return ssubstitute(n.body, fuse::place(n, g_.domain).vars); }
     // Output coordinates of a stored node in the kernel's variables.
     std::vector<IE> outCoords(const Node& n) {
