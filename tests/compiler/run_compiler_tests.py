@@ -21,7 +21,9 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
      bound by math that read their row from memory are streamed past the caches when they do not
      fit in the last-level cache beside their input (FUSELAB_LLC_BYTES); values fixed for
      the row (layer_norm's 1 / sqrt(var + eps), softmax's 1 / sum) are computed once per row and
-     stay out of the element loops' assembly.
+     stay out of the element loops' assembly; a pointwise loop with chained costly math
+     (pointwise_chain's tanh of x * sigmoid(x)) computes the first value a block ahead, in the
+     loop of the second, and one with a single costly call (gated_activation) does not.
 The last line is `N passed, M failed`; exit status 1 when something failed.
 """
 import argparse
@@ -139,6 +141,14 @@ def main():
                          r"__builtin_prefetch\(&in0\[\(\(b0 \+ 4096\) \+ c\)\]\);\n"
                          r" *for \(long c = 0; c < 64; c \+= 16\) __builtin_prefetch\(&buf\d+\[\(\(b0 \+ 4096\) \+ c\)\], 1\);", text) is not None,
                "kernel text: %r" % text[-1500:])
+        # chained costly math: sigmoid's value is computed a block ahead, in the loop that runs tanh
+        both = [body for _, head, body in loops if head.startswith("for (long x0 = b0; x0 < both;")]
+        gated = kernel_loops(os.path.join("resources", "models", "bench", "gated_activation.py"))[0]
+        report("chained costly math runs in two stages, a block apart",
+               len(both) == 1 and re.search(r"= in0\[\(x0 \+ 64\)\];\n.*fl_sigmoid\(.*\n *fl_next\[x0 - b0\] = t\d+;\n"
+                                            r" *const float (t\d+) = fl_this\[x0 - b0\];\n *const float t\d+ = fl_tanh\(\1\);", both[0], re.S) is not None
+               and "fl_stage_a[" not in gated and "cpp_fused" in gated,
+               "pointwise_chain's loop over both stages: %r; gated_activation (one costly call) should have one stage" % (both[:1],))
         ln = kernel_loops(os.path.join("resources", "models", "bench", "layernorm_gelu_residual.py"))[0]
         sm = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))[0]
         ms = kernel_loops(os.path.join("resources", "models", "bench", "masked_softmax.py"))[0]
@@ -186,7 +196,8 @@ def main():
         # the system compiler: same sources, same results
         off = {"FUSELAB_LLVM_PLUGIN": ""}
         for rel in [os.path.join("tests", "compiler", "cases", name) for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]] + [
-                os.path.join("resources", "models", "bench", "rmsnorm.py")]:  # streamed rows: plain stores under g++
+                os.path.join("resources", "models", "bench", "rmsnorm.py"),  # streamed rows: plain stores under g++
+                os.path.join("resources", "models", "bench", "pointwise_chain.py")]:  # two-stage loops
             name = os.path.basename(rel)
             _, llvm_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "l-" + name))
             _, cc_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "c-" + name), off)
