@@ -10,7 +10,8 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
      printed checks is False;
   2. `fuselab kernels` shows the kernel / library call / eager op counts of expected.json for each
      graph, and no graph runs op by op;
-  3. `fuselab kernels` output is byte-identical across two processes with fresh caches;
+  3. `fuselab kernels` output is byte-identical across two processes with fresh caches (softmax
+     rows, the transformer block, views, two-stage loops);
   4. the disk cache: a second process loads the kernels from disk; a truncated or corrupted cache
      entry is detected and rewritten, and the results stay right;
   5. the system-compiler backend (LLVM plugin switched off) generates the same kernel sources and
@@ -97,7 +98,7 @@ def main():
             report("kernels " + rel, ok, why)
 
         # determinism: two fresh processes, two fresh caches
-        for name in ["softmax_rows.py", "transformer_block.py", "ops_and_views.py"]:
+        for name in ["softmax_rows.py", "transformer_block.py", "ops_and_views.py", "two_stage.py"]:
             path = [p for p in scripts if os.path.basename(p) == name]
             if not path:
                 continue
