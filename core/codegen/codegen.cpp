@@ -545,13 +545,13 @@ private:
         return v;
     }
 
-    // The node's body in the kernel's variables.
     // The body of the kernel's own node that load e reads, at e's coordinates: the value inlined.
     SE loadedBody(const SE& e) const {
         std::map<std::string, IE> sub;
         for (size_t i = 0; i < e->index.size(); ++i) sub["x" + std::to_string(i)] = e->index[i];
         return ssubstitute(p_.nodes[e->buffer].body, sub);
     }
+    // The node's body in the kernel's variables.
     SE placedBody(const Node& n) { return ssubstitute(n.body, fuse::place(n, g_.domain).vars); }
     // Output coordinates of a stored node in the kernel's variables.
     std::vector<IE> outCoords(const Node& n) {
@@ -637,13 +637,13 @@ private:
     // two independent chains side by side. pointwise_chain's kernel alone, one thread, 64K floats
     // in L2 (3000 calls, tenth percentiles of 5 runs): 0.0368 -> 0.0325 ms; splitting the same
     // stages into two loops over each block instead was slower (0.0379 ms).
-    SE pipelineCut(const std::vector<SE>& outs) const {
+    SE pipelineCut(const std::vector<std::pair<int, SE>>& outs) const {
         std::map<int, std::set<std::string>> at; // inlined node -> keys of its loads
         std::map<int, SE> load;
         SE best;
         size_t bestEven = 0;
         int budget = 200000;
-        for (const SE& o : outs)
+        for (auto& [stored, o] : outs)
             if (!visit(o, -1, [&](const SE& e) {
                     if (e->kind != SExpr::Load || !members_.count(e->buffer)) return;
                     const Node& m = p_.nodes[e->buffer];
@@ -655,17 +655,18 @@ private:
         for (auto n = g_.nodes.rbegin(); n != g_.nodes.rend(); ++n) {
             if (!at.count(*n) || at[*n].size() != 1) continue;
             std::set<std::string> first, second;
-            bool feeds = false, ok = true;
+            bool feeds = false, whole = true; // whole: no walk gave up
             auto costly = [](const SE& e) { return e->kind == SExpr::Call && costlyCall(e->op); };
-            ok = visit(loadedBody(load[*n]), -1, [&](const SE& e) { if (costly(e)) first.insert(keyOf(e)); }, budget);
-            for (const SE& o : outs)
-                ok = ok && visit(o, *n, [&](const SE& e) {
-                    if (!costly(e)) return;
-                    second.insert(keyOf(e));
-                    for (auto& a : e->args)
-                        ok = ok && visit(a, *n, [&](const SE& x) { feeds = feeds || (x->kind == SExpr::Load && x->buffer == *n); }, budget);
-                }, budget);
-            if (!ok) return nullptr;
+            whole = visit(loadedBody(load[*n]), -1, [&](const SE& e) { if (costly(e)) first.insert(keyOf(e)); }, budget);
+            for (auto& [stored, o] : outs)
+                if (whole && !visit(o, *n, [&](const SE& e) {
+                        if (!costly(e)) return;
+                        second.insert(keyOf(e));
+                        for (auto& a : e->args)
+                            if (!visit(a, *n, [&](const SE& x) { feeds = feeds || (x->kind == SExpr::Load && x->buffer == *n); }, budget)) whole = false;
+                    }, budget))
+                    whole = false;
+            if (!whole) return nullptr;
             bool shared = std::any_of(first.begin(), first.end(), [&](const std::string& key) { return second.count(key) > 0; });
             size_t even = std::min(first.size(), second.size());
             if (!first.empty() && feeds && !shared && even > bestEven) best = load[*n], bestEven = even;
@@ -673,9 +674,10 @@ private:
         return best;
     }
 
-    // A blocked pointwise loop in two stages (see pipelineCut): the first stage of the row
-    // block's first kLanes elements, then per block of kLanes, the first stage of the next block
-    // beside the second stage of this one, each block's first-stage values kept in a small array.
+    // A pointwise loop over [j0, j1) in two stages (see pipelineCut): the first stage of its first
+    // kLanes elements, then per block of kLanes, the first stage of the next block beside the
+    // second stage of this one, each block's first-stage values kept in a small array. `ahead`:
+    // the block loop's prefetches ("" for none).
     std::string twoStageLoops(const std::vector<std::pair<int, SE>>& outs, const SE& cut, const std::string& xl, const std::string& ahead) {
         const std::string L = std::to_string(kLanes);
         const Node& cn = p_.nodes[cut->buffer];
@@ -756,8 +758,6 @@ private:
             store(nd, expr(outs.back().second, sc), sc);
         }
         pointwiseLoads_ = false;
-        std::vector<SE> trees;
-        for (auto& o : outs) trees.push_back(o.second);
         std::string ahead = blocked && latencyBound(body) ? pointwisePrefetches(xl) : "";
         rowLoads_.clear();
         rowStores_.clear();
@@ -779,7 +779,7 @@ private:
             out += "        const long j1 = j0 + " + std::to_string(kBlock) + " < " + idx(lastDim) + " ? j0 + " + std::to_string(kBlock) + " : " + idx(lastDim) + ";\n";
             out += unravel(outer, "row", "        ", last);
             if (!ahead.empty()) {
-                if (SE cut = pipelineCut(trees)) return out + twoStageLoops(outs, cut, xl, ahead);
+                if (SE cut = pipelineCut(outs)) return out + twoStageLoops(outs, cut, xl, ahead);
                 std::string L = std::to_string(kLanes);
                 out += "        for (long b0 = j0; b0 < j1; b0 += " + L + ") {\n";
                 out += ahead;
@@ -795,7 +795,7 @@ private:
             out += unravel(outer, "q", "        ", last);
             // a row of at least two blocks is worth the two stages (one block has nothing to overlap)
             if (lastConst >= 2 * kLanes && latencyBound(body))
-                if (SE cut = pipelineCut(trees)) {
+                if (SE cut = pipelineCut(outs)) {
                     out += "        const long j0 = 0;\n";
                     out += "        const long j1 = " + idx(lastDim) + ";\n";
                     return out + twoStageLoops(outs, cut, xl, "");
