@@ -1,0 +1,239 @@
+#!/usr/bin/python3
+"""Differential test: every torch.compile'd program must give eager's values, shapes, dtypes and
+layouts, call after call, as its input shapes change.
+
+Usage (Debian's /usr/bin/python3, which has torch 1.13 for the generator):
+
+    /usr/bin/python3 tests/difftest/run_difftest.py --fuselab build/fuselab [--seed S] [--count N]
+                     [--start I] [--batch B] [--jobs J] [--timeout T] [--keep-dir DIR] [--no-shrink]
+    /usr/bin/python3 tests/difftest/run_difftest.py --torch --count 200      # checks the generator
+
+Programs come from gen.py (deterministic from (seed, index)); B of them go into one model script
+(one `fuselab run` process), each defined, compiled and called on its shape variants, compared
+with the same function run eagerly in the same process. A script that crashes or hangs is split
+and its programs rerun alone, so every failure is pinned on one program. Each failing program is
+then shrunk (statements dropped while it still fails) and written, minimal, into the kept folder.
+Output: `FAIL NAME: why` per failing program, then `N passed, M failed, K skipped`.
+Exit status: 0 when nothing failed, 1 otherwise, 2 on usage errors.
+"""
+import argparse
+import concurrent.futures
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402
+import gen  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+RUN_WITH_TORCH = os.path.join(REPO, "tests", "oracle", "run_with_torch.py")
+
+
+def run_script(runner, path, timeout, cache_dir):
+    env = dict(os.environ)
+    env["OMP_NUM_THREADS"] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    if cache_dir:
+        env["FUSELAB_CACHE_DIR"] = cache_dir
+    proc = subprocess.Popen(runner + [path], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, err = proc.communicate()
+        rc = None
+    return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def verdicts(programs, rc, out, err):
+    """{name: ("ok"|"skip"|"fail"|"unknown", why)} from one script's run. A regression file's
+    checks report between `begin NAME` and `end NAME`: it fails if any of them does."""
+    res = {}
+    section = None
+    for line in out.splitlines():
+        if line.startswith("begin "):
+            section = line[len("begin "):]
+            continue
+        if line.startswith("end ") and section == line[len("end "):]:
+            if section not in res:
+                res[section] = ("ok", line)
+            section = None
+            continue
+        for tag, kind in (("ok ", "ok"), ("SKIP ", "skip"), ("MISMATCH ", "fail")):
+            if line.startswith(tag):
+                name = section or line[len(tag):].split(" ", 1)[0].rstrip(":")
+                if kind == "skip" and section:
+                    kind = "fail"  # a regression case whose eager call raises is itself broken
+                if kind != "ok" or not section:
+                    if name not in res or kind == "fail":
+                        res[name] = (kind, line)
+    for p in programs:
+        if p.name not in res:
+            if rc is None:
+                why = "hung (timeout)"
+            elif rc < 0 or rc >= 128:
+                why = "crashed (exit %d)" % rc
+            else:
+                last = [l for l in err.strip().splitlines() if l.strip()]
+                why = "error (exit %d): %s" % (rc, last[-1] if last else "no output")
+            res[p.name] = ("unknown", why)
+    return res
+
+
+class Runner:
+    def __init__(self, argv, timeout, work, cache_dir):
+        self.argv = argv
+        self.timeout = timeout
+        self.work = work
+        self.cache_dir = cache_dir
+        self.n = 0
+
+    def run(self, programs, tag="batch"):
+        self.n += 1
+        path = os.path.join(self.work, "%s_%d.py" % (tag, self.n))
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(gen.render(programs))
+        rc, out, err = run_script(self.argv, path, self.timeout * max(1, len(programs) // 4 + 1), self.cache_dir)
+        return verdicts(programs, rc, out, err), rc, out, err
+
+    def judge_alone(self, p):
+        """('ok'|'skip'|'fail', why) for one program run alone."""
+        v, rc, out, err = self.run([p], "alone")
+        kind, why = v[p.name]
+        if kind == "unknown":
+            kind = "fail"
+        return kind, why
+
+    def shrink(self, p, budget=60):
+        """A smaller program that still fails (statements dropped, then shape variants)."""
+        best = p
+        changed = True
+        while changed and budget > 0:
+            changed = False
+            for i in reversed(range(len(best.stmts))):
+                if budget <= 0:
+                    break
+                cand = best.without({i})
+                if not cand.stmts:
+                    continue
+                budget -= 1
+                if self.judge_alone(cand)[0] == "fail":
+                    best = cand
+                    changed = True
+                    break
+        for cut in range(1, len(best.variants)):
+            if budget <= 0:
+                break
+            cand = best.with_variants(best.variants[:cut])
+            budget -= 1
+            if self.judge_alone(cand)[0] == "fail":
+                best = cand
+                break
+        return best
+
+
+def _terminate(signum, frame):
+    raise SystemExit(1)
+
+
+def main():
+    signal.signal(signal.SIGTERM, _terminate)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fuselab")
+    ap.add_argument("--torch", action="store_true", help="run under python3 + torch 1.13 + the shim (checks the generator)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="first program index")
+    ap.add_argument("--count", type=int, default=500)
+    ap.add_argument("--batch", type=int, default=25, help="programs per script (default 25)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per 4 programs of a script (default 60)")
+    ap.add_argument("--keep-dir", default=None)
+    ap.add_argument("--no-shrink", action="store_true")
+    ap.add_argument("--progress", type=int, default=0, help="print a progress line every N scripts")
+    ap.add_argument("--regressions", action="store_true",
+                    help="also run every case in tests/difftest/regressions/ (with --count 0: only them)")
+    args = ap.parse_args()
+    if args.count < 0 or args.batch < 1 or args.jobs < 1 or (args.count == 0 and not args.regressions):
+        print("error: --count (or --regressions with --count 0), --batch and --jobs must be at least 1", file=sys.stderr)
+        return 2
+    if args.torch:
+        argv = ["/usr/bin/python3", RUN_WITH_TORCH]
+    else:
+        if not args.fuselab:
+            print("error: --fuselab PATH is required (or --torch)", file=sys.stderr)
+            return 2
+        fl = harness.resolve_fuselab(args.fuselab)
+        if fl is None:
+            return 2
+        argv = [fl, "run"]
+
+    t0 = time.time()
+    progs, _ = gen.programs(args.seed, args.start, args.count) if args.count else ([], 0)
+    t_gen = time.time() - t0
+    regs = []
+    if args.regressions:
+        import glob
+        regs = [gen.Regression(p) for p in sorted(glob.glob(os.path.join(HERE, "regressions", "*.py")))]
+    work = tempfile.mkdtemp(prefix="fuselab-difftest-")
+    cache_dir = os.path.join(work, "cache")
+    runner = Runner(argv, args.timeout, work, cache_dir)
+    batches = [progs[i:i + args.batch] for i in range(0, len(progs), args.batch)]
+    batches += [regs[i:i + 8] for i in range(0, len(regs), 8)]
+    print("difftest: %d programs (seed %d, from %d) and %d regression cases in %d scripts, generated in %.1f s; running with %s"
+          % (len(progs), args.seed, args.start, len(regs), len(batches), t_gen, " ".join(argv)), flush=True)
+    progs = progs + regs
+    results = {}
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futs = [pool.submit(runner.run, b) for b in batches]
+            for k, (b, f) in enumerate(zip(batches, futs)):
+                v, rc, out, err = f.result()
+                unknown = [p for p in b if v[p.name][0] == "unknown"]
+                for p in b:
+                    results[p.name] = v[p.name]
+                # a crash or hang: rerun the programs it did not report on, one by one (the first
+                # of them was running when it happened; the others never ran)
+                for i, p in enumerate(unknown):
+                    kind, why = runner.judge_alone(p)
+                    if i == 0 and kind == "ok":
+                        kind, why = "fail", "passes alone, but %s in a script with others" % v[p.name][1]
+                    results[p.name] = (kind, why)
+                if args.progress and (k + 1) % args.progress == 0:
+                    done = sum(len(x) for x in batches[:k + 1])
+                    nfail = sum(1 for r in results.values() if r[0] == "fail")
+                    print("progress: %d/%d programs, %d failed, %.0f s" % (done, len(progs), nfail, time.time() - t0), flush=True)
+        failed = [p for p in progs if results[p.name][0] == "fail"]
+        skipped = sum(1 for p in progs if results[p.name][0] == "skip")
+        keep = None
+        if failed:
+            keep = args.keep_dir or tempfile.mkdtemp(prefix="fuselab-difftest-failures-")
+            os.makedirs(keep, exist_ok=True)
+        for p in failed:
+            print("FAIL %s: %s" % (p.name, results[p.name][1]), flush=True)
+            small = p if args.no_shrink or not p.stmts else runner.shrink(p)
+            path = os.path.join(keep, p.name + ".py")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(gen.render([small]))
+            print("    kept (%d of %d statements): %s" % (len(small.stmts), len(p.stmts), path), flush=True)
+        print("difftest: %.0f s" % (time.time() - t0))
+        print("%d passed, %d failed, %d skipped" % (len(progs) - len(failed) - skipped, len(failed), skipped))
+        return 1 if failed else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
