@@ -433,7 +433,7 @@ Tracer::Tracer(Session& s_, CFrame& f, Entry& e_, Scope* root, Scope* globals, i
 bool Tracer::atRoot() const { return in.callDepth() == rootDepth; }
 
 void Tracer::beginStmt(const Stmt* st) {
-    settleSymRead();
+    settleSizes();
     stmt = st;
     done.clear();
     callOcc.clear();
@@ -575,6 +575,7 @@ void Tracer::onItem(const Value& base, const Value& key, const Value& result) {
     auto sz = symSizeTuples.find(base.obj());
     if (sz != symSizeTuples.end()) {
         settleSymRead();
+        claimSizes(base.obj());
         int64_t n = int64_t(sz->second.second.size());
         int64_t d = key.isInt() ? (key.i() < 0 ? key.i() + n : key.i()) : -1;
         if (d >= 0 && d < n && sz->second.second[d]) {
@@ -650,6 +651,8 @@ void Tracer::onSeqUse(const Value& seq) {
 void Tracer::metadataRead(const Value& tensor) {
     // A size read into Python makes the graph depend on it: dynamic dims are specialised (the
     // entry's guards then pin every size). torch.compile keeps them symbolic instead.
+    // An input read before any op uses it becomes a placeholder here, with its dynamic dims.
+    if (tensor.isTensor() && !tensorRef.count(tensor.obj()) && sources.count(tensor.obj())) argOf(tensor);
     auto it = tensorRef.find(tensor.obj());
     if (it == tensorRef.end()) return;
     for (auto& g : e.guards)
@@ -810,7 +813,9 @@ static bool endsWith(const std::string& s, const std::string& suffix) {
 static bool isInplace(const std::string& target, const CallArgs& ca) {
     if (target == "operator.setitem") return true;
     if (target.rfind("operator.i", 0) == 0) return true;
-    if (target.rfind("Tensor.", 0) == 0 && endsWith(target, "_") && !endsWith(target, "__")) return true;
+    // Tensor.add_, torch.relu_, torch.nn.functional.relu_: PyTorch's trailing underscore
+    std::string base = target.substr(target.rfind('.') + 1);
+    if (target.rfind("operator.", 0) != 0 && endsWith(base, "_") && !endsWith(base, "__")) return true;
     for (auto& [k, v] : ca.kw)
         if (k == "inplace" && v.isBool() && v.b()) return true;
     return false;
@@ -851,6 +856,7 @@ Value Tracer::sizeOp(CallArgs& ca, const OpInvoke& run) {
     int id = int(e.graph.nodes.size()) - 1;
     if (r.is(OK::Tuple)) {
         symSizeTuples[r.obj()] = {id, dyn};
+        unclaimedSizes.push_back(r.obj());
         keep.push_back(r);
     } else if (ca.pos.size() > 1 && ca.pos[1].isInt()) {
         int64_t d = ca.pos[1].i() < 0 ? ca.pos[1].i() + int64_t(dyn.size()) : ca.pos[1].i();
@@ -877,6 +883,7 @@ void Tracer::afterAssign(const Expr* target, const Expr* value, const Value& v) 
     if ((target->kind == ExprKind::Tuple || target->kind == ExprKind::List) && v.is(OK::Tuple)) {
         auto st = symSizeTuples.find(v.obj());
         if (st == symSizeTuples.end()) return;
+        claimSizes(v.obj());
         auto& elts = target->kind == ExprKind::Tuple ? static_cast<const TupleExpr*>(target)->elts : static_cast<const ListExpr*>(target)->elts;
         for (size_t i = 0; i < elts.size() && i < st->second.second.size(); ++i) {
             if (elts[i]->kind != ExprKind::Name || !st->second.second[i]) continue;
@@ -982,6 +989,35 @@ static void recordMeta(Tracer& t, OpNode& n, const Value& r) {
     n.userStack = t.userStack(false);
 }
 
+// unbind / split / chunk along a dynamic dim: how many parts there are depends on its size.
+bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
+    static const std::map<std::string, size_t> dimPos = {{"unbind", 1}, {"split", 2}, {"chunk", 2}, {"tensor_split", 2},
+                                                         {"split_with_sizes", 2}, {"unsafe_split", 2}, {"unsafe_chunk", 2},
+                                                         {"hsplit", 9}, {"vsplit", 9}, {"dsplit", 9}};
+    std::string base = target.substr(target.rfind('.') + 1);
+    auto dp = dimPos.find(base);
+    if (dp == dimPos.end() || ca.pos.empty() || !ca.pos[0].isTensor()) return false;
+    auto it = tensorRef.find(ca.pos[0].obj());
+    if (it == tensorRef.end()) return false;
+    const OpNode& src = e.graph.nodes[it->second.first];
+    int k = it->second.second < 0 ? 0 : it->second.second;
+    if (k >= int(src.meta.size())) return false;
+    const auto& shape = src.meta[k].shape;
+    int64_t rank = int64_t(shape.size());
+    if (dp->second == 9) { // hsplit/vsplit/dsplit: any dynamic dim, conservatively
+        for (auto& d : shape)
+            if (d.isSymbolic()) return true;
+        return false;
+    }
+    int64_t dim = 0;
+    if (dp->second < ca.pos.size() && ca.pos[dp->second].isIntLike()) dim = ca.pos[dp->second].i();
+    for (auto& [k2, v] : ca.kw)
+        if (k2 == "dim" && v.isIntLike()) dim = v.i();
+    if (dim < 0) dim += rank;
+    if (dim < 0 || dim >= rank) return false;
+    return shape[dim].isSymbolic();
+}
+
 Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if (suspended) return run(in, ca);
     if (target == "Tensor.size" && !ca.pos.empty() && ca.pos[0].isTensor()) return sizeOp(ca, run);
@@ -1043,6 +1079,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
         struct Un { int& s; ~Un() { --s; } } un{suspended};
         r = run(in, ca);
     }
+    if (r.is(OK::Tuple) && splitDimIsDynamic(target, ca)) specializeAll = true; // the number of parts is a size
     bool tensorResult = r.isTensor();
     if (r.is(OK::Tuple))
         for (auto& x : r.as<TupleObj>()->items) tensorResult = tensorResult || x.isTensor();
@@ -1097,8 +1134,11 @@ static Value instantiate(const ArgT& a, const std::vector<Value>& env, SrcCtx* c
         return ctx->vals[a.slot];
     case ArgT::Const: return a.c;
     case ArgT::Ref: {
+        if (a.node < 0 || size_t(a.node) >= env.size()) throw std::runtime_error("compiled frame: a graph value is missing");
         const Value& v = env[a.node];
         if (a.index < 0) return v;
+        if (!v.is(OK::Tuple) || size_t(a.index) >= v.as<TupleObj>()->items.size())
+            throw std::runtime_error("compiled frame: a graph value has the wrong structure");
         return v.as<TupleObj>()->items[a.index];
     }
     case ArgT::List:
@@ -1762,7 +1802,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
         };
         try {
             Value r = in_.execFunctionFrom(fn, scope, fr.path);
-            T.settleSymRead();
+            T.settleSizes();
             in_.tracer = saved;
             entry.exit.kind = ExitPlan::Return;
             entry.exit.ret = T.templateOf(r);
@@ -1825,7 +1865,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 restore();
                 continue;
             }
-            T.settleSymRead();
+            T.settleSizes();
             ExitPlan& ex = entry.exit;
             ex.kind = T.inIfTest ? ExitPlan::IfTest : ExitPlan::AfterStmt;
             ex.path = T.path;

@@ -4,6 +4,7 @@
 // that, after a graph break, the statement can finish eagerly without recomputing them.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -78,6 +79,18 @@ public:
     ArgT symExprRef;
     bool pendingSpecialize = false;
     void settleSymRead() { if (pendingSpecialize) { pendingSpecialize = false; specializeAll = true; } }
+    // size tuples with dynamic dims not yet claimed by `B, T = x.shape` or `x.shape[i]`: any other
+    // use (`torch.zeros(x.shape)`, `*x.shape`, `s = x.shape`) reads the sizes as plain ints, so at
+    // the next statement boundary the entry's sizes are specialised
+    std::vector<const script::Obj*> unclaimedSizes;
+    void claimSizes(const script::Obj* o) {
+        unclaimedSizes.erase(std::remove(unclaimedSizes.begin(), unclaimedSizes.end(), o), unclaimedSizes.end());
+    }
+    void settleSizes() {
+        settleSymRead();
+        if (!unclaimedSizes.empty()) specializeAll = true;
+        unclaimedSizes.clear();
+    }
     void afterAssign(const script::Expr* target, const script::Expr* value, const Value& v);
     Value sizeOp(script::CallArgs& ca, const OpInvoke& run);
     // sym arguments of the call / binary op about to run (consumed by op())
@@ -91,6 +104,7 @@ public:
     Value op(const std::string& target, script::CallArgs& ca, const OpInvoke& run);
     [[noreturn]] void breakNow(const std::string& kindId, const std::string& detail);
     void metadataRead(const Value& tensor); // a size/stride read: dynamic dims specialise
+    bool splitDimIsDynamic(const std::string& target, const script::CallArgs& ca);
 
     // ---- building
     ArgT argOf(const Value& v);

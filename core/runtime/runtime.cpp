@@ -500,6 +500,7 @@ struct Run {
         case capture::ArgT::Ref: {
             Value v = valueOf(a.node);
             if (a.index < 0) return v;
+            if (!v.is(script::OK::Tuple) || size_t(a.index) >= v.as<script::TupleObj>()->items.size()) throw Mismatch{};
             return v.as<script::TupleObj>()->items[a.index];
         }
         default: return capture::instantiateArg(a, env, [&](int node) { valueOf(node); });
