@@ -55,9 +55,39 @@ std::vector<IE> vars(const char* prefix, size_t n) {
     return v;
 }
 
+// An op that changes its first argument in place: PyTorch's trailing underscore (`Tensor.add_`,
+// `torch.relu_`), item assignment, augmented assignment, or `inplace=True`.
+bool mutatesFirstArg(const OpNode& n) {
+    if (n.placeholder) return false;
+    if (n.target == "operator.setitem" || n.target.rfind("operator.i", 0) == 0) return true;
+    std::string b = n.target.substr(n.target.rfind('.') + 1);
+    if (n.target.rfind("operator.", 0) != 0 && b.size() > 1 && b.back() == '_' && b[b.size() - 2] != '_' && b.front() != '_') return true;
+    for (auto& [k, a] : n.kw)
+        if (k == "inplace" && a.kind == ArgT::Const && a.c.isBool() && a.c.b()) return true;
+    return false;
+}
+
 class Lowerer {
 public:
-    explicit Lowerer(const capture::CapturedGraph& g) : g_(g) { out_.info.resize(g.nodes.size()); }
+    Lowerer(const capture::CapturedGraph& g, std::set<int> eager) : g_(g), eager_(std::move(eager)) { out_.info.resize(g.nodes.size()); }
+
+    // Views whose eager value may be a copy (contiguous, reshape, flatten of a strided tensor) and
+    // that an in-place op writes through: lowered as index expressions over their input, later
+    // kernels would read the input and miss the write, so they must run eagerly (a buffer of
+    // their own that the write lands in).
+    static std::set<int> writtenCopies(const capture::CapturedGraph& g_, const Lowered& lowered) {
+        static const std::set<std::string> copying = {"contiguous", "reshape", "flatten"};
+        std::set<int> out;
+        for (const OpNode& n : g_.nodes) {
+            if (!mutatesFirstArg(n) || n.pos.empty() || n.pos[0].kind != ArgT::Ref) continue;
+            for (int m = n.pos[0].node; m >= 0 && !g_.nodes[m].placeholder && lowered.info[m].viewOp;) {
+                const OpNode& v = g_.nodes[m];
+                if (copying.count(baseName(v.target))) out.insert(m);
+                m = !v.pos.empty() && v.pos[0].kind == ArgT::Ref ? v.pos[0].node : -1;
+            }
+        }
+        return out;
+    }
 
     Lowered run() {
         Program& p = out_.program;
@@ -67,6 +97,7 @@ public:
             if (n.placeholder) { input(n); continue; }
             size_t mark = p.nodes.size();
             try {
+                if (eager_.count(int(i))) unsupported("an in-place op writes through this view of a copy");
                 lowerOp(n);
             } catch (Unsupported& u) {
                 p.nodes.resize(mark); // drop a half-built decomposition
@@ -81,6 +112,7 @@ public:
 
 private:
     const capture::CapturedGraph& g_;
+    std::set<int> eager_;
     Lowered out_;
     int cur_ = 0;
     std::map<std::string, int> symbolIndex_;
@@ -980,8 +1012,12 @@ private:
 } // namespace
 
 Lowered lowerGraph(const capture::CapturedGraph& g) {
-    Lowerer l(g);
-    return l.run();
+    Lowerer first(g, {});
+    Lowered out = first.run();
+    std::set<int> eager = Lowerer::writtenCopies(g, out);
+    if (eager.empty()) return out;
+    Lowerer second(g, std::move(eager));
+    return second.run();
 }
 
 } // namespace fl::lower

@@ -3034,6 +3034,28 @@ Sig::Sig(std::string fname, const std::string& spec) : fname_(std::move(fname)) 
     }
 }
 
+bool Sig::keywordize(CallArgs& a, const std::string& param) const {
+    size_t k = 0;
+    for (auto& p : params_) {
+        if (p.varargs) return false;
+        if (p.kwOnly) continue;
+        if (p.name == param) break;
+        ++k;
+    }
+    if (k >= a.pos.size()) return false;
+    bool found = false;
+    for (auto& p : params_)
+        found = found || (p.name == param && !p.kwOnly && !p.varargs);
+    if (!found) return false;
+    for (auto& kv : a.kw)
+        if (kv.first == param) return false; // given twice: bind() raises CPython's TypeError
+    // only the last positional can move without shifting the ones before it
+    if (k + 1 != a.pos.size()) return false;
+    a.kw.emplace_back(param, a.pos[k]);
+    a.pos.pop_back();
+    return true;
+}
+
 std::vector<Value> Sig::bind(Interp& in, CallArgs& a) const {
     std::vector<Value> out(params_.size(), Value::missing());
     size_t pi = 0;

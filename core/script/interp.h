@@ -181,6 +181,10 @@ public:
     // Returns one Value per parameter (Missing when not given). Raises TypeError like CPython.
     std::vector<Value> bind(Interp& in, CallArgs& a) const;
     const std::string& name() const { return fname_; }
+    // Moves a positional argument for parameter `param` into the keywords, so that the positional
+    // and keyword forms of one call are the same call (`F.relu(x, True)` is `F.relu(x, inplace=True)`).
+    // Returns false when the parameter is absent or was not passed positionally.
+    bool keywordize(CallArgs& a, const std::string& param) const;
 
 private:
     struct P { std::string name; bool optional = false; bool kwOnly = false; bool varargs = false; };

@@ -49,8 +49,12 @@ void defn(Interp& in, const Value& module, const std::string& name, const std::s
         return guarded(in, [&] { return fn(a); });
     };
     auto target = std::make_shared<std::string>(module.as<ModuleObj>()->name + "." + name);
-    nsSet(module, name, in.makeBuiltin(name, [run, target](Interp& in, const Value&, CallArgs& ca) {
-        if (in.tracer) return capture::traceOp(in, *target, ca, run);
+    nsSet(module, name, in.makeBuiltin(name, [run, target, s](Interp& in, const Value&, CallArgs& ca) {
+        if (in.tracer) {
+            // the graph records the in-place flag by name, however the call passed it
+            s->keywordize(ca, "inplace");
+            return capture::traceOp(in, *target, ca, run);
+        }
         return run(in, ca);
     }));
 }
@@ -218,8 +222,14 @@ void installFunctional(Interp& in, const Value& F) {
         if (a.b(1, false)) { a.t(0).relu_(); return a.v[0]; }
         return wrap(at::relu(a.t(0)));
     });
-    defn(in, F, "relu6", "input, inplace=", [](FArgs& a) { return wrap(at::hardtanh(a.t(0), 0, 6)); });
-    defn(in, F, "hardtanh", "input, min_val=, max_val=, inplace=", [](FArgs& a) { return wrap(at::hardtanh(a.t(0), a.f(1, -1.0), a.f(2, 1.0))); });
+    defn(in, F, "relu6", "input, inplace=", [](FArgs& a) {
+        if (a.b(1, false)) { at::Tensor x = a.t(0); at::hardtanh_(x, 0, 6); return a.v[0]; }
+        return wrap(at::hardtanh(a.t(0), 0, 6));
+    });
+    defn(in, F, "hardtanh", "input, min_val=, max_val=, inplace=", [](FArgs& a) {
+        if (a.b(3, false)) { at::Tensor x = a.t(0); at::hardtanh_(x, a.f(1, -1.0), a.f(2, 1.0)); return a.v[0]; }
+        return wrap(at::hardtanh(a.t(0), a.f(1, -1.0), a.f(2, 1.0)));
+    });
     defn(in, F, "smooth_l1_loss", "input, target, size_average=, reduce=, reduction=, beta=", [](FArgs& a) {
         auto bt = at::broadcast_tensors({a.t(0), a.t(1)});
         return wrap(at::smooth_l1_loss(bt[0], bt[1], reductionOf(a.in, a, 4), a.f(5, 1.0)));
@@ -232,8 +242,24 @@ void installFunctional(Interp& in, const Value& F) {
     defn(in, F, "sigmoid", "input", [](FArgs& a) { return wrap(at::sigmoid(a.t(0))); });
     defn(in, F, "tanh", "input", [](FArgs& a) { return wrap(at::tanh(a.t(0))); });
     defn(in, F, "logsigmoid", "input", [](FArgs& a) { return wrap(at::log_sigmoid(a.t(0))); });
+    defn(in, F, "softsign", "input", [](FArgs& a) { at::Tensor x = a.t(0); return wrap(x / (x.abs() + 1)); });
+    defn(in, F, "hardswish", "input, inplace=", [](FArgs& a) {
+        if (a.b(1, false)) { at::Tensor x = a.t(0); at::hardswish_(x); return a.v[0]; }
+        return wrap(at::hardswish(a.t(0)));
+    });
+    defn(in, F, "hardsigmoid", "input, inplace=", [](FArgs& a) {
+        if (a.b(1, false)) { at::Tensor x = a.t(0); at::hardsigmoid_(x); return a.v[0]; }
+        return wrap(at::hardsigmoid(a.t(0)));
+    });
+    defn(in, F, "mish", "input, inplace=", [](FArgs& a) {
+        if (a.b(1, false)) { at::Tensor x = a.t(0); at::mish_(x); return a.v[0]; }
+        return wrap(at::mish(a.t(0)));
+    });
     defn(in, F, "softplus", "input, beta=, threshold=", [](FArgs& a) { return wrap(at::softplus(a.t(0), a.f(1, 1.0), a.f(2, 20.0))); });
-    defn(in, F, "elu", "input, alpha=, inplace=", [](FArgs& a) { return wrap(at::elu(a.t(0), a.f(1, 1.0))); });
+    defn(in, F, "elu", "input, alpha=, inplace=", [](FArgs& a) {
+        if (a.b(2, false)) { at::Tensor x = a.t(0); at::elu_(x, a.f(1, 1.0)); return a.v[0]; }
+        return wrap(at::elu(a.t(0), a.f(1, 1.0)));
+    });
     defn(in, F, "leaky_relu", "input, negative_slope=, inplace=", [](FArgs& a) {
         if (a.b(2, false)) { at::Tensor x = a.t(0); at::leaky_relu_(x, a.f(1, 0.01)); return a.v[0]; }
         return wrap(at::leaky_relu(a.t(0), a.f(1, 0.01)));

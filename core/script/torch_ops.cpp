@@ -206,6 +206,8 @@ void installTensorOps(Interp& in, const Value& torchModule) {
     binaryOp("maximum", [](const at::Tensor& x, const at::Tensor& y) { return at::maximum(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::maximum(x, wrapScalar(s)); });
     binaryOp("minimum", [](const at::Tensor& x, const at::Tensor& y) { return at::minimum(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::minimum(x, wrapScalar(s)); });
     binaryOp("atan2", [](const at::Tensor& x, const at::Tensor& y) { return at::atan2(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::atan2(x, wrapScalar(s)); });
+    binaryOp("hypot", [](const at::Tensor& x, const at::Tensor& y) { return at::hypot(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::hypot(x, wrapScalar(s)); });
+    binaryOp("copysign", [](const at::Tensor& x, const at::Tensor& y) { return at::copysign(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::copysign(x, s); });
     binaryOp("true_divide", [](const at::Tensor& x, const at::Tensor& y) { return at::div(x, y); }, [](const at::Tensor& x, const at::Scalar& s) { return at::div(x, s); });
     R.def("add", "input, other, *, alpha=", BOTH, [](Args& a) {
         at::Scalar alpha = a.has(2) ? a.s(2) : at::Scalar(1);
@@ -327,6 +329,7 @@ void installTensorOps(Interp& in, const Value& torchModule) {
     R.def("tril_", "self, diagonal=", METHOD, [](Args& a) { a.t(0).tril_(a.i(1, 0)); return a[0]; });
     R.def("triu_", "self, diagonal=", METHOD, [](Args& a) { a.t(0).triu_(a.i(1, 0)); return a[0]; });
     R.def("diag", "input, diagonal=", BOTH, [](Args& a) { return wrap(at::diag(a.t(0), a.i(1, 0))); });
+    R.def("diagonal", "input, offset=, dim1=, dim2=", BOTH, [](Args& a) { return wrap(at::diagonal(a.t(0), a.i(1, 0), a.i(2, 0), a.i(3, 1))); });
     R.def("trace", "input", BOTH, [](Args& a) { return wrap(at::trace(a.t(0))); });
     R.def("allclose", "input, other, rtol=, atol=, equal_nan=", BOTH, [](Args& a) {
         return Value::boolean(at::allclose(a.t(0), a.t(1), a.f(2, 1e-5), a.f(3, 1e-8), a.b(4)));
