@@ -3,10 +3,15 @@
 // llvm_plugin_api.h, and only when a compile misses every cache.
 //
 // Disk cache entry (in cacheDir()):   <hash>.so    the shared object
-//                                     <hash>.meta  "fuselab-jit-cache 1" / size / hash / symbols
-// with <hash> = hashHex(key + "\n" + identity + "\n" + source). Each file is written under a
-// unique temporary name in the directory, fsync'ed and renamed into place, the .so first and the
-// .meta last: a reader that sees a .meta either finds the .so it describes or rejects the entry.
+//                                     <hash>.meta  "fuselab-jit-cache 2" / size / hash / symbols /
+//                                                  the entry's whole key material
+// with <hash> = hashHex(key material): the caller's key, identity, symbols and the source less its
+// comments (keyMaterial). The entry is bound to that material, not only to its file name: a load
+// compares the .meta's copy with the request's byte for byte. Each file is written under a unique
+// temporary name in the directory, fsync'ed and renamed into place, the .so first and the .meta
+// last: a reader that sees a .meta either finds the .so it describes or rejects the entry. Entry
+// files are read only when they are regular files of a bounded size, without following symbolic
+// links and without blocking; a bad entry is removed, rebuilt, and told once per process.
 // Compiles happen in private build directories (".build-*") inside the cache directory (a
 // temporary directory without a disk cache), which must allow executable mappings.
 
@@ -24,7 +29,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -66,7 +73,12 @@ bool makeDirectories(const std::string& path) {
 }
 
 constexpr const char* kPluginFile = "libfuselab_llvmjit.so";
-constexpr const char* kMetaHeader = "fuselab-jit-cache 1";
+constexpr const char* kMetaHeader = "fuselab-jit-cache 2";
+constexpr const char* kMetaHeaderPrefix = "fuselab-jit-cache ";
+// Largest entry files read. A .meta holds the unit's source (kilobytes to a few megabytes); a
+// kernel library is kilobytes to a few megabytes. Anything far past that is not an entry.
+constexpr size_t kMaxMetaBytes = size_t(64) << 20;
+constexpr size_t kMaxObjectBytes = size_t(1) << 30;
 constexpr const char* kCompiler = "c++";
 
 double msSince(Clock::time_point t0) {
@@ -129,6 +141,77 @@ bool writeFileAtomic(const std::string& dir, const std::string& path, const std:
         return false;
     }
     return true;
+}
+
+// What a file that should be a regular one is instead.
+std::string fileKind(mode_t mode) {
+    if (S_ISLNK(mode)) return "a symbolic link";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+enum class EntryRead { Ok, Absent, Bad };
+
+// Reads one file of a cache entry into out, trusting nothing about it: only a regular file of at
+// most maxBytes is read; a symbolic link is not followed (a link to /dev/zero would never end), a
+// FIFO or device is never opened (a FIFO would block). On Bad, `why` says what the file was.
+EntryRead readEntryFile(const std::string& path, size_t maxBytes, std::string& out, std::string& why) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) {
+        if (errno == ENOENT) return EntryRead::Absent;
+        why = std::string("unreadable (") + std::strerror(errno) + ")";
+        return EntryRead::Bad;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        why = fileKind(st.st_mode);
+        char target[256];
+        if (const ssize_t n = S_ISLNK(st.st_mode) ? readlink(path.c_str(), target, sizeof target) : -1; n > 0 && size_t(n) < sizeof target)
+            why += " (to " + std::string(target, size_t(n)) + ")";
+        return EntryRead::Bad;
+    }
+    // Replaced between lstat and open: O_NOFOLLOW and O_NONBLOCK keep a link or FIFO harmless,
+    // and fstat sees what was opened.
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno == ENOENT) return EntryRead::Absent;
+        why = errno == ELOOP ? "a symbolic link" : std::string("unreadable (") + std::strerror(errno) + ")";
+        return EntryRead::Bad;
+    }
+    EntryRead result = EntryRead::Ok;
+    if (fstat(fd, &st) != 0) {
+        why = std::string("unreadable (") + std::strerror(errno) + ")";
+        result = EntryRead::Bad;
+    } else if (!S_ISREG(st.st_mode)) {
+        why = fileKind(st.st_mode);
+        result = EntryRead::Bad;
+    } else if (size_t(st.st_size) > maxBytes) {
+        why = "too large (" + std::to_string(st.st_size) + " bytes; at most " + std::to_string(maxBytes) + " expected)";
+        result = EntryRead::Bad;
+    } else {
+        // One byte past the size fstat gave shows a file that grows while read.
+        out.assign(size_t(st.st_size) + 1, '\0');
+        size_t done = 0;
+        while (done < out.size()) {
+            const ssize_t n = read(fd, out.data() + done, out.size() - done);
+            if (n > 0) done += size_t(n);
+            else if (n == 0) break;
+            else if (errno != EINTR) {
+                why = std::string("unreadable (") + std::strerror(errno) + ")";
+                result = EntryRead::Bad;
+                break;
+            }
+        }
+        if (result == EntryRead::Ok && done != size_t(st.st_size)) {
+            why = "changing while it was read";
+            result = EntryRead::Bad;
+        }
+        out.resize(done);
+    }
+    close(fd);
+    return result;
 }
 
 // A private, uniquely named directory for one compile; removed with its contents.
@@ -248,6 +331,82 @@ const std::vector<std::string> kLinkLibraries = {"-lm", "-lc", "-lgcc"};
 std::string joined(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& s : items) out += (out.empty() ? "" : " ") + s;
+    return out;
+}
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The source as the compiler reads it, less its comments (each becomes one space; line breaks
+// stay): the part of a unit that a cache key covers. Generated kernels name their script's file
+// and lines in comments; a copy of the script in another folder compiles to the same code and
+// finds the same entry. String, character and raw string literals are copied whole, so a "//"
+// inside one is not taken for a comment. Where the text is not plain (a line comment continued by
+// a backslash, an unterminated comment or raw string), the rest is kept as it is: a key then
+// covers more, never less.
+std::string withoutComments(const std::string& src) {
+    std::string out;
+    out.reserve(src.size());
+    const size_t n = src.size();
+    size_t i = 0;
+    // Copies a literal opened by src[i] (a quote) up to its closing quote, unless a line ends first.
+    auto copyQuoted = [&](char quote) {
+        size_t j = i + 1;
+        while (j < n && src[j] != quote && src[j] != '\n') j += src[j] == '\\' ? 2 : 1;
+        j = std::min(j + 1, n);
+        out.append(src, i, j - i);
+        i = j;
+    };
+    while (i < n) {
+        const char c = src[i];
+        const char next = i + 1 < n ? src[i + 1] : '\0';
+        if (c == '/' && next == '/') {
+            size_t end = src.find('\n', i);
+            if (end == std::string::npos) end = n;
+            if (src[end - 1] == '\\') { // continued onto the next line
+                out.append(src, i, std::string::npos);
+                break;
+            }
+            out += ' ';
+            i = end;
+        } else if (c == '/' && next == '*') {
+            const size_t end = src.find("*/", i + 2);
+            if (end == std::string::npos) {
+                out.append(src, i, std::string::npos);
+                break;
+            }
+            out += ' ';
+            i = end + 2;
+        } else if (c == '"') {
+            size_t start = i;
+            while (start > 0 && isIdentifierChar(src[start - 1])) --start;
+            const std::string prefix = src.substr(start, i - start);
+            if (prefix == "R" || prefix == "u8R" || prefix == "uR" || prefix == "UR" || prefix == "LR") {
+                const size_t open = src.find('(', i + 1);
+                const size_t close = open == std::string::npos ? open : src.find(")" + src.substr(i + 1, open - i - 1) + "\"", open);
+                if (close == std::string::npos) {
+                    out.append(src, i, std::string::npos);
+                    break;
+                }
+                const size_t end = close + (open - i) + 1;
+                out.append(src, i, end - i);
+                i = end;
+            } else {
+                copyQuoted('"');
+            }
+        } else if (c == '\'') {
+            size_t start = i;
+            while (start > 0 && (isIdentifierChar(src[start - 1]) || src[start - 1] == '.')) --start;
+            if (start < i && std::isdigit(static_cast<unsigned char>(src[start]))) { // a digit separator: 1'000
+                out += c;
+                ++i;
+            } else {
+                copyQuoted('\'');
+            }
+        } else {
+            out += c;
+            ++i;
+        }
+    }
     return out;
 }
 
@@ -428,36 +587,94 @@ std::string missingSymbols(const KernelLib& lib, const std::vector<std::string>&
 
 // ---- disk cache ----
 
+// All that an entry is bound to: the caller's key, the compiler, flags and machine (identity), the
+// symbols asked for, and the source as compiled (comments left out: they say where the script
+// lives, not what the code computes). An entry's name is this material's hash, and its .meta holds
+// the material itself, compared byte for byte on load.
+std::string keyMaterial(const CompileRequest& req, const std::string& identity) {
+    return "key=" + req.key + "\n" + identity + "\nsymbols=" + joined(req.symbols) + "\nsource:\n" + withoutComments(req.source);
+}
+
 struct Meta {
     size_t size = 0;
     std::string hash;
+    std::string material; // the key material the entry was written for
 };
 
-bool parseMeta(const std::string& text, Meta& meta) {
-    std::istringstream in(text);
-    std::string header, sizeKey, hashKey, symbolsKey;
-    if (!std::getline(in, header) || header != kMetaHeader) return false;
-    if (!(in >> sizeKey >> meta.size >> hashKey >> meta.hash >> symbolsKey)) return false;
-    return sizeKey == "size" && hashKey == "hash" && symbolsKey == "symbols" && meta.hash.size() == 16;
+// Parses the decimal number that follows `name ` in line.
+bool parseField(const std::string& line, const char* name, size_t& value) {
+    const std::string prefix = std::string(name) + " ";
+    if (line.rfind(prefix, 0) != 0) return false;
+    const char* end = line.data() + line.size();
+    auto [at, ec] = std::from_chars(line.data() + prefix.size(), end, value);
+    return ec == std::errc() && at == end && at != line.data() + prefix.size();
 }
 
-void removeEntry(const std::string& so, const std::string& meta) {
-    unlink(meta.c_str());
-    unlink(so.c_str());
+// "fuselab-jit-cache 2\nsize N\nhash H\nsymbols S\nkey N\n" and then exactly N bytes of key material.
+bool parseMeta(const std::string& text, Meta& meta) {
+    size_t at = 0;
+    auto line = [&](std::string& l) {
+        const size_t end = text.find('\n', at);
+        if (end == std::string::npos) return false;
+        l = text.substr(at, end - at);
+        at = end + 1;
+        return true;
+    };
+    std::string header, size, hash, symbols, key;
+    size_t keyBytes = 0;
+    if (!line(header) || header != kMetaHeader || !line(size) || !line(hash) || !line(symbols) || !line(key)) return false;
+    if (!parseField(size, "size", meta.size) || !parseField(key, "key", keyBytes) || symbols.rfind("symbols ", 0) != 0) return false;
+    if (hash.size() != 21 || hash.rfind("hash ", 0) != 0) return false;
+    meta.hash = hash.substr(5);
+    if (text.size() - at != keyBytes) return false;
+    meta.material = text.substr(at);
+    return true;
 }
+
+// Removes an entry's two files; a directory in their place only when empty (what is in it is not ours).
+void removeEntry(const std::string& so, const std::string& meta) {
+    std::remove(meta.c_str());
+    std::remove(so.c_str());
+}
+
+// A disk entry found bad: which file, and what was wrong with it.
+struct BadEntry {
+    std::string path;
+    std::string why; // empty: nothing bad found
+};
 
 // The verified entry, or null when absent or bad; a bad entry is removed (the caller compiles and
-// rewrites it). A .so without .meta is left alone: a writer may be between its two renames.
-std::shared_ptr<KernelLib> loadEntry(const std::string& dir, const std::string& hash,
-                                     const std::vector<std::string>& symbols) {
+// rewrites it) and described in `bad`. A .so without .meta is left alone: a writer may be between
+// its two renames.
+std::shared_ptr<KernelLib> loadEntry(const std::string& dir, const std::string& hash, const std::string& material,
+                                     const std::vector<std::string>& symbols, BadEntry& bad) {
     const std::string so = dir + "/" + hash + ".so", metaPath = dir + "/" + hash + ".meta";
-    std::string metaText, bytes;
-    if (!readFile(metaPath, metaText)) return nullptr;
-    Meta meta;
-    if (!parseMeta(metaText, meta) || !readFile(so, bytes) || bytes.size() != meta.size || hashHex(bytes) != meta.hash) {
+    auto reject = [&](const std::string& path, const std::string& why) -> std::shared_ptr<KernelLib> {
+        bad = {path, why};
         removeEntry(so, metaPath);
         return nullptr;
+    };
+    std::string metaText, bytes, why;
+    switch (readEntryFile(metaPath, kMaxMetaBytes, metaText, why)) {
+    case EntryRead::Absent: return nullptr;
+    case EntryRead::Bad: return reject(metaPath, why);
+    case EntryRead::Ok: break;
     }
+    Meta meta;
+    if (!parseMeta(metaText, meta))
+        return reject(metaPath, metaText.rfind(kMetaHeaderPrefix, 0) == 0 && metaText.rfind(kMetaHeader, 0) != 0
+                                    ? "written by another version of Fuselab"
+                                    : "not a Fuselab cache entry (its .meta does not parse)");
+    if (meta.material != material)
+        return reject(metaPath, "written for another unit (its key is not this unit's; a file swapped or copied in)");
+    switch (readEntryFile(so, std::min(meta.size, kMaxObjectBytes), bytes, why)) {
+    case EntryRead::Absent: return reject(so, "missing (its .meta is there)");
+    case EntryRead::Bad: return reject(so, why);
+    case EntryRead::Ok: break;
+    }
+    if (bytes.size() != meta.size)
+        return reject(so, "truncated (" + std::to_string(bytes.size()) + " bytes; its .meta says " + std::to_string(meta.size) + ")");
+    if (hashHex(bytes) != meta.hash) return reject(so, "damaged (its bytes do not match the hash in its .meta)");
     // Load exactly the verified bytes, from a path never used before: the entry may be replaced
     // while we run, and dlopen would return an old library for a reused path.
     const std::string privatePath = dir + "/.load-" + uniqueTag() + ".so";
@@ -465,30 +682,35 @@ std::shared_ptr<KernelLib> loadEntry(const std::string& dir, const std::string& 
     void* handle = dlopen(privatePath.c_str(), RTLD_NOW | RTLD_LOCAL);
     unlink(privatePath.c_str());
     if (!handle) {
-        removeEntry(so, metaPath);
-        return nullptr;
+        const char* error = dlerror();
+        return reject(so, std::string("not loadable (") + (error ? error : "dlopen failed") + ")");
     }
     auto lib = std::make_shared<SharedObjectLib>(handle);
     lib->backend = "disk";
     lib->objectPath = so;
-    if (!missingSymbols(*lib, symbols).empty()) {
-        removeEntry(so, metaPath);
-        return nullptr;
-    }
+    if (std::string missing = missingSymbols(*lib, symbols); !missing.empty()) return reject(so, "incomplete: " + missing);
     return lib;
 }
 
 // Writes the entry for a finished shared object; returns the .so's path, or "" when it could not
 // be written. The bytes are copied, never renamed into place: the build's own file may be mapped
 // by this process, and must not share an inode with an entry that anyone may rewrite or damage.
-std::string storeEntry(const std::string& dir, const std::string& hash, const std::string& bytes,
+std::string storeEntry(const std::string& dir, const std::string& hash, const std::string& material, const std::string& bytes,
                        const std::vector<std::string>& symbols) {
     const std::string so = dir + "/" + hash + ".so";
     if (!writeFileAtomic(dir, so, bytes)) return "";
-    const std::string meta = std::string(kMetaHeader) + "\nsize " + std::to_string(bytes.size()) + "\nhash " +
-                             hashHex(bytes) + "\nsymbols " + joined(symbols) + "\n";
+    const std::string meta = std::string(kMetaHeader) + "\nsize " + std::to_string(bytes.size()) + "\nhash " + hashHex(bytes) +
+                             "\nsymbols " + joined(symbols) + "\nkey " + std::to_string(material.size()) + "\n" + material;
     if (!writeFileAtomic(dir, dir + "/" + hash + ".meta", meta)) return "";
     return so;
+}
+
+// Tells the user about a bad entry, once per process: one line on stderr, the first bad entry's.
+void tellBadEntry(const std::string& problem, bool rebuilt) {
+    static std::atomic<bool> told{false};
+    if (told.exchange(true)) return;
+    std::fprintf(stderr, "fuselab: compile cache entry %s; %s\n", problem.c_str(), rebuilt ? "rebuilt" : "not used");
+    std::fflush(stderr);
 }
 
 std::string resolveCacheDir(const Config& cfg) {
@@ -549,8 +771,10 @@ private:
     std::string hash_;
 };
 
-// Memory, then disk. True on a hit (outcome filled, possibly with a missing-symbol error).
-bool lookupCaches(const std::string& hash, const std::string& dir, const CompileRequest& req, CompileOutcome& out) {
+// Memory, then disk. True on a hit (outcome filled, possibly with a missing-symbol error). A disk
+// entry found bad is described in out.cacheProblem.
+bool lookupCaches(const std::string& hash, const std::string& material, const std::string& dir, const CompileRequest& req,
+                  CompileOutcome& out) {
     auto& s = state();
     {
         std::lock_guard lock(s.mutex);
@@ -567,8 +791,10 @@ bool lookupCaches(const std::string& hash, const std::string& dir, const Compile
         if (s.freshView && s.written.count(hash)) return false;
     }
     const auto t0 = Clock::now();
-    auto lib = loadEntry(dir, hash, req.symbols);
+    BadEntry bad;
+    auto lib = loadEntry(dir, hash, material, req.symbols, bad);
     out.cacheMs += msSince(t0);
+    if (!bad.why.empty() && out.cacheProblem.empty()) out.cacheProblem = bad.path + " was " + bad.why;
     if (!lib) return false;
     out.cacheLoadMs += msSince(t0);
     out.cache = CompileOutcome::Cache::Disk;
@@ -581,7 +807,7 @@ bool lookupCaches(const std::string& hash, const std::string& dir, const Compile
 // ---- the two compilers ----
 
 void compileWithCC(const CompileRequest& req, const Config& cfg, const std::string& dir,
-                   const std::string& hash, CompileOutcome& out) {
+                   const std::string& hash, const std::string& material, CompileOutcome& out) {
     BuildDir build(dir.empty() ? (env("TMPDIR").empty() ? "/tmp" : env("TMPDIR")) : dir);
     if (!build.ok() || !writeNewFile(build.file("kernel.cpp"), req.source, false)) {
         out.error = "cannot create a build directory: " + std::string(std::strerror(errno));
@@ -614,7 +840,7 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
     if (!out.error.empty()) return;
     if (!dir.empty()) {
         const auto t1 = Clock::now();
-        if (std::string bytes; readFile(built, bytes)) lib->objectPath = storeEntry(dir, hash, bytes, req.symbols);
+        if (std::string bytes; readFile(built, bytes)) lib->objectPath = storeEntry(dir, hash, material, bytes, req.symbols);
         out.cacheMs += msSince(t1);
         out.cacheWriteMs += msSince(t1);
     }
@@ -623,8 +849,8 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
 
 // The current process runs the LLJIT code; the object is linked into a .so only for the disk
 // cache, so that later processes load it without LLVM.
-void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::string& dir,
-                     const std::string& hash, const FlLlvmJitApi& api, CompileOutcome& out) {
+void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::string& dir, const std::string& hash,
+                     const std::string& material, const FlLlvmJitApi& api, CompileOutcome& out) {
     const std::vector<std::string> flags = codegenFlags(cfg.optLevel);
     std::vector<const char*> flagPtrs, symbolPtrs;
     for (const auto& f : flags) flagPtrs.push_back(f.c_str());
@@ -659,7 +885,7 @@ void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::st
             std::string linked;
             if (build.ok() && writeNewFile(build.file("kernel.o"), object, false) && runProgram(argv, build.path()).ok &&
                 readFile(build.file("kernel.so"), linked))
-                lib->objectPath = storeEntry(dir, hash, linked, req.symbols);
+                lib->objectPath = storeEntry(dir, hash, material, linked, req.symbols);
         }
         out.cacheMs += msSince(t0);
         out.cacheWriteMs += msSince(t0);
@@ -706,12 +932,13 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
     const Config cfg = config();
     const std::string dir = resolveCacheDir(cfg);
     if (!dir.empty()) makeDirectories(dir); // on failure, lookups miss and stores are skipped
-    auto entryHash = [&](const Resolved& r) { return hashHex(req.key + "\n" + identityOf(cfg, r) + "\n" + req.source); };
+    auto materialOf = [&](const Resolved& r) { return keyMaterial(req, identityOf(cfg, r)); };
 
     Resolved backend = resolveBackend(cfg, false);
-    std::string hash = entryHash(backend);
+    std::string material = materialOf(backend);
+    std::string hash = hashHex(material);
     UnitClaim claim(hash);
-    if (lookupCaches(hash, dir, req, out)) {
+    if (lookupCaches(hash, material, dir, req, out)) {
         out.lookupMs = msSince(t0) - out.cacheLoadMs;
         return finish(out, t0);
     }
@@ -722,10 +949,11 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
     const bool pluginWasLoaded = plugin().loaded;
     backend = resolveBackend(cfg, true);
     if (!pluginWasLoaded && plugin().loaded) out.pluginLoadMs = msSince(tPlugin);
-    if (std::string loaded = entryHash(backend); loaded != hash) {
-        hash = loaded;
+    if (std::string loaded = materialOf(backend); loaded != material) {
+        material = loaded;
+        hash = hashHex(material);
         claim.claim(hash);
-        if (lookupCaches(hash, dir, req, out)) {
+        if (lookupCaches(hash, material, dir, req, out)) {
             out.lookupMs = msSince(t0) - out.cacheLoadMs - out.pluginLoadMs;
             return finish(out, t0);
         }
@@ -736,10 +964,10 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
         out.error = "llvm backend unavailable: " + plugin().error;
         return finish(out, t0);
     case Kind::CC:
-        compileWithCC(req, cfg, dir, hash, out);
+        compileWithCC(req, cfg, dir, hash, material, out);
         break;
     case Kind::LLVM:
-        compileWithLLVM(req, cfg, dir, hash, *backend.api, out);
+        compileWithLLVM(req, cfg, dir, hash, material, *backend.api, out);
         break;
     }
     if (out.lib) {
@@ -747,6 +975,7 @@ CompileOutcome Jit::compile(const CompileRequest& req) {
         state().memory.emplace(hash, out.lib);
         if (!out.lib->objectPath.empty()) state().written.insert(hash);
     }
+    if (!out.cacheProblem.empty()) tellBadEntry(out.cacheProblem, out.lib != nullptr);
     return finish(out, t0);
 }
 

@@ -45,6 +45,10 @@ struct CompileOutcome {
     double pluginLoadMs = 0; // loading the llvm plugin (the first miss in a process)
     double lookupMs = 0;    // hashing the unit and looking it up in the caches (a disk hit's load excluded)
     double totalMs = 0;
+    // A disk cache entry found bad (and removed) on the way: "<file> was <why>", else empty. The
+    // first one in a process is also told on stderr: "fuselab: compile cache entry <file> was
+    // <why>; rebuilt".
+    std::string cacheProblem;
 };
 
 enum class Backend { Auto, LLVM, SystemCC };

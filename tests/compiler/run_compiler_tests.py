@@ -12,8 +12,12 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
      graph, and no graph runs op by op;
   3. `fuselab kernels` output is byte-identical across two processes with fresh caches (softmax
      rows, the transformer block, views, two-stage loops);
-  4. the disk cache: a second process loads the kernels from disk; a truncated or corrupted cache
-     entry is detected and rewritten, and the results stay right;
+  4. the disk cache: a second process loads the kernels from disk; truncated, corrupted, swapped
+     (two entries of one kernel name, each under the other's name), foreign (random bytes) entries
+     and a directory or FIFO in an entry's place are detected and rewritten, the results stay right
+     and the user is told once per process; four processes filling one empty cache at once all
+     print the right results and leave whole entries; the same script in two folders shares its
+     entries (kernel comments name the script; keys do not);
   5. the system-compiler backend (LLVM plugin switched off) generates the same kernel sources and
      the same results;
   6. the shape of the generated code: buffers are restrict-qualified parameters, loops calling
@@ -32,6 +36,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -44,11 +49,36 @@ HERE = os.path.join(REPO, "tests", "compiler")
 TIMEOUT_S = 300
 
 
-def run(fuselab, args, cache, extra_env=None):
+def run(fuselab, args, cache, extra_env=None, timeout=TIMEOUT_S):
     env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2")
     env.update(extra_env or {})
-    p = subprocess.run([fuselab] + args, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
+    try:
+        p = subprocess.run([fuselab] + args, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "", "(still running after %d s: killed)" % timeout
     return p.returncode, p.stdout, p.stderr
+
+
+NOTICE = "fuselab: compile cache entry "
+
+
+def notices(stderr):
+    """The lines that tell the user a disk cache entry was bad."""
+    return [l for l in stderr.splitlines() if l.startswith(NOTICE)]
+
+
+def entries(cache):
+    """{entry hash: (.so path, .meta path)} of a cache directory."""
+    return {os.path.basename(m)[:-5]: (m[:-5] + ".so", m) for m in glob.glob(os.path.join(cache, "*.meta"))}
+
+
+# Two scripts whose one kernel has the same name (cpp_fused_relu_sub_0) and computes another thing.
+SWAP_SCRIPTS = {
+    "relu_minus_x.py": "import torch\n\n\n@torch.compile\ndef f(x):\n    return torch.relu(x) - x\n\n\n"
+                       "print(f(torch.arange(-4.0, 4.0)))\n",
+    "x_minus_relu.py": "import torch\n\n\n@torch.compile\ndef f(x):\n    return x - torch.relu(x)\n\n\n"
+                       "print(f(torch.arange(-4.0, 4.0)))\n",
+}
 
 
 def graph_counts(kernels_text):
@@ -193,6 +223,101 @@ def main():
         _, third, _ = run(fuselab, ["kernels", case], cache)
         report("damaged cache entries are rewritten", rc == 0 and "False" not in out and bool(sos) and "(cache disk)" in third,
                "exit %d, output %r, %d entries damaged, then %r" % (rc, out[-200:], len(sos), third.splitlines()[:1]))
+        report("damaged cache entries are told once per process", len(notices(err)) == 1 and notices(err)[0].endswith("; rebuilt"),
+               "stderr: %r" % err[-600:])
+
+        # entries that are not what their name says: each is rebuilt, the script prints what eager
+        # prints, and the user is told once
+        _, eager, _ = run(fuselab, ["run", "--no-compile", case], cache)
+        good = os.path.join(tmp, "good-cache")
+        run(fuselab, ["run", case], good)
+
+        def to_dir(path):
+            os.remove(path)
+            os.mkdir(path)
+
+        def to_fifo(path):
+            os.remove(path)
+            os.mkfifo(path)
+
+        def to_random(path):
+            open(path, "wb").write(os.urandom(max(os.path.getsize(path), 64)))
+
+        for what, which, damage in [("a directory in place of a .so", 0, to_dir), ("a FIFO in place of a .meta", 1, to_fifo),
+                                    ("random bytes in place of a .so", 0, to_random), ("random bytes in place of a .meta", 1, to_random)]:
+            hostile = os.path.join(tmp, "hostile")
+            shutil.rmtree(hostile, ignore_errors=True)
+            shutil.copytree(good, hostile)
+            victim = sorted(entries(hostile).values())[0][which]
+            damage(victim)
+            rc, out, err = run(fuselab, ["run", case], hostile, timeout=120)
+            _, again, again_err = run(fuselab, ["kernels", case], hostile, timeout=120)
+            told = notices(err)
+            report("cache entry with " + what + ": rebuilt, told once",
+                   rc == 0 and out == eager and len(told) == 1 and victim in told[0] and "(cache disk)" in again and not notices(again_err),
+                   "exit %d, output %r (eager %r), stderr %r, then %r" % (rc, out[-200:], eager[-200:], err[-400:], again.splitlines()[:1]))
+
+        # two entries whose kernels share a name, each under the other's name: size, hash and symbol
+        # all check out, only the key they were written for tells them apart
+        swap_dir = os.path.join(tmp, "swap-scripts")
+        os.makedirs(swap_dir)
+        swap = os.path.join(tmp, "swap-cache")
+        owned = {}
+        for name, text in sorted(SWAP_SCRIPTS.items()):
+            open(os.path.join(swap_dir, name), "w").write(text)
+            before = set(entries(swap))
+            _, kt, _ = run(fuselab, ["kernels", os.path.join(swap_dir, name)], swap)
+            owned[name] = (set(entries(swap)) - before, re.findall(r"\bcpp_fused_\w+", kt))
+        (a_name, (a_new, a_kernels)), (b_name, (b_new, b_kernels)) = sorted(owned.items())
+        same_symbol = len(a_new) == 1 and len(b_new) == 1 and a_kernels and set(a_kernels) == set(b_kernels)
+        if same_symbol:
+            (a_hash,), (b_hash,) = a_new, b_new
+            for ext in (".so", ".meta"):
+                pa, pb = os.path.join(swap, a_hash + ext), os.path.join(swap, b_hash + ext)
+                os.rename(pa, pa + ".x")
+                os.rename(pb, pa)
+                os.rename(pa + ".x", pb)
+        results = []
+        for name in (a_name, b_name):
+            path = os.path.join(swap_dir, name)
+            rc, out, err = run(fuselab, ["run", path], swap)
+            _, want, _ = run(fuselab, ["run", "--no-compile", path], swap)
+            results.append((rc, out, want, notices(err)))
+        report("swapped cache entries of one kernel name are rebuilt, told once",
+               same_symbol and all(rc == 0 and out == want and len(told) == 1 for rc, out, want, told in results),
+               "kernels %r / %r, entries %r / %r; runs (exit, compiled, eager, notices): %r" % (a_kernels, b_kernels, a_new, b_new, results))
+
+        # four processes fill one empty cache at once
+        conc = os.path.join(tmp, "concurrent")
+        env = dict(os.environ, FUSELAB_CACHE_DIR=conc, OMP_NUM_THREADS="2")
+        procs = [subprocess.Popen([fuselab, "run", case], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(4)]
+        outs = [p.communicate(timeout=TIMEOUT_S) + (p.returncode,) for p in procs]
+        _, after, _ = run(fuselab, ["kernels", case], conc)
+        names = sorted(os.listdir(conc))
+        report("four processes filling one empty cache at once",
+               all(rc == 0 and out == eager and not notices(err) for out, err, rc in outs)
+               and "(cache disk)" in after and "(cache miss)" not in after and names and all(n.endswith((".so", ".meta")) for n in names),
+               "runs (stdout tail, stderr tail, exit): %r; then %r; files %r" % ([(o[-100:], e[-300:], rc) for o, e, rc in outs],
+                                                                                after.splitlines()[:1], names))
+
+        # the same script in two folders: the kernels name their own script, the cache entry is shared
+        src = open(os.path.join(REPO, case)).read()
+        copies = []
+        for folder in ("home-a/models", "elsewhere/b c"):
+            os.makedirs(os.path.join(tmp, folder))
+            copies.append(os.path.join(tmp, folder, "ops_and_views.py"))
+            open(copies[-1], "w").write(src)
+        moved = os.path.join(tmp, "moved-cache")
+        _, ka, _ = run(fuselab, ["kernels", copies[0]], moved)
+        _, kb, _ = run(fuselab, ["kernels", copies[1]], moved)
+        rc, out, _ = run(fuselab, ["run", copies[1]], moved)
+        report("the same script in another folder hits the disk cache",
+               "(cache miss)" in ka and "(cache disk)" in kb and "(cache miss)" not in kb and rc == 0 and "False" not in out,
+               "first copy %r, second copy %r" % (ka.splitlines()[:1], kb.splitlines()[:1]))
+        report("and its kernels still name their own script",
+               copies[0] in ka and copies[1] in kb and copies[0] not in kb,
+               "second copy's kernels: %r" % kb[:800])
 
         # the system compiler: same sources, same results
         off = {"FUSELAB_LLVM_PLUGIN": ""}

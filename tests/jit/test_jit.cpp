@@ -1,9 +1,14 @@
 // JIT layer: both backends compile and run a kernel, compile errors come back as text, memory and
-// disk cache hits (the disk hit in a fresh process, without loading the LLVM plugin), corrupt
-// cache entries are rejected and rewritten, "-" disables the disk cache, identity and hashing.
+// disk cache hits (the disk hit in a fresh process, without loading the LLVM plugin), corrupt,
+// swapped, hostile (FIFO, /dev/zero, directory) and foreign cache entries are rejected, told once
+// and rewritten, keys ignore comments, "-" disables the disk cache, identity and hashing.
 // The test spawns itself (`--child ...`) to act as a second process. `test_jit --bench` prints
 // compile and load timings instead. Every cache directory is a fresh mkdtemp one.
+#include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,10 +46,18 @@ static const char* kKernel = R"(extern "C" void k(float* __restrict out, const f
 }
 )";
 
-static CompileRequest kernelRequest(const std::string& key = "test-kernel") { return {kKernel, key, {"k"}}; }
+// Another unit defining the same symbol k with other arithmetic: its entry, swapped on disk with
+// kKernel's, must not pass for kKernel's.
+static const char* kOtherKernel = R"(extern "C" void k(float* __restrict out, const float* __restrict a, long n) {
+    for (long i = 0; i < n; ++i) out[i] = a[i] * 3.f - 1.f;
+}
+)";
 
-// True when lib's k computes out = a * 2 + 1 (odd length: exercises the vector loop's tail).
-static bool runsCorrectly(const KernelLib& lib) {
+static CompileRequest kernelRequest(const std::string& key = "test-kernel") { return {kKernel, key, {"k"}}; }
+static CompileRequest otherRequest() { return {kOtherKernel, "test-kernel", {"k"}}; }
+
+// True when lib's k computes out = a * mul + add (odd length: exercises the vector loop's tail).
+static bool runsCorrectly(const KernelLib& lib, float mul = 2.f, float add = 1.f) {
     using Fn = void (*)(float*, const float*, long);
     auto fn = reinterpret_cast<Fn>(lib.lookup("k"));
     if (!fn) return false;
@@ -52,7 +65,7 @@ static bool runsCorrectly(const KernelLib& lib) {
     for (size_t i = 0; i < a.size(); ++i) a[i] = float(i) * 0.5f - 7.f;
     fn(out.data(), a.data(), long(a.size()));
     for (size_t i = 0; i < a.size(); ++i)
-        if (out[i] != a[i] * 2.f + 1.f) return false;
+        if (out[i] != a[i] * mul + add) return false;
     return true;
 }
 
@@ -103,37 +116,59 @@ static const char* cacheName(CompileOutcome::Cache c) {
 
 static std::string benchSource(int variant);
 
-// --child <cacheDir> <auto|llvm|cc> <kernel|bench> <miss|disk|any> <expected lib backend>
-// --child <cacheDir> <auto|llvm|cc> <kernel|bench> error <text the error must contain>
-static int childMain(char** argv) {
-    indent = "    [child] ";
-    const std::string dir = argv[0], backend = argv[1], source = argv[2], expectCache = argv[3], expectLib = argv[4];
-    Jit& jit = Jit::instance();
-    jit.configure({parseBackend(backend), dir, 3});
-    CompileRequest req = source == "kernel" ? kernelRequest() : CompileRequest{benchSource(0), "bench", {"softmax_rows"}};
+// One unit compiled by a child, checked against what the caller expects.
+static void childCompile(Jit& jit, const std::string& backend, const std::string& source, const std::string& expectCache,
+                         const std::string& expectLib) {
+    CompileRequest req = source == "kernel" ? kernelRequest()
+                         : source == "second" ? kernelRequest("second-unit")
+                         : source == "other"  ? otherRequest()
+                                              : CompileRequest{benchSource(0), "bench", {"softmax_rows"}};
     CompileOutcome out = jit.compile(req);
     if (expectCache == "error") {
         check(!out.lib && contains(out.error, expectLib), "fails with '" + expectLib + "': " + out.error);
-        return failed ? 1 : 0;
+        return;
     }
     check(out.lib != nullptr, "compiled (" + backend + "), error: '" + out.error.substr(0, 200) + "'");
-    if (!out.lib) return 1;
+    if (!out.lib) return;
     const std::string got = cacheName(out.cache);
-    check(expectCache == "any" ? got != "memory" : got == expectCache, "cache result is " + expectCache + " (got " + got + ")");
+    check(expectCache == "any" ? got != "memory" : got == expectCache, source + ": cache result is " + expectCache + " (got " + got + ")");
     if (expectCache != "any")
         check(out.lib->backend == expectLib, "lib backend is " + expectLib + " (got " + out.lib->backend + ")");
-    if (source == "kernel") check(runsCorrectly(*out.lib), "kernel runs correctly");
+    if (source == "kernel" || source == "second") check(runsCorrectly(*out.lib), source + ": kernel runs correctly (a * 2 + 1)");
+    if (source == "other") check(runsCorrectly(*out.lib, 3.f, -1.f), "other: kernel runs correctly (a * 3 - 1)");
     if (out.cache == CompileOutcome::Cache::Disk) {
         check(!jit.plugin().loaded, "disk hit did not load the llvm plugin");
         check(!llvmMapped(), "no LLVM library mapped in this process");
     }
     std::printf("%s%s: total %.2f ms (cache %.2f ms, frontend %.2f ms, codegen %.2f ms)\n", indent, got.c_str(),
                 out.totalMs, out.cacheMs, out.frontendMs, out.codegenMs);
+}
+
+// --child <cacheDir> <auto|llvm|cc> <kernel|second|other|twice|bench> <miss|disk|any> <expected lib backend>
+// --child <cacheDir> <auto|llvm|cc> <kernel|bench> error <text the error must contain>
+// "twice" compiles the units "kernel" and "second", one after the other.
+static int childMain(char** argv) {
+    indent = "    [child] ";
+    const std::string dir = argv[0], backend = argv[1], source = argv[2], expectCache = argv[3], expectLib = argv[4];
+    // A reader that trusts a /dev/zero entry grows without end: stop it at 4 GiB of address space.
+    const rlim_t limit = rlim_t(4) << 30;
+    const rlimit asLimit{limit, limit};
+    setrlimit(RLIMIT_AS, &asLimit);
+    Jit& jit = Jit::instance();
+    jit.configure({parseBackend(backend), dir, 3});
+    if (source == "twice") {
+        childCompile(jit, backend, "kernel", expectCache, expectLib);
+        childCompile(jit, backend, "second", expectCache, expectLib);
+    } else {
+        childCompile(jit, backend, source, expectCache, expectLib);
+    }
     return failed ? 1 : 0;
 }
 
-// Starts this binary with args (and extra NAME=value environment entries); returns the pid.
-static pid_t startSelf(const std::vector<std::string>& args, const std::vector<std::string>& extraEnv = {}) {
+// Starts this binary with args (and extra NAME=value environment entries; stderr to stderrPath
+// when given); returns the pid.
+static pid_t startSelf(const std::vector<std::string>& args, const std::vector<std::string>& extraEnv = {},
+                       const std::string& stderrPath = "") {
     std::vector<std::string> argvStore{"/proc/self/exe"};
     argvStore.insert(argvStore.end(), args.begin(), args.end());
     std::vector<char*> argvPtrs, envPtrs;
@@ -144,19 +179,56 @@ static pid_t startSelf(const std::vector<std::string>& args, const std::vector<s
     for (auto& e : envStore) envPtrs.push_back(e.data());
     envPtrs.push_back(nullptr);
     std::fflush(stdout);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (!stderrPath.empty())
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid = -1;
-    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argvPtrs.data(), envPtrs.data()) != 0) return -1;
-    return pid;
+    const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argvPtrs.data(), envPtrs.data());
+    posix_spawn_file_actions_destroy(&actions);
+    return rc == 0 ? pid : -1;
 }
 
+// True when the child exits with status 0. A child still running after two minutes is stuck (a
+// read that blocks, a file read without end): it is killed and counts as a failure. A compile
+// here takes well under a second; this is a hang guard, not a timing.
 static bool waitOk(pid_t pid) {
+    if (pid <= 0) return false;
     int status = 0;
-    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    for (int waited = 0; waited < 120 * 20; ++waited) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (r < 0) return false;
+        usleep(50 * 1000);
+    }
+    std::printf("%s(child %d still running after 120 s: killed)\n", indent, int(pid));
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return false;
 }
 
 static bool child(const std::string& dir, const std::string& backend, const std::string& expectCache,
                   const std::string& expectLib, const std::vector<std::string>& env = {}) {
     return waitOk(startSelf({"--child", dir, backend, "kernel", expectCache, expectLib}, env));
+}
+
+// Runs a child compiling `source` with its stderr captured; returns whether it passed, and its stderr.
+static bool childTold(const std::string& dir, const std::string& backend, const std::string& source,
+                      const std::string& expectCache, const std::string& expectLib, std::string& err) {
+    const std::string errPath = scratch + "/child-stderr-" + std::to_string(getpid());
+    const bool ok = waitOk(startSelf({"--child", dir, backend, source, expectCache, expectLib}, {}, errPath));
+    err = readText(errPath);
+    fs::remove(errPath);
+    return ok;
+}
+
+// The lines of text that tell the user a cache entry was bad.
+static std::vector<std::string> cacheNotices(const std::string& err) {
+    std::vector<std::string> lines;
+    std::istringstream in(err);
+    for (std::string line; std::getline(in, line);)
+        if (contains(line, "fuselab: compile cache entry")) lines.push_back(line);
+    return lines;
 }
 
 // ---- checks ----
@@ -275,40 +347,179 @@ static void testAuto(bool haveLLVM) {
               "backend llvm without a loadable plugin is an error, not a fallback");
 }
 
+// Removes whatever is at path (file, symlink, FIFO, directory) and writes text there.
+static void replaceWith(const std::string& path, const std::string& text) {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    writeText(path, text);
+}
+
+// Bytes no compiler wrote, of the given length (a fixed xorshift stream).
+static std::string randomBytes(size_t n) {
+    std::string s(n, '\0');
+    std::uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (auto& c : s) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c = char(x >> 56);
+    }
+    return s;
+}
+
+// The .so and .meta of the one entry in dir that is not in `before`.
+static std::pair<std::string, std::string> newEntry(const std::string& dir, const std::vector<std::string>& before) {
+    std::string so, meta;
+    for (const auto& n : listDir(dir)) {
+        if (std::find(before.begin(), before.end(), n) != before.end()) continue;
+        (n.ends_with(".so") ? so : meta) = dir + "/" + n;
+    }
+    return {so, meta};
+}
+
 static void testCorruption(const std::string& backend, const std::string& expectLib) {
-    std::printf("-- corrupt entries (%s)\n", backend.c_str());
+    std::printf("-- corrupt, hostile and foreign entries (%s)\n", backend.c_str());
     const std::string dir = makeTempDir();
     check(child(dir, backend, "miss", expectLib), "entry written");
-    std::string so, meta;
-    for (const auto& n : listDir(dir)) (n.ends_with(".so") ? so : meta) = dir + "/" + n;
+    const auto [so, meta] = newEntry(dir, {});
     const std::string goodSo = readText(so), goodMeta = readText(meta);
 
     struct Damage {
         const char* what;
-        void (*apply)(const std::string& so, const std::string& meta);
+        bool onMeta; // the damaged file: the .meta, else the .so
+        void (*apply)(const std::string& path);
     };
     const Damage damages[] = {
-        {"truncated .so", [](const std::string& so, const std::string&) { fs::resize_file(so, fs::file_size(so) / 2); }},
-        {"flipped bytes in .so",
-         [](const std::string& so, const std::string&) {
-             std::string bytes = readText(so);
+        {"truncated .so", false, [](const std::string& p) { fs::resize_file(p, fs::file_size(p) / 2); }},
+        {"flipped bytes in .so", false,
+         [](const std::string& p) {
+             std::string bytes = readText(p);
              for (size_t i = bytes.size() / 3; i < bytes.size() / 3 + 16; ++i) bytes[i] = char(bytes[i] ^ 0x5a);
-             writeText(so, bytes);
+             writeText(p, bytes);
          }},
-        {"garbage .meta", [](const std::string&, const std::string& meta) { writeText(meta, "garbage\n\x01\x02 size 7"); }},
-        {"empty .so", [](const std::string& so, const std::string&) { writeText(so, ""); }},
-        {"empty .meta", [](const std::string&, const std::string& meta) { writeText(meta, ""); }},
-        {"missing .so", [](const std::string& so, const std::string&) { fs::remove(so); }},
+        {"one bit flipped in .so", false,
+         [](const std::string& p) {
+             std::string bytes = readText(p);
+             bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x10);
+             writeText(p, bytes);
+         }},
+        {"random bytes of the same size as .so (a foreign file)", false,
+         [](const std::string& p) { writeText(p, randomBytes(fs::file_size(p))); }},
+        {"random bytes as .meta (a foreign file)", true, [](const std::string& p) { writeText(p, randomBytes(4096)); }},
+        {"garbage .meta", true, [](const std::string& p) { writeText(p, "garbage\n\x01\x02 size 7"); }},
+        {"empty .so", false, [](const std::string& p) { writeText(p, ""); }},
+        {"empty .meta", true, [](const std::string& p) { writeText(p, ""); }},
+        {"missing .so", false, [](const std::string& p) { fs::remove(p); }},
+        {"a directory in place of the .so", false, [](const std::string& p) { fs::remove(p); fs::create_directory(p); }},
+        {"a directory in place of the .meta", true, [](const std::string& p) { fs::remove(p); fs::create_directory(p); }},
+        {"a FIFO in place of the .so", false, [](const std::string& p) { fs::remove(p); mkfifo(p.c_str(), 0644); }},
+        {"a FIFO in place of the .meta", true, [](const std::string& p) { fs::remove(p); mkfifo(p.c_str(), 0644); }},
+        {"the .so a symlink to /dev/zero", false, [](const std::string& p) { fs::remove(p); fs::create_symlink("/dev/zero", p); }},
+        {"the .meta a symlink to /dev/zero", true, [](const std::string& p) { fs::remove(p); fs::create_symlink("/dev/zero", p); }},
+        {"an unreadable .so (mode 000)", false, [](const std::string& p) { fs::permissions(p, fs::perms::none); }},
     };
     for (const auto& d : damages) {
-        if (backend != "cc" && std::string(d.what) != "flipped bytes in .so") continue; // llvm: one case suffices
-        writeText(so, goodSo);
-        writeText(meta, goodMeta);
-        d.apply(so, meta);
-        check(child(dir, backend, "miss", expectLib), std::string(d.what) + ": ignored, recompiled, runs correctly");
-        check(child(dir, backend, "disk", "disk"), std::string(d.what) + ": entry rewritten and loads again");
+        const std::string what = d.what;
+        // llvm: the loading code is the backend's too; two cases suffice
+        if (backend != "cc" && what != "flipped bytes in .so" && what != "a FIFO in place of the .meta") continue;
+        if (contains(what, "mode 000") && geteuid() == 0) {
+            std::printf("%sskip %s: running as root, permissions do not stop a read\n", indent, d.what);
+            continue;
+        }
+        replaceWith(so, goodSo);
+        replaceWith(meta, goodMeta);
+        const std::string damaged = d.onMeta ? meta : so;
+        d.apply(damaged);
+        std::string err;
+        check(childTold(dir, backend, "kernel", "miss", expectLib, err), what + ": ignored, recompiled, runs correctly");
+        const auto notices = cacheNotices(err);
+        check(notices.size() == 1 && contains(notices[0], damaged + " was ") && contains(notices[0], "; rebuilt"),
+              what + ": the user is told once, naming the file: " + (notices.empty() ? "(nothing)" : notices[0]));
+        check(childTold(dir, backend, "kernel", "disk", "disk", err) && cacheNotices(err).empty(),
+              what + ": entry rewritten and loads again, nothing to tell");
     }
     check(listDir(dir).size() == 2, "no temporary files left in the cache dir");
+
+    // Two entries damaged: one process, one line.
+    std::vector<std::string> before = listDir(dir);
+    check(waitOk(startSelf({"--child", dir, backend, "second", "miss", expectLib})), "a second unit's entry written");
+    const auto [so2, meta2] = newEntry(dir, before);
+    for (const std::string& p : {so, so2}) {
+        std::string bytes = readText(p);
+        bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x01);
+        writeText(p, bytes);
+    }
+    std::string err;
+    check(!so2.empty() && childTold(dir, backend, "twice", "miss", expectLib, err),
+          "two damaged entries in one process: both rebuilt, both run correctly");
+    check(cacheNotices(err).size() == 1, "and the user is told once per process (" + std::to_string(cacheNotices(err).size()) + " lines)");
+}
+
+// Two units that define the same symbol, their entries swapped on disk: each file is intact (size,
+// hash, symbols all check out), but neither belongs under the other's name.
+static void testSwappedEntries(const std::string& backend, const std::string& expectLib) {
+    std::printf("-- swapped entries (%s)\n", backend.c_str());
+    const std::string dir = makeTempDir();
+    check(waitOk(startSelf({"--child", dir, backend, "kernel", "miss", expectLib})), "entry of k = a * 2 + 1 written");
+    const auto [soA, metaA] = newEntry(dir, {});
+    const std::vector<std::string> before = listDir(dir);
+    check(waitOk(startSelf({"--child", dir, backend, "other", "miss", expectLib})), "entry of k = a * 3 - 1 written");
+    const auto [soB, metaB] = newEntry(dir, before);
+    check(!soA.empty() && !soB.empty() && soA != soB, "two entries under two names");
+    if (soA.empty() || soB.empty()) return;
+    const std::string tmp = dir + "/swap";
+    for (const auto& [x, y] : {std::pair{soA, soB}, std::pair{metaA, metaB}}) {
+        fs::rename(x, tmp);
+        fs::rename(y, x);
+        fs::rename(tmp, y);
+    }
+    writeText(dir + "/notes.txt", randomBytes(300)); // a foreign file beside the entries
+    std::string err;
+    check(childTold(dir, backend, "kernel", "miss", expectLib, err), "kernel: the swapped entry is not loaded; rebuilt, runs correctly");
+    auto notices = cacheNotices(err);
+    check(notices.size() == 1 && contains(notices[0], metaA) && contains(notices[0], "another unit") && contains(notices[0], "rebuilt"),
+          "and the user is told: " + (notices.empty() ? "(nothing)" : notices[0]));
+    check(childTold(dir, backend, "other", "miss", expectLib, err), "other: the swapped entry is not loaded; rebuilt, runs correctly");
+    check(childTold(dir, backend, "kernel", "disk", "disk", err) && cacheNotices(err).empty(), "kernel: the rewritten entry loads");
+    check(childTold(dir, backend, "other", "disk", "disk", err) && cacheNotices(err).empty(), "other: the rewritten entry loads");
+    check(fs::exists(dir + "/notes.txt") && readText(dir + "/notes.txt") == randomBytes(300), "the foreign file is left alone");
+}
+
+// A cache key covers what the compiler compiles: comments (which name the script and its lines)
+// do not count, string literals that look like comments do.
+static void testCommentsAndKeys() {
+    std::printf("-- keys ignore comments\n");
+    Jit& jit = Jit::instance();
+    jit.configure({Backend::SystemCC, makeTempDir(), 3});
+    auto commented = [](const std::string& script) {
+        return "// kernels of " + script + ", lines 3-4\n" + std::string(kKernel) + "/* from " + script + " */\n";
+    };
+    CompileOutcome a = jit.compile({commented("/home/a/model.py"), "commented", {"k"}});
+    check(a.lib && a.cache == CompileOutcome::Cache::Miss && runsCorrectly(*a.lib), "a commented unit compiles");
+    jit.clearMemoryCache();
+    CompileOutcome b = jit.compile({commented("/srv/elsewhere/copy of model.py"), "commented", {"k"}});
+    check(b.lib && b.cache == CompileOutcome::Cache::Disk && runsCorrectly(*b.lib),
+          std::string("the same unit with other comments hits the disk entry (got ") + cacheName(b.cache) + ")");
+
+    using NameFn = const char* (*)();
+    const std::string literals[][2] = {
+        {"extern \"C\" const char* name() { return \"a // b\"; }\n", "a // b"},
+        {"extern \"C\" const char* name() { return \"a // c\"; }\n", "a // c"},
+        {"extern \"C\" const char* name() { return \"a /* c */\"; }\n", "a /* c */"},
+        {"extern \"C\" const char* name() { return R\"x(// \"d\" )x\"; }\n", "// \"d\" "},
+        {"extern \"C\" const char* name() { return R\"x(// \"e\" )x\"; }\n", "// \"e\" "},
+        {"extern \"C\" const char* name() { return \"\\\" // f\"; }\n", "\" // f"},
+        {"extern \"C\" const char* name() { return \"\\\" // g\"; }\n", "\" // g"},
+        {"extern \"C\" const char* name() { return 1'0 == 10 ? \"' // h\" : \"\"; }\n", "' // h"},
+        {"extern \"C\" const char* name() { return 1'0 == 10 ? \"' // i\" : \"\"; }\n", "' // i"},
+    };
+    for (const auto& [source, text] : literals) {
+        jit.clearMemoryCache();
+        CompileOutcome out = jit.compile({source, "literal", {"name"}});
+        auto fn = out.lib ? reinterpret_cast<NameFn>(out.lib->lookup("name")) : nullptr;
+        check(fn && out.cache == CompileOutcome::Cache::Miss && std::string(fn()) == text,
+              "a unit returning \"" + text + "\" is its own entry (" + cacheName(out.cache) + ")" + (out.error.empty() ? "" : ": " + out.error));
+    }
 }
 
 static void testConcurrency(bool haveLLVM) {
@@ -330,12 +541,26 @@ static void testConcurrency(bool haveLLVM) {
         check(c.lib && c.lib != a.lib && runsCorrectly(*c.lib) && runsCorrectly(*a.lib), name + ": a third thread compiles another unit");
     }
 
-    const std::string shared = makeTempDir();
-    pid_t p1 = startSelf({"--child", shared, "cc", "kernel", "any", "cc"});
-    pid_t p2 = startSelf({"--child", shared, "cc", "kernel", "any", "cc"});
-    check(waitOk(p1) && waitOk(p2), "two processes writing one entry concurrently both succeed");
-    check(child(shared, "cc", "disk", "disk"), "and leave a valid entry");
-    check(listDir(shared).size() == 2, "and no temporary files");
+    // Four processes fill one empty cache at once: all right, no entry taken for a bad one.
+    for (const std::string backend : {"cc", "llvm"}) {
+        if (backend == "llvm" && !haveLLVM) continue;
+        const std::string shared = makeTempDir();
+        std::vector<pid_t> pids;
+        for (int i = 0; i < 4; ++i)
+            pids.push_back(startSelf({"--child", shared, backend, "kernel", "any", backend}, {}, shared + ".err" + std::to_string(i)));
+        bool allOk = true;
+        size_t notices = 0;
+        for (int i = 0; i < 4; ++i) {
+            allOk = waitOk(pids[i]) && allOk;
+            const std::string errPath = shared + ".err" + std::to_string(i);
+            notices += cacheNotices(readText(errPath)).size();
+            fs::remove(errPath);
+        }
+        check(allOk, backend + ": four processes writing one entry concurrently all succeed and run correctly");
+        check(notices == 0, backend + ": none of them took a half-written entry for a bad one (" + std::to_string(notices) + " notices)");
+        check(child(shared, backend, "disk", "disk"), backend + ": and they leave a valid entry");
+        check(listDir(shared).size() == 2, backend + ": and no temporary files");
+    }
 }
 
 static void testNoDiskCache() {
@@ -528,6 +753,9 @@ int main(int argc, char** argv) {
     testAuto(haveLLVM);
     testCorruption("cc", "cc");
     if (haveLLVM) testCorruption("llvm", "llvm");
+    testSwappedEntries("cc", "cc");
+    if (haveLLVM) testSwappedEntries("llvm", "llvm");
+    testCommentsAndKeys();
     testConcurrency(haveLLVM);
     testNoDiskCache();
 
