@@ -1223,6 +1223,7 @@ static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std
     }
     m.dtype = dtypeName(t.scalar_type());
     m.requiresGrad = t.requires_grad();
+    m.strides = t.strides().vec();
     return m;
 }
 

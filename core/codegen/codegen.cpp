@@ -175,31 +175,55 @@ public:
             if (!nd.modulePath.empty()) src << " (" << nd.modulePath << ")";
             src << (s_.stored[n] ? "  [stored]" : "  [inlined]") << "\n";
         }
+        // sin and cos reduce their arguments by Cody-Waite below 2^20 and by Payne-Hanek above,
+        // which costs about 5x the rest (vpmuludq chains on 64-bit lanes). Such a kernel runs a
+        // version with the first only (fl_sin_fast), which notes whether any argument reached
+        // 2^20, and then, only if one did, the full version over the same rows. A kernel never
+        // reads what it writes, so running it twice gives the same outputs.
+        const bool versioned = math_.count("fl_sin") || math_.count("fl_cos");
+        std::string fastBody;
+        if (versioned) {
+            fastBody = body;
+            for (const char* fn : {"fl_sin", "fl_cos"}) {
+                const std::string from = std::string(fn) + "(", to = std::string(fn) + "_fast(fl_big, ";
+                for (size_t at = fastBody.find(from); at != std::string::npos; at = fastBody.find(from, at + to.size()))
+                    fastBody.replace(at, from.size(), to);
+                if (math_.count(fn)) math_.insert(std::string(fn) + "_fast");
+            }
+        }
         std::string math = kernelMath(std::vector<std::string>(math_.begin(), math_.end()));
         if (!math.empty()) src << math << "\n";
         if (streams_) src << kStreamRow << "\n";
         // The loops live in a function of pointer parameters: restrict-qualified parameters tell
         // the compiler that the buffers do not overlap (on local pointers it ignores that), so it
         // keeps accumulators in registers and adds no run-time overlap checks.
-        src << "static void " << name << "_rows(\n";
-        for (size_t i = 0; i < buffers_.size(); ++i) {
-            const Node& b = p_.nodes[buffers_[i]];
-            src << "    " << (writes_[i] ? "" : "const ") << ctype(b.dtype) << "* __restrict " << b.name << ",  // " << (writes_[i] ? "out " : "in ")
-                << dtypeName(b.dtype) << shapeStr(b.shape) << "\n";
-        }
-        src << "    const long* sym, const float* scal, long begin, long end) {\n";
-        for (size_t i = 0; i < p_.symbols.size(); ++i)
-            if (symbolsUsed_.count(p_.symbols[i])) src << "    const long " << p_.symbols[i] << " = sym[" << i << "];\n";
-        if (scalarsUsed_.empty()) src << "    (void)scal;\n";
-        if (symbolsUsed_.empty()) src << "    (void)sym;\n";
-        src << body;
-        if (streams_) src << "#if defined(__clang__)\n    __atomic_thread_fence(__ATOMIC_SEQ_CST); // the streamed rows reach memory\n#endif\n";
-        src << "}\n\n";
-        src << "extern \"C\" void " << name << "(void* const* bufs, const long* sym, const float* scal, long begin, long end) {\n";
-        src << "    " << name << "_rows(";
+        auto rowsFunction = [&](const std::string& fn, const std::string& loops, bool fast) {
+            src << "static " << (fast ? "bool " : "void ") << fn << "(\n";
+            for (size_t i = 0; i < buffers_.size(); ++i) {
+                const Node& b = p_.nodes[buffers_[i]];
+                src << "    " << (writes_[i] ? "" : "const ") << ctype(b.dtype) << "* __restrict " << b.name << ",  // " << (writes_[i] ? "out " : "in ")
+                    << dtypeName(b.dtype) << shapeStr(b.shape) << "\n";
+            }
+            src << "    const long* sym, const float* scal, long begin, long end) {\n";
+            for (size_t i = 0; i < p_.symbols.size(); ++i)
+                if (symbolsUsed_.count(p_.symbols[i])) src << "    const long " << p_.symbols[i] << " = sym[" << i << "];\n";
+            if (scalarsUsed_.empty()) src << "    (void)scal;\n";
+            if (symbolsUsed_.empty()) src << "    (void)sym;\n";
+            if (fast) src << "    bool fl_big = false; // an argument of sin or cos reached 2^20\n";
+            src << loops;
+            if (streams_) src << "#if defined(__clang__)\n    __atomic_thread_fence(__ATOMIC_SEQ_CST); // the streamed rows reach memory\n#endif\n";
+            if (fast) src << "    return fl_big;\n";
+            src << "}\n\n";
+        };
+        if (versioned) rowsFunction(name + "_rows_fast", fastBody, true);
+        rowsFunction(name + "_rows", body, false);
+        std::string args;
         for (size_t i = 0; i < buffers_.size(); ++i)
-            src << "(" << (writes_[i] ? "" : "const ") << ctype(p_.nodes[buffers_[i]].dtype) << "*)bufs[" << i << "], ";
-        src << "sym, scal, begin, end);\n}\n";
+            args += "(" + std::string(writes_[i] ? "" : "const ") + ctype(p_.nodes[buffers_[i]].dtype) + "*)bufs[" + std::to_string(i) + "], ";
+        args += "sym, scal, begin, end";
+        src << "extern \"C\" void " << name << "(void* const* bufs, const long* sym, const float* scal, long begin, long end) {\n";
+        if (versioned) src << "    if (" << name << "_rows_fast(" << args << ")) // again, reducing the large arguments by Payne-Hanek\n    ";
+        src << "    " << name << "_rows(" << args << ");\n}\n";
         k.source = src.str();
         return k;
     }
@@ -455,6 +479,14 @@ private:
         return true;
     }
 
+    // No loads and no scalar arguments: constants and sizes only.
+    static bool dataFree(const SE& e) {
+        if (e->kind == SExpr::Load || e->kind == SExpr::Scalar) return false;
+        for (auto& a : e->args)
+            if (!dataFree(a)) return false;
+        return true;
+    }
+
     std::string expr(const SE& e, Scope& sc) {
         // A value of the two-stage loop's first stage, read back from its block array.
         if (e->kind == SExpr::Load && !preset_.empty())
@@ -513,15 +545,19 @@ private:
         std::vector<std::string> a;
         for (auto& x : e->args) a.push_back(expr(x, sc));
         const std::string& op = e->op;
-        static const std::map<std::string, std::string> infix = {{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"lt", "<"}, {"le", "<="},
+        static const std::map<std::string, std::string> infix = {{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"div_ge1", "/"}, {"lt", "<"}, {"le", "<="},
                                                                  {"gt", ">"}, {"ge", ">="}, {"eq", "=="}, {"ne", "!="}, {"and", "&"}, {"or", "|"}};
         std::string rhs;
-        if (op == "div" && e->dtype == DType::F32 && rowValues_.count(a[1])) {
-            // a divisor fixed for the whole row (softmax's sum): one reciprocal per row, a multiply per element
+        if ((op == "div_ge1" || (op == "div" && dataFree(e->args[1]))) && e->dtype == DType::F32 && rowValues_.count(a[1])) {
+            // a divisor fixed for the whole row (softmax's sum): one reciprocal per row, a multiply
+            // per element. Only where 1 / divisor cannot overflow: softmax's sum is at least 1
+            // (div_ge1), a size is at least 1; a divisor computed from data may be below 2^-128,
+            // where x * (1 / s) is inf and x / s is not (exp(x) / exp(x).sum() near x = -100)
             std::string r = emitLine(*rowScope_, DType::F32, opaque("1.0f / " + a[1]));
             rowValues_.insert(r);
             rhs = a[0] + " * " + r;
         } else if (auto it = infix.find(op); it != infix.end()) rhs = a[0] + " " + it->second + " " + a[1];
+        else if (op == "sub_ordered") rhs = "__builtin_fmaf(" + a[1] + ", -1.0f, " + a[0] + ")"; // a - b, never reassociated
         else if (op == "neg") rhs = "-" + a[0];
         else if (op == "not") rhs = "!" + a[0];
         else if (op == "reciprocal") rhs = "1.0f / " + a[0];
@@ -532,7 +568,7 @@ private:
         else if (op == "min" || op == "clamp_max") rhs = mathCall("fl_min", a);
         else if (op == "trunc") rhs = "__builtin_truncf(" + a[0] + ")";
         else rhs = mathCall(("fl_" + op).c_str(), a);
-        if (&sc == rowScope_ && e->dtype == DType::F32 && (op == "reciprocal" || op == "rsqrt" || (op == "div" && !exactReciprocal(e->args[1]))))
+        if (&sc == rowScope_ && e->dtype == DType::F32 && (op == "reciprocal" || op == "rsqrt" || ((op == "div" || op == "div_ge1") && !exactReciprocal(e->args[1]))))
             rhs = opaque(rhs);
         std::string v = emitLine(sc, e->dtype, rhs);
         if (keep) {

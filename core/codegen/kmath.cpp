@@ -44,21 +44,20 @@ static inline float fl_expm1_poly(float r) {
     return __builtin_fmaf(r * r, q, r);
 }
 )"},
-        {"fl_exp", {"fl_bits", "fl_from_bits", "fl_expm1_poly"}, R"(
+        {"fl_exp", {"fl_ldexp", "fl_expm1_poly"}, R"(
+// exp(x) = (1 + expm1(r)) 2^k, scaled by fl_ldexp: one rounding for normal results, inf exactly
+// where exp(x) > FLT_MAX, and subnormal results below 2^-126 (x < -87.34) as LibTorch's exp gives
+// them. Below -104 the result rounds to 0 and is 0 without computing: an argument of 0 stands in,
+// so that -inf-masked elements make no subnormal (a microcode assist per vector on x86).
 static inline float fl_exp(float x) {
-    // Results below 2^-125 (x < -86.98) are flushed to 0 (an error under 1.8e-38): making a
-    // subnormal costs a microcode assist per vector on x86, and softmax over -inf-masked scores
-    // would make one for every masked element. Above that, exp(x) = 2 (s + s expm1(r)) with
-    // s = 2^(k-1), a normal float for every k in [-125, 128]: one rounding, then an exact
-    // doubling that overflows to inf exactly where exp(x) > FLT_MAX.
-    bool tiny = x < -86.98f;
+    bool zero = x < -104.0f;
+    x = zero ? 0.0f : x;
     x = x > 89.0f ? 89.0f : x;
     float k = __builtin_rintf(x * 0x1.715476p+0f);
     float r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
     r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
-    float s = fl_from_bits((fl_bits(k + 0x1.8p23f) + (126u - 0x4b400000u)) << 23);
-    float v = 2.0f * __builtin_fmaf(s, fl_expm1_poly(r), s);
-    return tiny ? 0.0f : v;
+    float v = fl_ldexp(1.0f + fl_expm1_poly(r), k);
+    return zero ? 0.0f : v;
 }
 )"},
         {"fl_exp_poly", {}, R"(
@@ -93,13 +92,22 @@ static inline float fl_exp_normal(float x) {
     return __builtin_fmaf(s, fl_exp_poly(r), s);
 }
 )"},
-        {"fl_exp_nonpos", {"fl_exp_normal"}, R"(
-// exp(x) for x <= 0 (and NaN): softmax's exp(x - max), sigmoid's exp(-|x|). Results below
-// 2^-125 (x < -86.98) are 0, as in fl_exp. Correct up to x = 88 (k <= 127), wrong above: never
-// call it on positive arguments.
+        {"fl_exp_nonpos", {"fl_bits", "fl_from_bits", "fl_exp_poly"}, R"(
+// exp(x) for x <= 0 (and NaN): softmax's exp(x - max), sigmoid's exp(-|x|). As fl_exp_split, with
+// 2^k made as 2^(k+64), a normal float for every k >= -150, and the result scaled by 2^-64 after:
+// exact for normal results, and the subnormal results below 2^-126 (x < -87.34) that LibTorch's
+// exp gives. Below -104 the result is 0, from an argument of 0 (no subnormal arithmetic for
+// -inf-masked scores). Wrong above x = 63 ln 2: never call it on positive arguments.
 static inline float fl_exp_nonpos(float x) {
-    float v = fl_exp_normal(x);
-    return x < -86.98f ? 0.0f : v;
+    bool zero = x < -104.0f;
+    x = zero ? 0.0f : x;
+    float t = __builtin_fmaf(x, 0x1.715476p+0f, 0x1.8000fep23f + 64.0f); // low bits: k + 127 + 64
+    float k = t - (0x1.8000fep23f + 64.0f);
+    float r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
+    r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
+    float s = fl_from_bits(fl_bits(t) << 23); // 2^(k+64)
+    float v = __builtin_fmaf(s, fl_exp_poly(r), s) * 0x1p-64f;
+    return zero ? 0.0f : v;
 }
 )"},
         {"fl_expm1", {"fl_from_bits", "fl_int_bits", "fl_expm1_poly"}, R"(
@@ -110,7 +118,8 @@ static inline float fl_expm1(float x) {
     float r = __builtin_fmaf(k, -0x1.62e4p-1f, x);
     r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
     float s = fl_from_bits((fl_int_bits(k) + 126u) << 23); // 2^(k-1)
-    return 2.0f * __builtin_fmaf(s, fl_expm1_poly(r), s - 0.5f);
+    float v = 2.0f * __builtin_fmaf(s, fl_expm1_poly(r), s - 0.5f);
+    return __builtin_fabsf(x) < 0x1p-24f ? x : v; // expm1(x) rounds to x there; keeps -0.0
 }
 )"},
         {"fl_log_split", {"fl_bits", "fl_from_bits"}, R"(
@@ -156,7 +165,12 @@ static inline float fl_log1p(float x) {
     // matters (relative 2^-24 next to log(x) > 16) and f comes from its bits.
     float f = x < 0x1p24f ? __builtin_fmaf(x, s, s - 1.0f) : fl_from_bits((ix & 0x7fffffu) + 0x3f3504f3u) - 1.0f;
     float r = fl_log_poly(f, e);
-    r = x == __builtin_inff() ? x : r;
+    float ax = __builtin_fabsf(x);
+    r = ax < 0x1p-24f ? x : r; // log1p(x) rounds to x there; keeps -0.0
+    // LibTorch's (Sleef's) log1p rounds a subnormal x to a multiple of 2^-148 (x / 2, then doubled),
+    // with the sign of a zero result lost: log1p(2^-149) is 0, log1p(3 2^-149) is 4 2^-149
+    r = ax < 0x1p-126f && ax != 0.0f ? (x * 0.5f) * 2.0f + 0.0f : r;
+    r = x > 1e38f ? __builtin_inff() : r; // as LibTorch's (Sleef's) log1p, which gives inf above 1e38
     r = x == -1.0f ? -__builtin_inff() : r;
     return x < -1.0f || x != x ? __builtin_nanf("") : r;
 }
@@ -226,21 +240,61 @@ static inline float fl_gelu(float x) {
 }
 )"},
         {"fl_sigmoid", {"fl_exp_nonpos"}, R"(
+// LibTorch computes 1 / (1 + exp(-x)): 0 where exp(-x) overflows (x < -88.7228317), so it is 0 here.
 static inline float fl_sigmoid(float x) {
     float e = fl_exp_nonpos(-__builtin_fabsf(x)); // in [0, 1]
-    return (x >= 0.0f ? 1.0f : e) / (1.0f + e); // sigmoid(-|x|) = e / (1 + e)
+    float v = (x >= 0.0f ? 1.0f : e) / (1.0f + e); // sigmoid(-|x|) = e / (1 + e)
+    return x < -0x1.62e42ep+6f ? 0.0f : v;
 }
 )"},
-        {"fl_sincos", {"fl_bits", "fl_from_bits", "fl_int_bits"}, R"(
-// sin(x) for q = 0, cos(x) for q = 1.
-static inline float fl_sincos(float x, unsigned q) {
+        {"fl_reduce_big", {"fl_bits"}, R"(
+// Payne-Hanek reduction of a = |x| for finite a >= 2^20: returns r = a - n pi/2 (|r| <= pi/4) and
+// n mod 4 in `quadrant`. a = m 2^(e-150) with m its 24-bit significand; the bits of 2/pi before the
+// 96 taken here give multiples of 4 (nothing mod 4), so m times that window, in fixed point with 2
+// integer and 62 fraction bits, is a (2/pi) mod 4 to 2^-62 (|r| of a float is never below about
+// 2^-30). The window's four 32-bit words come from masks, not a table, so both gcc and clang
+// vectorize the loop; its fraction goes to double as two int32 halves (no int64 conversion on AVX2).
+__attribute__((always_inline)) static inline float fl_reduce_big(float a, unsigned& quadrant) {
+    unsigned ix = fl_bits(a);
+    unsigned long m = (ix & 0x7fffffu) | 0x800000u;
+    unsigned e = ix >> 23;
+    unsigned o = (e < 147u ? 147u : e) - 120u; // bit offset of the window, after 32 zero bits
+    unsigned w = o >> 5, s = o & 31u;          // w <= 4
+    unsigned long m1 = 0ul - (w >= 1u), m2 = 0ul - (w >= 2u), m3 = 0ul - (w >= 3u), m4 = 0ul - (w >= 4u);
+    // the words w .. w + 3 of 0, then 2/pi's bits: 0xa2f9836e 4e441529 fc2757d1 f534ddc0 db629599 3c439041 fe5163ab
+    unsigned long t0 = 0x00000000ul ^ (m1 & 0xa2f9836eul) ^ (m2 & (0xa2f9836eul ^ 0x4e441529ul)) ^ (m3 & (0x4e441529ul ^ 0xfc2757d1ul)) ^ (m4 & (0xfc2757d1ul ^ 0xf534ddc0ul));
+    unsigned long t1 = 0xa2f9836eul ^ (m1 & (0xa2f9836eul ^ 0x4e441529ul)) ^ (m2 & (0x4e441529ul ^ 0xfc2757d1ul)) ^ (m3 & (0xfc2757d1ul ^ 0xf534ddc0ul)) ^ (m4 & (0xf534ddc0ul ^ 0xdb629599ul));
+    unsigned long t2 = 0x4e441529ul ^ (m1 & (0x4e441529ul ^ 0xfc2757d1ul)) ^ (m2 & (0xfc2757d1ul ^ 0xf534ddc0ul)) ^ (m3 & (0xf534ddc0ul ^ 0xdb629599ul)) ^ (m4 & (0xdb629599ul ^ 0x3c439041ul));
+    unsigned long t3 = 0xfc2757d1ul ^ (m1 & (0xfc2757d1ul ^ 0xf534ddc0ul)) ^ (m2 & (0xf534ddc0ul ^ 0xdb629599ul)) ^ (m3 & (0xdb629599ul ^ 0x3c439041ul)) ^ (m4 & (0x3c439041ul ^ 0xfe5163abul));
+    unsigned long w2 = ((t0 << 32 | t1) << s) >> 32;
+    unsigned long w1 = ((t1 << 32 | t2) << s) >> 32;
+    unsigned long w0 = ((t2 << 32 | t3) << s) >> 32;
+    unsigned long p0 = m * w0;
+    unsigned long p1 = m * w1 + (p0 >> 32);
+    unsigned long p2 = m * w2 + (p1 >> 32);
+    unsigned long f = (p2 << 32) | (p1 & 0xffffffffu); // bits 95..32 of m W: a (2/pi) mod 4 times 2^62
+    quadrant = (unsigned)((f + (1ul << 61)) >> 62);    // rounded to the nearest
+    unsigned long g = f << 2;                          // the signed fraction, in [-1/2, 1/2), times 2^64
+    double d = __builtin_fma((double)(int)(unsigned)(g >> 32), 0x1p21, (double)(int)(unsigned)((g >> 11) & 0x1fffffu));
+    return (float)(d * 0x1.921fb54442d18p-53); // * pi/2 / 2^53
+}
+)"},
+        {"fl_sincos_cw", {"fl_int_bits"}, R"(
+// Cody-Waite reduction by pi/2 in three parts, for |x| < 2^20 (and inf, NaN: r is NaN): returns
+// r = x - n pi/2 and n mod 4 in `quadrant`.
+static inline float fl_sincos_cw(float x, unsigned& quadrant) {
     float n = __builtin_rintf(x * 0x1.45f306p-1f);
     float r = __builtin_fmaf(n, -0x1.921fb6p+0f, x); // exact
     r = __builtin_fmaf(n, 0x1.777a5cp-25f, r);
     r = __builtin_fmaf(n, 0x1.ee59dap-50f, r);
-    r = r > 1.0f ? 1.0f : r; // bounds the result where |x| is too large to reduce
-    r = r < -1.0f ? -1.0f : r;
-    unsigned quadrant = fl_int_bits(n - 4.0f * __builtin_floorf(0.25f * n)) + q;
+    quadrant = fl_int_bits(n - 4.0f * __builtin_floorf(0.25f * n));
+    return r;
+}
+)"},
+        {"fl_sincos_eval", {"fl_bits", "fl_from_bits"}, R"(
+// sin(x) for q = 0, cos(x) for q = 1, from x's reduction r (|r| <= pi/4) and quadrant.
+static inline float fl_sincos_eval(float x, float r, unsigned quadrant, unsigned q) {
+    quadrant += q;
     float z = r * r;
     float s = __builtin_fmaf(0x1.7c3068p-19f, z, -0x1.a0595ap-13f);
     s = __builtin_fmaf(s, z, 0x1.111174p-7f);
@@ -251,7 +305,35 @@ static inline float fl_sincos(float x, unsigned q) {
     c = __builtin_fmaf(c, z, -0.5f);
     c = __builtin_fmaf(c, z, 1.0f);
     float v = (quadrant & 1u) ? c : s;
-    return fl_from_bits(fl_bits(v) ^ ((quadrant & 2u) << 30));
+    v = fl_from_bits(fl_bits(v) ^ ((quadrant & 2u) << 30));
+    return ((q == 0u) & (__builtin_fabsf(x) < 0x1p-12f)) ? x : v; // sin(x) rounds to x there; keeps -0.0 (r is +0)
+}
+)"},
+        {"fl_sincos", {"fl_bits", "fl_sincos_cw", "fl_reduce_big", "fl_sincos_eval"}, R"(
+// sin(x) for q = 0, cos(x) for q = 1, for every float: Cody-Waite below 2^20, Payne-Hanek
+// (fl_reduce_big) above, both computed and one selected (branch-free, so the loop vectorizes):
+// 1.6e-7 relative at most, as LibTorch's sin and cos. The Payne-Hanek path costs about 5x the
+// rest: kernels run fl_sin_fast first, and this only where an argument reached 2^20.
+__attribute__((always_inline)) static inline float fl_sincos(float x, unsigned q) {
+    float a = __builtin_fabsf(x);
+    unsigned quadrant, qb;
+    float r = fl_sincos_cw(x, quadrant);
+    float rb = fl_reduce_big(a, qb);
+    bool neg = fl_bits(x) >> 31;
+    bool big = a >= 0x1p20f && a <= 0x1.fffffep127f; // inf and NaN take the first path: NaN
+    r = big ? (neg ? -rb : rb) : r;
+    quadrant = big ? (neg ? 0u - qb : qb) : quadrant;
+    return fl_sincos_eval(x, r, quadrant, q);
+}
+)"},
+        {"fl_sincos_fast", {"fl_sincos_cw", "fl_sincos_eval"}, R"(
+// fl_sincos for |x| < 2^20 (and inf, NaN); sets `big` where |x| is past that (the kernel then
+// runs again with fl_sincos).
+static inline float fl_sincos_fast(float x, unsigned q, bool& big) {
+    big |= __builtin_fabsf(x) >= 0x1p20f;
+    unsigned quadrant;
+    float r = fl_sincos_cw(x, quadrant);
+    return fl_sincos_eval(x, r, quadrant, q);
 }
 )"},
         {"fl_sin", {"fl_sincos"}, R"(
@@ -259,6 +341,12 @@ static inline float fl_sin(float x) { return fl_sincos(x, 0u); }
 )"},
         {"fl_cos", {"fl_sincos"}, R"(
 static inline float fl_cos(float x) { return fl_sincos(x, 1u); }
+)"},
+        {"fl_sin_fast", {"fl_sincos_fast"}, R"(
+static inline float fl_sin_fast(bool& big, float x) { return fl_sincos_fast(x, 0u, big); }
+)"},
+        {"fl_cos_fast", {"fl_sincos_fast"}, R"(
+static inline float fl_cos_fast(bool& big, float x) { return fl_sincos_fast(x, 1u, big); }
 )"},
         {"fl_log1p_poly_d", {}, R"(
 // log1p(f) in float64 for 1 + f in [sqrt(1/2), sqrt(2)), relative error ~1e-10.
@@ -330,6 +418,24 @@ static inline float fl_ceil(float x) { return __builtin_ceilf(x); }
 )"},
         {"fl_round", {}, R"(
 static inline float fl_round(float x) { return __builtin_rintf(x); } // half to even
+)"},
+        {"fl_pow2_scale", {"fl_bits", "fl_from_bits"}, R"(
+// A power of two s with m s in [1, 4) for m >= 0 (max |x| of a row): var and std compute on x s,
+// whose squares cannot overflow, then divide by s exactly (fl_unscale1, fl_unscale2). 1 for inf
+// and NaN, 2^127 for 0 and subnormals.
+static inline float fl_pow2_scale(float m) {
+    unsigned e = fl_bits(m) >> 23;
+    unsigned k = e > 254u ? 127u : e == 254u ? 1u : 254u - e;
+    return fl_from_bits(k << 23);
+}
+)"},
+        {"fl_unscale1", {}, R"(
+// v / s for a power of two s, rounded once (in double, neither the quotient nor 1 / s overflows).
+static inline float fl_unscale1(float v, float s) { return (float)((double)v / (double)s); }
+)"},
+        {"fl_unscale2", {}, R"(
+// v / s^2 for a power of two s, rounded once: s^2 itself may be past the float range.
+static inline float fl_unscale2(float v, float s) { return (float)((double)v / ((double)s * (double)s)); }
 )"},
         {"fl_isnan", {}, R"(
 static inline bool fl_isnan(float x) { return x != x; }

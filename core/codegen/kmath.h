@@ -1,8 +1,8 @@
 // Kernel math: the float32 elementwise functions that generated kernels call, as C++ source text.
 //
 // Generated kernels are self-contained translation units with no #include, compiled with
-// -O3 -march=native -fno-math-errno -fno-trapping-math -fassociative-math -fno-signed-zeros
-// -ffp-contract=fast. kernelMath() returns `static inline` definitions written for exactly that
+// -O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=fast (the sign of zero is
+// kept, nothing is reassociated). kernelMath() returns `static inline` definitions written for that
 // setting: no headers (bit casts are __builtin_bit_cast; sqrt/fabs/floor/ceil/rint/fma are the
 // __builtin_ forms, single instructions under -march=native), no branches and no table lookups, so
 // a loop `for (i) out[i] = fl_exp(a[i]);` vectorizes (ymm/zmm) under both g++ and clang++. Every
@@ -13,28 +13,32 @@
 //
 // Method (coefficients: minimax fits rounded to float32, derived by tests/kmath/fit_coeffs.py):
 //   exp, expm1   x = k ln2 + r (Cody-Waite, |r| <= ln2/2), expm1(r) = r + r^2 q(r) (q degree 4);
-//                exp = 2 (s + s expm1(r)) with s = 2^(k-1) built from k's bits: one rounding, an
-//                exact doubling that overflows to inf where exp does; results below 2^-125
-//                (x < -86.98) are flushed to 0, no subnormals (they stall x86 vector units).
+//                exp = (1 + expm1(r)) 2^k by fl_ldexp (two exact power-of-two scalings): inf
+//                where exp overflows, LibTorch's subnormal results below 2^-126 (x < -87.34),
+//                0 below -104 from a harmless argument (no subnormal arithmetic for -inf).
 //                expm1 = 2 (2^(k-1) expm1(r) + (2^(k-1) - 1/2)).
 //   log, log1p   x = (1 + f) 2^e with 1 + f in [sqrt(1/2), sqrt(2)), log1p(f) = f + f^2 P(f)
 //                (P degree 8); log1p forms f = (1 + x) 2^-e - 1 in one fma, so no bits of x are
 //                lost to the rounding of 1 + x.
 //   exp_nonpos   exp for x <= 0 only (softmax's exp(x - max), sigmoid): k = rint(x log2 e) read
 //                from the low bits of x log2 e + 1.5 2^23, 2^k by shifting them into the exponent,
-//                exp(r) - 1 of degree 6; no clamp and no overflow path. Same flush below 2^-125.
+//                exp(r) - 1 of degree 6; no clamp and no overflow path; 2^(k+64), then a scaling
+//                by 2^-64: the same subnormals as exp. (fl_exp_normal: x >= -86.98 only.)
 //   tanh         -m / (2 + m) with m = expm1(-2|x|), signed like x: relative accuracy near 0
 //                without a second polynomial, one divide.
 //   erf          |x| < 0.75: x (c0 + P(x^2)); else 1 - exp(Q(|x|)), Q ~ log(erfc) on [0.75, 4].
 //   gelu         x Phi(x) with Phi(-|x|) = exp(Q(|x|)), Q ~ log of the normal tail on [0, 5.65]
 //                (0 beyond), fitted for Phi's absolute error: one exp, no second branch.
-//   sigmoid      e = exp_nonpos(-|x|): 1 / (1 + e) for x >= 0, e / (1 + e) below, one divide.
+//   sigmoid      e = exp_nonpos(-|x|): 1 / (1 + e) for x >= 0, e / (1 + e) below, one divide;
+//                0 below -88.7228317, where LibTorch's 1 / (1 + exp(-x)) overflows exp.
 //                (Newton-step reciprocals instead of the divide were no faster here, measured
 //                with the kernels alone: a 512-bit divide every ~30 vector instructions is cheap.)
-//   sin, cos     x = n pi/2 + r (three-part Cody-Waite with fma), odd/even polynomials on
-//                |r| <= pi/4, picked and signed by the quadrant n mod 4. Accurate for |x| < 2^21
-//                (~2.1e6); beyond, the float reduction loses bits: results stay finite and within
-//                [-1, 1] but are wrong (no Payne-Hanek; ML arguments are far smaller).
+//   sin, cos     x = n pi/2 + r, odd/even polynomials on |r| <= pi/4, picked and signed by the
+//                quadrant n mod 4. r by three-part Cody-Waite with fma for |x| < 2^20, by
+//                Payne-Hanek above (fl_reduce_big: x's significand times the 96 bits of 2/pi
+//                that matter for its exponent, in 64-bit integers); both computed, one selected.
+//                The second costs ~5x the rest, so kernels call fl_sin_fast / fl_cos_fast (the
+//                first only, noting any |x| >= 2^20) and run again with fl_sin / fl_cos only then.
 //   pow          exp(y log|x|) with log|x| (degree 12 polynomial) and y log|x| in float64, then
 //                the float exp kernel; C99 special cases (pow(x, 0) = 1, pow(1, y) = 1, negative
 //                x with integer y signed by parity, NaN for negative x with non-integer y). About
@@ -51,12 +55,12 @@
 //   exp_nonpos 8.5e-8       1.01      1.2e-7
 //   expm1     1.2e-7        1.43      1.2e-7
 //   log       8.1e-8        0.92      1.2e-7
-//   log1p     1.2e-7        1.42      1.2e-7   (LibTorch gives inf for x > ~1.7e38; we don't)
+//   log1p     1.2e-7        1.42      1.2e-7   (inf for x > 1e38, as LibTorch's (Sleef's) log1p)
 //   tanh      1.7e-7        2.49      2.1e-7
 //   erf       1.0e-7        1.26      1.2e-7
 //   sigmoid   1.8e-7        2.32      2.4e-7
 //   gelu      1.8e-7        2.56      5.6e-7   (relative to max(|gelu(x)|, |x| / 2))
-//   sin, cos  1.6e-7        1.49      1.2e-7   (|x| < 2^21)
+//   sin, cos  1.6e-7        1.49      1.2e-7   (every float, to 3.4e38)
 //   pow       8.2e-8        0.98      1.2e-7
 //   sqrt, abs, max, min, floor, ceil, round: exact; rsqrt: 1/sqrt, 8.9e-8 (1.47 ulp).
 #pragma once
@@ -68,7 +72,8 @@ namespace fl::codegen {
 
 // C++ source defining the named functions and the helpers they use, in a fixed order, each
 // `static inline`. Names: fl_exp fl_exp_nonpos fl_expm1 fl_log fl_log1p fl_tanh fl_erf fl_gelu fl_sigmoid fl_sin fl_cos
-// fl_pow fl_sqrt fl_rsqrt fl_abs fl_max fl_min fl_floor fl_ceil fl_round fl_isnan (bool), and the
+// fl_sin_fast fl_cos_fast (bool& big, x) fl_pow fl_sqrt fl_rsqrt fl_abs fl_max fl_min fl_floor fl_ceil fl_round
+// fl_pow2_scale fl_unscale1 fl_unscale2 (var/std's exact scaling) fl_isnan (bool), and the
 // helpers fl_bits / fl_from_bits etc. Throws std::invalid_argument for an unknown name.
 std::string kernelMath(const std::vector<std::string>& names);
 

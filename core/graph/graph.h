@@ -25,6 +25,7 @@ struct TensorMeta {
     std::string dtype = "float32"; // torch dtype name without the "torch." prefix
     std::string device = "cpu";
     bool requiresGrad = false;
+    std::vector<int64_t> strides; // as eager's op gave them at trace time (empty: unknown); not printed
 };
 
 struct SourceSpan {

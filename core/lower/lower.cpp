@@ -99,6 +99,7 @@ public:
             try {
                 if (eager_.count(int(i))) unsupported("an in-place op writes through this view of a copy");
                 lowerOp(n);
+                checkAgainstEager(n);
             } catch (Unsupported& u) {
                 p.nodes.resize(mark); // drop a half-built decomposition
                 out_.info[i] = GraphNodeInfo{};
@@ -118,6 +119,26 @@ private:
     std::map<std::string, int> symbolIndex_;
 
     GraphNodeInfo& info() { return out_.info[cur_]; }
+
+    // The value a lowering made has the shape and dtype eager's op gave at trace time: a lowering
+    // that binds an argument wrongly (x[True] read as x[1], sum(dim=[]) as no reduction) runs
+    // eagerly instead of computing something else.
+    void checkAgainstEager(const OpNode& n) {
+        const LoweredValue& v = info().value;
+        if (n.meta.size() != 1 || (v.kind != LoweredValue::Buffer && v.kind != LoweredValue::View)) return;
+        Shape want;
+        for (auto& d : n.meta[0].shape) want.push_back(d.isSymbolic() ? isym(d.symbol) : iconst(d.value));
+        DType dt;
+        if (!dtypeOf(n.meta[0].dtype, dt) || dt != v.dtype)
+            unsupported("the lowering's dtype " + std::string(dtypeName(v.dtype)) + " is not eager's " + n.meta[0].dtype);
+        // symbolic dims are not compared: the trace names a size by its value, which a constant dim can share
+        bool same = want.size() == v.shape.size();
+        for (size_t i = 0; same && i < want.size(); ++i) {
+            int64_t a, b;
+            if (constValue(want[i], a) && constValue(v.shape[i], b) && a != b) same = false;
+        }
+        if (!same) unsupported("the lowering's shape " + shapeStr(v.shape) + " is not eager's " + shapeStr(want));
+    }
 
     Node& addNode(NodeKind k, const std::string& what, Shape shape, DType dt) {
         Program& p = out_.program;
@@ -315,7 +336,10 @@ private:
         if (!a) unsupported("a missing argument");
         if (a->kind == ArgT::Const) {
             if (!a->c.isNumber()) unsupported("a non-numeric constant operand");
-            o.scalar = sconst(a->c.num(), a->c.isFloat() ? DType::F32 : a->c.isBool() ? DType::Bool : DType::I64);
+            // an int past 2^53 is not a double: converted to float in one rounding, as LibTorch
+            // converts a wrapped int64 scalar to the float tensor's type (through double would round twice)
+            if (a->c.isInt()) o.scalar = sconst(double(float(a->c.i())), DType::I64);
+            else o.scalar = sconst(a->c.num(), a->c.isFloat() ? DType::F32 : DType::Bool);
             return o;
         }
         if (a->kind == ArgT::Ref && a->index < 0 && isScalarInput(a->node)) {
@@ -424,6 +448,11 @@ private:
             tmp.pos = {*a};
             d = intList(tmp, 0, nullptr);
         }
+        if (d.empty()) { // sum(dim=[]), amax(dim=()): PyTorch 1.13 reduces every dim
+            std::vector<int> all;
+            for (size_t i = 0; i < rank; ++i) all.push_back(int(i));
+            return all;
+        }
         return normDims(d, rank);
     }
 
@@ -439,6 +468,50 @@ private:
         SE count = countOf(x.shape, dims);
         LoweredValue s = reduction("sum", "sum", x, dims, keepdim);
         return pointwiseValue("mean", {opnd(s)}, [count](const std::vector<SE>& a) { return scall("div", {a[0], count}); });
+    }
+    // var and std as eager gives them for every float: LibTorch accumulates Welford's sums in
+    // double, so values past 1.8e19 (whose squares overflow float) still give a finite var, and
+    // a row of equal values gives 0. Here the row is scaled by a power of two s (max |x| s in
+    // [1, 4), fl_pow2_scale) before the mean and the squares, the mean is refined once (the mean
+    // of x s - mean), and the result divided by s^2 (s for std) exactly. Four passes over the row.
+    LoweredValue scaledVarOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction, bool takeSqrt) {
+        LoweredValue M = reduction("var", "max", keep(x), dims, true, [](SE v) { return scall("abs", {v}); });
+        LoweredValue S = pointwiseValue("var", {opnd(M)}, [](const std::vector<SE>& a) { return scall("pow2_scale", {a[0]}); });
+        std::vector<IE> full, at;
+        size_t k = 0, r = 0;
+        for (size_t d = 0; d < x.shape.size(); ++d) {
+            bool isRed = std::find(dims.begin(), dims.end(), int(d)) != dims.end();
+            full.push_back(ivar(isRed ? "r" + std::to_string(r++) : "x" + std::to_string(k++)));
+            at.push_back(isRed ? iconst(0) : full.back());
+        }
+        LoweredValue sum = reduction("var", "sum", keep(x), dims, true);
+        out_.program.nodes[sum.buffer].body = scall("mul", {loadValue(x, full), loadValue(S, at)});
+        SE count = countOf(x.shape, dims);
+        LoweredValue m0 = pointwiseValue("var", {opnd(sum)}, [count](const std::vector<SE>& a) { return scall("div", {a[0], count}); });
+        // the mean refined by the mean of x - m0 (which the float sum rounded away): eager's mean is
+        // a double's, and a row of equal values has var 0, not its mean's rounding error squared
+        LoweredValue rs = reduction("var", "sum", keep(x), dims, true);
+        out_.program.nodes[rs.buffer].body = scall("sub", {scall("mul", {loadValue(x, full), loadValue(S, at)}), loadValue(m0, at)});
+        LoweredValue m = pointwiseValue("var", {opnd(m0), opnd(rs)}, [count](const std::vector<SE>& a) {
+            return scall("add", {a[0], scall("div", {a[1], count})});
+        });
+        LoweredValue ss = reduction("var", "sum", keep(x), dims, keepdim);
+        SE diff = scall("sub", {scall("mul", {loadValue(x, full), loadValue(S, at)}), loadValue(m, at)});
+        out_.program.nodes[ss.buffer].body = scall("mul", {diff, diff});
+        // s at the result's coordinates (the reduced dims dropped unless keepdim)
+        LoweredValue Sv = S;
+        if (!keepdim) {
+            std::vector<IE> map;
+            size_t kk = 0;
+            for (size_t d = 0; d < x.shape.size(); ++d)
+                map.push_back(std::find(dims.begin(), dims.end(), int(d)) != dims.end() ? iconst(0) : ivar("v" + std::to_string(kk++)));
+            Sv = reindex(S, ss.shape, map);
+        }
+        SE denom = countOf(x.shape, dims, correction);
+        return pointwiseValue(takeSqrt ? "std" : "var", {opnd(ss), opnd(Sv)}, [denom, takeSqrt](const std::vector<SE>& a) {
+            SE v = scall("div", {a[0], denom});
+            return takeSqrt ? scall("unscale1", {scall("sqrt", {v}), a[1]}) : scall("unscale2", {v, a[1]});
+        });
     }
     // `mean`: the keepdim mean of x over dims when the caller has it already (layer_norm).
     LoweredValue varOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction, const LoweredValue* mean = nullptr) {
@@ -563,9 +636,14 @@ private:
         std::vector<Value> items;
         if (idx.is(OK::Tuple)) items = idx.as<script::TupleObj>()->items;
         else items = {idx};
-        size_t consumed = 0;
+        size_t consumed = 0, bools = 0;
+        for (auto& it : items) {
+            if (it.isBool()) ++bools;
+            else if (!it.isNone() && !it.is(OK::Ellipsis)) ++consumed;
+        }
+        // a bool scalar index adds one dim (True: size 1, like None; False: size 0); several merge into one
         for (auto& it : items)
-            if (!it.isNone() && !it.is(OK::Ellipsis)) ++consumed;
+            if (it.isBool() && (bools > 1 || !it.b())) unsupported("indexing with False or several bools (an empty or merged dim)");
         Shape shape;
         std::vector<IE> map;
         int in = 0, outDim = 0;
@@ -578,7 +656,7 @@ private:
                 }
                 continue;
             }
-            if (it.isNone()) { shape.push_back(iconst(1)); ++outDim; continue; }
+            if (it.isNone() || it.isBool()) { shape.push_back(iconst(1)); ++outDim; continue; }
             if (in >= int(x.shape.size())) unsupported("too many indices");
             if (it.isIntLike()) {
                 int64_t n = constDim(x, in), i = it.i();
@@ -684,15 +762,34 @@ private:
                 alpha = number(arg(n, 2, "alpha"));
             }
             std::string name = op == "rsub" ? "sub" : op == "maximum" ? "max" : op == "minimum" ? "min" : op;
+            if (op == "pow" && !b.tensor && b.scalar->kind == SExpr::Scalar) unsupported("pow with a symbolic exponent (eager's vector loop and its tail use different exponents)");
+            if (op == "pow" && !b.tensor && b.scalar->kind == SExpr::Const) {
+                // LibTorch raises its vector loop's elements to float(y) and the loop's tail to y (a
+                // double): where float(y) is not y and changes parity or integrality (odd integers past
+                // 2^24, y within half a float ulp of an integer), the result depends on the element's position
+                const ArgT* ya = arg(n, 1, "exponent");
+                double y = ya && ya->kind == ArgT::Const && ya->c.isInt() ? double(ya->c.i()) : b.scalar->c;
+                if (ya && ya->kind == ArgT::Const && ya->c.isInt() && (ya->c.i() > (int64_t(1) << 53) || ya->c.i() < -(int64_t(1) << 53)))
+                    unsupported("an integer exponent past 2^53");
+                float yf = float(y);
+                if (double(yf) != y && (std::fabs(y) >= 0x1p23 || std::floor(yf) == yf))
+                    unsupported("an exponent that is not a float (eager's vector loop and its tail use different exponents)");
+            }
             return pointwise(op, {a, b}, DType::F32, [&](const std::vector<SE>& v) {
                 SE x = v[0], y = v[1];
                 if (op == "rsub") std::swap(x, y);
                 if (alpha != 1) y = scall("mul", {y, sconst(alpha)});
-                if (name == "pow" && y->kind == SExpr::Const) {
+                if (name == "pow" && y->kind == SExpr::Const && a.tensor) {
+                    // LibTorch's own special cases of pow(tensor, scalar), so special values agree:
+                    // pow(-inf, -0.5) is rsqrt(-inf) = NaN, pow(-0.0, -1) is -inf
                     if (y->c == 2) return scall("mul", {x, x});
                     if (y->c == 3) return scall("mul", {x, scall("mul", {x, x})});
                     if (y->c == 0.5) return scall("sqrt", {x});
+                    if (y->c == -0.5) return scall("rsqrt", {x});
+                    if (y->c == -1) return scall("reciprocal", {x});
+                    if (y->c == -2) return scall("div", {sconst(1), scall("mul", {x, x})});
                     if (y->c == 1) return x;
+                    if (y->c == 0) return sconst(1);
                 }
                 return scall(name, {x, y});
             });
@@ -713,6 +810,9 @@ private:
         if (op == "logical_and" || op == "logical_or") {
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
             if ((a.tensor && a.tensor->dtype != DType::Bool) || (b.tensor && b.tensor->dtype != DType::Bool)) unsupported("a bitwise op on a non-bool tensor");
+            // bool & 2 is bitwise on int64 (type promotion of a bool tensor with a Python int)
+            if ((!a.tensor && a.scalar->dtype != DType::Bool) || (!b.tensor && b.scalar->dtype != DType::Bool) || outDt != DType::Bool)
+                unsupported("a bitwise op whose result is not bool");
             return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(op == "logical_and" ? "and" : "or", {v[0], v[1]}, DType::Bool); }, false);
         }
         if (op == "where") {
@@ -753,20 +853,27 @@ private:
             return finish(reduction(op, rop, x, dims, keepdim));
         }
         if (op == "var" || op == "std") {
+            // PyTorch 1.13's schemas: var(input, unbiased=True), var(input, dim, unbiased=True,
+            // keepdim=False), var(input, dim=None, *, correction=None, keepdim=False); positional
+            // and keyword forms bind the same
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             const ArgT* d = arg(n, 1, "dim");
+            bool unbiasedForm = d && d->kind == ArgT::Const && d->c.isBool(); // var(x, False)
+            if (unbiasedForm && n.pos.size() > 2) unsupported("var(unbiased) with more positional arguments");
+            const ArgT* u = unbiasedForm ? d : arg(n, 2, "unbiased");
             double correction = 1;
-            if (d && d->kind == ArgT::Const && d->c.isBool()) unsupported("var(unbiased) positional form");
-            if (const ArgT* u = arg(n, SIZE_MAX, "unbiased")) correction = (u->kind == ArgT::Const && u->c.isIntLike() && !u->c.b()) ? 0 : 1;
-            if (const ArgT* c = arg(n, SIZE_MAX, "correction")) {
+            if (u && !(u->kind == ArgT::Const && u->c.isNone())) {
+                if (u->kind != ArgT::Const || !u->c.isIntLike()) unsupported("a non-constant unbiased");
+                correction = u->c.b() ? 1 : 0;
+            }
+            if (const ArgT* c = arg(n, SIZE_MAX, "correction"); c && !(c->kind == ArgT::Const && c->c.isNone())) {
                 if (!isNumber(c)) unsupported("a non-constant correction");
                 correction = number(c);
             }
-            std::vector<int> dims = dimsArg(n, 1, "dim", x.shape.size());
+            std::vector<int> dims = unbiasedForm ? dimsArg(n, SIZE_MAX, "dim", x.shape.size()) : dimsArg(n, 1, "dim", x.shape.size());
             bool keepdim = boolArg(n, 3, "keepdim", false);
-            LoweredValue v = varOf(x, dims, keepdim, correction);
-            if (op == "std") v = pointwiseValue("std", {opnd(v)}, [](const std::vector<SE>& a) { return scall("sqrt", {a[0]}); });
-            return finish(v);
+            if (x.dtype != DType::F32) unsupported("a reduction over a non-float32 tensor");
+            return finish(scaledVarOf(x, dims, keepdim, correction, op == "std"));
         }
         if (op == "softmax" || op == "log_softmax") {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
@@ -791,10 +898,14 @@ private:
             }
             if (op == "softmax")
                 return finish(pointwiseValue("softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
-                    return scall("div", {scall("exp_nonpos", {scall("sub", {a[0], a[1]})}), a[2]});
+                    // the sum is at least 1 (the max's own exp(0)): a reciprocal per row is safe
+                    return scall("div_ge1", {scall("exp_nonpos", {scall("sub", {a[0], a[1]})}), a[2]});
                 }));
+            // (x - max) - log(sum), in that order, as eager: with reassociation allowed the C++ compiler
+            // would compute x - (max + log(sum)), in which log(sum) vanishes next to a huge max
+            // (log_softmax of two equal logits of 3e38 gave 0, not -log 2)
             return finish(pointwiseValue("log_softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
-                return scall("sub", {scall("sub", {a[0], a[1]}), scall("log", {a[2]})});
+                return scall("sub_ordered", {scall("sub", {a[0], a[1]}), scall("log", {a[2]})});
             }));
         }
         if (op == "layer_norm") {

@@ -65,9 +65,11 @@ void rethrowTorchError(Interp& in) {
 }
 
 // ---------------------------------------------------------------- conversions
-bool isScalarLike(const Value& v) { return v.isNumber(); }
+// A Python int past 64 bits is a number too: PyTorch takes it and fails to unpack it (below).
+bool isScalarLike(const Value& v) { return v.isNumber() || isBigInt(v); }
 
 at::Scalar toScalar(Interp& in, const Value& v, const char* what) {
+    if (isBigInt(v)) in.raise(in.runtimeError, "Overflow when unpacking long"); // PyTorch's error for x * 10**20
     if (v.isBool()) return at::Scalar(v.b());
     if (v.isInt()) return at::Scalar(v.i());
     if (v.isFloat()) return at::Scalar(v.f());

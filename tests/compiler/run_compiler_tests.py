@@ -7,7 +7,8 @@ Usage: /usr/bin/python3 tests/compiler/run_compiler_tests.py --fuselab build/app
 Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   1. every script in tests/compiler/cases/ and resources/models/bench/ prints the same under
      `fuselab run` (compiled kernels) as under `fuselab run --no-compile` (eager), and none of its
-     printed checks is False;
+     printed checks is False (the edge_* and special_values cases compare torch.compile(f) with f
+     inside the script: dtype, shape, strides, NaN, the sign of zero, values; see their compare());
   2. `fuselab kernels` shows the kernel / library call / eager op counts of expected.json for each
      graph, and no graph runs op by op;
   3. `fuselab kernels` output is byte-identical across two processes with fresh caches (softmax
