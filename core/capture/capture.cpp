@@ -716,8 +716,9 @@ int Tracer::placeholderFor(const Value& v) {
     if (src != sources.end()) {
         n.source = src->second;
         std::string key = n.source.str();
-        for (size_t i = 0; i < nodes.size(); ++i)
-            if (nodes[i].placeholder && !nodes[i].constant && nodes[i].source.str() == key) return int(i);
+        auto known = tensorInputs.find(key);
+        if (known != tensorInputs.end()) return known->second;
+        tensorInputs.emplace(key, int(nodes.size()));
         Guard g;
         g.kind = GuardKind::Tensor;
         g.src = n.source;
@@ -897,8 +898,9 @@ ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
     auto& nodes = e.graph.nodes;
     ArgT a;
     a.kind = ArgT::Ref;
-    for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].placeholder && nodes[i].scalar && nodes[i].source.str() == key) { a.node = int(i); return a; }
+    auto known = scalarInputs.find(key);
+    if (known != scalarInputs.end()) { a.node = known->second; return a; }
+    scalarInputs.emplace(key, int(nodes.size()));
     OpNode n;
     n.placeholder = true;
     n.scalar = true;
@@ -1012,12 +1014,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if (isInplace(target, ca) && !ca.pos.empty() && ca.pos[0].isTensor()) {
         auto it = tensorRef.find(ca.pos[0].obj());
         bool fromInput = it == tensorRef.end() || e.graph.nodes[it->second.first].placeholder;
-        if (fromInput) {
-            bool have = false;
-            for (auto& [t, c] : undo)
-                if (t.obj() == ca.pos[0].obj()) have = true;
-            if (!have) undo.emplace_back(ca.pos[0], wrap(tensorOf(ca.pos[0]).detach().clone()));
-        }
+        if (fromInput && undone.insert(ca.pos[0].obj()).second) undo.emplace_back(ca.pos[0], wrap(tensorOf(ca.pos[0]).detach().clone()));
     }
     if (e.graph.nodes.size() >= 100000) breakNow("too_large", "");
     OpNode n;
@@ -1212,13 +1209,9 @@ static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<grap
     return graph::Arg::lit("None");
 }
 
-static void collectRefs(const ArgT& a, std::vector<ArgT>& out, const std::vector<OpNode>& nodes) {
-    if (a.kind == ArgT::Ref && !nodes[a.node].placeholder) {
-        for (auto& o : out)
-            if (o.node == a.node && o.index == a.index) return;
-        out.push_back(a);
-    }
-    for (auto& x : a.items) collectRefs(x, out, nodes);
+static void collectRefs(const ArgT& a, std::vector<ArgT>& out, std::set<std::pair<int, int>>& seen, const std::vector<OpNode>& nodes) {
+    if (a.kind == ArgT::Ref && !nodes[a.node].placeholder && seen.emplace(a.node, a.index).second) out.push_back(a);
+    for (auto& x : a.items) collectRefs(x, out, seen, nodes);
 }
 
 void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
@@ -1226,7 +1219,9 @@ void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
     if (specializeAll)
         for (auto& gd : e.guards)
             if (gd.kind == GuardKind::Tensor) std::fill(gd.tensor.dynamic.begin(), gd.tensor.dynamic.end(), 0);
-    for (auto* x : exits) collectRefs(*x, g.outputs, g.nodes);
+    std::set<std::pair<int, int>> seen;
+    for (auto& o : g.outputs) seen.emplace(o.node, o.index);
+    for (auto* x : exits) collectRefs(*x, g.outputs, seen, g.nodes);
     g.ops = 0;
     std::vector<graph::Node*> map(g.nodes.size(), nullptr);
     int constants = 0;
