@@ -1337,6 +1337,9 @@ static std::string pathKey(const std::vector<int>& p) {
     return s;
 }
 
+// A frame's code object: a def, or a lambda (whose body is one expression).
+static const void* codeOf(const FunctionObj* fn) { return fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda); }
+
 static int firstLine(const FunctionObj* fn) {
     if (!fn->def) return fn->lambda->span.line;
     int line = fn->def->span.line;
@@ -1374,7 +1377,7 @@ Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileO
         a.pos.insert(a.pos.begin(), fn.as<BoundMethodObj>()->self);
         fn = fn.as<BoundMethodObj>()->func;
     }
-    if (!fn.is(OK::Function) || !fn.as<FunctionObj>()->def) return in_.call(fnValue, args);
+    if (!fn.is(OK::Function) || (!fn.as<FunctionObj>()->def && !fn.as<FunctionObj>()->lambda)) return in_.call(fnValue, args);
     auto* fo = fn.as<FunctionObj>();
     if (interceptDepth_ == 0 && events.at(events::Level::Calls)) return callTimed(fo, a, opts);
     ScopeP sc = in_.bindCall(fo, a);
@@ -1445,7 +1448,7 @@ Value Session::callDisabled(const Value& fn, CallArgs& args) {
 static std::string compileId(const CFrame& fr, int n) { return std::to_string(fr.index) + "/" + std::to_string(n); }
 
 Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const ScopeP& scope, const CompileOptions& opts, int breakLine) {
-    CFrame& fr = frameFor(FrameKey{fn->def, pathKey(path)}, fn, path, breakLine);
+    CFrame& fr = frameFor(FrameKey{codeOf(fn), pathKey(path)}, fn, path, breakLine);
     fr.lastScope = scope;
     if (fr.entries.empty() && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
@@ -1553,6 +1556,9 @@ Value Session::afterGraph(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& s
     ++interceptDepth_;
     struct D { int& d; ~D() { --d; } } dd{interceptDepth_};
     const ExitPlan& ex = e.exit;
+    // a lambda's body is one expression: after its graph the expression finishes eagerly, and
+    // there is nothing to resume
+    if (fn->lambda) return in_.evalLambdaSubst(fn, scope, subst);
     std::vector<int> next;
     if (ex.kind == ExitPlan::AfterStmt) {
         Value ret;

@@ -1526,6 +1526,11 @@ bool Interp::evalIfTestSubst(FunctionObj* fn, const ScopeP& scope, const std::ve
     return truthy(e.eval(ifs->test.get(), scope.get()));
 }
 
+Value Interp::evalLambdaSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<std::pair<const Expr*, Value>>& subst) {
+    SubstFrame frame(*this, ev(), fn, scope.get(), subst);
+    return ev().eval(fn->lambda->body.get(), scope.get());
+}
+
 static const Body* blockAt(const Body& body, const std::vector<int>& p) {
     const Body* blk = &body;
     for (size_t k = 0; k + 1 < p.size(); k += 2) {
