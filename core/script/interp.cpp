@@ -507,8 +507,10 @@ struct Evaluator {
         }
     }
 
-    Flow execFor(const ForStmt* f, Scope* s, Value& ret) {
-        Value iterable = eval(f->iter.get(), s);
+    Flow execFor(const ForStmt* f, Scope* s, Value& ret) { return execForLoop(f, eval(f->iter.get(), s), s, ret); }
+
+    // The loop of a `for` statement over its already evaluated iterable.
+    Flow execForLoop(const ForStmt* f, const Value& iterable, Scope* s, Value& ret) {
         // Fast paths keep Python semantics: ranges are immutable; lists are read by index each step.
         if (iterable.is(OK::Range)) {
             auto* r = iterable.as<RangeObj>();
@@ -1339,12 +1341,19 @@ struct Evaluator {
                 if (tr) { tr->inIfTest = false; tr->path.push_back(b ? 0 : 1); }
                 f = execFrom(b ? ifs->body : ifs->orelse, kNone, level + 2, s, ret);
             } else if (tr && (st->kind == StmtKind::For || st->kind == StmtKind::While || st->kind == StmtKind::With || st->kind == StmtKind::Try)) {
+                // A `for` statement's iterable is evaluated before the loop starts: a graph break
+                // there is a break at the statement, which can be resumed, not one inside the loop.
+                Value iterable;
+                if (st->kind == StmtKind::For) {
+                    setLine(st->span.line);
+                    iterable = eval(static_cast<const ForStmt*>(st)->iter.get(), s);
+                }
                 struct LoopMark {
                     capture::Tracer* t;
                     ~LoopMark() { --t->loopDepth; }
                 } mark{tr};
                 ++tr->loopDepth;
-                f = exec(st, s, ret);
+                f = st->kind == StmtKind::For ? execForLoop(static_cast<const ForStmt*>(st), iterable, s, ret) : exec(st, s, ret);
             } else {
                 f = exec(st, s, ret);
             }
