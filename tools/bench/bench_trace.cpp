@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,7 +37,7 @@ static std::string scriptFor(int n, const std::string& shape) {
 struct Result {
     double traceMs = 0, backendMs = 0, wallMs = 0;
     std::vector<std::pair<std::string, double>> phases; // the backend's, in order
-    int ops = 0, graphs = 0;
+    int ops = 0, graphs = 0, kernels = 0;
     bool ok = false;
 };
 
@@ -65,7 +64,10 @@ static Result runOnce(int n, const std::string& shape) {
         }
     }
     for (const capture::CFrame* fr : in.capture->framesInOrder())
-        for (const auto& e : fr->entries) r.ops += e->graph.ops;
+        for (const auto& e : fr->entries) {
+            r.ops += e->graph.ops;
+            if (e->compiled) r.kernels += int(e->compiled->kernels.size());
+        }
     r.graphs = in.capture->graphCount();
     r.ok = true;
     return r;
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
         else std::printf("%12s ", "");
         std::printf("%12.1f%s\n", m.wallMs, m.graphs == 1 ? "" : "  (not one graph)");
         if (backend == "fuselab") {
-            std::printf("%8s backend phases:", "");
+            std::printf("%8s %d kernels; backend phases:", "", m.kernels);
             for (auto& [name, ms] : m.phases) std::printf(" %s %.1f", name.c_str(), ms);
             std::printf("\n");
         }
