@@ -1,6 +1,8 @@
 #include "app/cli.h"
 
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -21,7 +23,8 @@ namespace fl::app {
 std::string usage() {
     return "usage: fuselab [MODEL.py]                        open the explorer (headless: print the report)\n"
            "       fuselab run [--timeout S] [--no-compile] MODEL.py\n"
-           "                                                 run a model script (--no-compile: torch.compile runs eagerly)\n"
+           "                                                 run a model script (--no-compile: torch.compile runs eagerly;\n"
+           "                                                 --timeout S or --timeout=S: stop after S seconds, 0 < S <= 604800)\n"
            "       fuselab explain [--json] [--timeout S] MODEL.py\n"
            "                                                 graphs, graph breaks, recompiles and guards of each compiled function\n"
            "       fuselab kernels [--decisions] [--ir] [--asm] [--threads N] MODEL.py\n"
@@ -43,6 +46,25 @@ bool isSubcommand(const std::string& w) {
 
 namespace {
 
+// --timeout's limit: a week (no model script needs longer; far larger values, 1e300 or inf,
+// once overflowed the deadline and fired at once).
+constexpr double kMaxTimeoutSeconds = 7 * 24 * 3600;
+
+// Parses --timeout's value; prints a usage error and returns false when it cannot be honoured.
+bool parseTimeout(const std::string& cmd, const std::string& text, double& out) {
+    char* end = nullptr;
+    errno = 0;
+    double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? 0 : std::strtod(text.c_str(), &end);
+    bool number = end && end != text.c_str() && *end == 0 && errno == 0 && std::isfinite(v);
+    if (!number || v <= 0 || v > kMaxTimeoutSeconds) {
+        std::cerr << "fuselab " << cmd << ": --timeout needs a number of seconds greater than 0 and at most " << kMaxTimeoutSeconds
+                  << " (7 days), got '" << text << "'\n";
+        return false;
+    }
+    out = v;
+    return true;
+}
+
 struct CommonArgs {
     script::RunConfig cfg;
     std::string path;
@@ -57,13 +79,9 @@ int parseArgs(const std::string& cmd, const std::vector<std::string>& args, Comm
     cfg.hardExitOnStuckTimeout = true;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (a == "--timeout") {
-            if (i + 1 >= args.size()) { std::cerr << "fuselab " << cmd << ": --timeout needs a number of seconds\n"; return 2; }
-            char* end = nullptr;
-            cfg.timeoutSeconds = std::strtod(args[++i].c_str(), &end);
-            if (!end || *end || cfg.timeoutSeconds <= 0) { std::cerr << "fuselab " << cmd << ": --timeout needs a positive number of seconds\n"; return 2; }
-        } else if (a.rfind("--timeout=", 0) == 0) {
-            cfg.timeoutSeconds = std::atof(a.c_str() + 10);
+        if (a == "--timeout" || a.rfind("--timeout=", 0) == 0) {
+            if (a == "--timeout" && i + 1 >= args.size()) { std::cerr << "fuselab " << cmd << ": --timeout needs a number of seconds\n"; return 2; }
+            if (!parseTimeout(cmd, a == "--timeout" ? args[++i] : a.substr(10), cfg.timeoutSeconds)) return 2;
         } else if (a == "--no-compile" && cmd == "run") {
             cfg.compile = false;
         } else if (a == "--json" && (cmd == "explain" || cmd == "bench")) {

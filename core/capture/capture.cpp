@@ -719,8 +719,9 @@ int Tracer::placeholderFor(const Value& v) {
     if (src != sources.end()) {
         n.source = src->second;
         std::string key = n.source.str();
-        for (size_t i = 0; i < nodes.size(); ++i)
-            if (nodes[i].placeholder && !nodes[i].constant && nodes[i].source.str() == key) return int(i);
+        auto known = tensorInputs.find(key);
+        if (known != tensorInputs.end()) return known->second;
+        tensorInputs.emplace(key, int(nodes.size()));
         Guard g;
         g.kind = GuardKind::Tensor;
         g.src = n.source;
@@ -904,8 +905,9 @@ ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
     auto& nodes = e.graph.nodes;
     ArgT a;
     a.kind = ArgT::Ref;
-    for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].placeholder && nodes[i].scalar && nodes[i].source.str() == key) { a.node = int(i); return a; }
+    auto known = scalarInputs.find(key);
+    if (known != scalarInputs.end()) { a.node = known->second; return a; }
+    scalarInputs.emplace(key, int(nodes.size()));
     OpNode n;
     n.placeholder = true;
     n.scalar = true;
@@ -1048,12 +1050,7 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if (isInplace(target, ca) && !ca.pos.empty() && ca.pos[0].isTensor()) {
         auto it = tensorRef.find(ca.pos[0].obj());
         bool fromInput = it == tensorRef.end() || e.graph.nodes[it->second.first].placeholder;
-        if (fromInput) {
-            bool have = false;
-            for (auto& [t, c] : undo)
-                if (t.obj() == ca.pos[0].obj()) have = true;
-            if (!have) undo.emplace_back(ca.pos[0], wrap(tensorOf(ca.pos[0]).detach().clone()));
-        }
+        if (fromInput && undone.insert(ca.pos[0].obj()).second) undo.emplace_back(ca.pos[0], wrap(tensorOf(ca.pos[0]).detach().clone()));
     }
     if (e.graph.nodes.size() >= 100000) breakNow("too_large", "");
     OpNode n;
@@ -1253,13 +1250,9 @@ static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<grap
     return graph::Arg::lit("None");
 }
 
-static void collectRefs(const ArgT& a, std::vector<ArgT>& out, const std::vector<OpNode>& nodes) {
-    if (a.kind == ArgT::Ref && !nodes[a.node].placeholder) {
-        for (auto& o : out)
-            if (o.node == a.node && o.index == a.index) return;
-        out.push_back(a);
-    }
-    for (auto& x : a.items) collectRefs(x, out, nodes);
+static void collectRefs(const ArgT& a, std::vector<ArgT>& out, std::set<std::pair<int, int>>& seen, const std::vector<OpNode>& nodes) {
+    if (a.kind == ArgT::Ref && !nodes[a.node].placeholder && seen.emplace(a.node, a.index).second) out.push_back(a);
+    for (auto& x : a.items) collectRefs(x, out, seen, nodes);
 }
 
 void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
@@ -1267,7 +1260,9 @@ void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
     if (specializeAll)
         for (auto& gd : e.guards)
             if (gd.kind == GuardKind::Tensor) std::fill(gd.tensor.dynamic.begin(), gd.tensor.dynamic.end(), 0);
-    for (auto* x : exits) collectRefs(*x, g.outputs, g.nodes);
+    std::set<std::pair<int, int>> seen;
+    for (auto& o : g.outputs) seen.emplace(o.node, o.index);
+    for (auto* x : exits) collectRefs(*x, g.outputs, seen, g.nodes);
     g.ops = 0;
     std::vector<graph::Node*> map(g.nodes.size(), nullptr);
     int constants = 0;
@@ -1383,6 +1378,9 @@ static std::string pathKey(const std::vector<int>& p) {
     return s;
 }
 
+// A frame's code object: a def, or a lambda (whose body is one expression).
+static const void* codeOf(const FunctionObj* fn) { return fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda); }
+
 static int firstLine(const FunctionObj* fn) {
     if (!fn->def) return fn->lambda->span.line;
     int line = fn->def->span.line;
@@ -1420,7 +1418,7 @@ Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileO
         a.pos.insert(a.pos.begin(), fn.as<BoundMethodObj>()->self);
         fn = fn.as<BoundMethodObj>()->func;
     }
-    if (!fn.is(OK::Function) || !fn.as<FunctionObj>()->def) return in_.call(fnValue, args);
+    if (!fn.is(OK::Function) || (!fn.as<FunctionObj>()->def && !fn.as<FunctionObj>()->lambda)) return in_.call(fnValue, args);
     auto* fo = fn.as<FunctionObj>();
     if (interceptDepth_ == 0 && events.at(events::Level::Calls)) return callTimed(fo, a, opts);
     ScopeP sc = in_.bindCall(fo, a);
@@ -1491,7 +1489,7 @@ Value Session::callDisabled(const Value& fn, CallArgs& args) {
 static std::string compileId(const CFrame& fr, int n) { return std::to_string(fr.index) + "/" + std::to_string(n); }
 
 Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const ScopeP& scope, const CompileOptions& opts, int breakLine) {
-    CFrame& fr = frameFor(FrameKey{fn->def, pathKey(path)}, fn, path, breakLine);
+    CFrame& fr = frameFor(FrameKey{codeOf(fn), pathKey(path)}, fn, path, breakLine);
     fr.lastScope = scope;
     if (fr.entries.empty() && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
@@ -1599,6 +1597,9 @@ Value Session::afterGraph(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& s
     ++interceptDepth_;
     struct D { int& d; ~D() { --d; } } dd{interceptDepth_};
     const ExitPlan& ex = e.exit;
+    // a lambda's body is one expression: after its graph the expression finishes eagerly, and
+    // there is nothing to resume
+    if (fn->lambda) return in_.evalLambdaSubst(fn, scope, subst);
     std::vector<int> next;
     if (ex.kind == ExitPlan::AfterStmt) {
         Value ret;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/capture/capture.h"
 
@@ -117,10 +118,14 @@ public:
     std::string userComment() const; // "# return x * c  # m.py:5 in f"
 
     std::unordered_map<const script::Obj*, std::pair<int, int>> tensorRef; // TensorObj -> (node, tuple index)
+    // graph inputs by their source's text (tensors; symbolic scalars): found again without a scan
+    // of the nodes, which made long traces quadratic
+    std::unordered_map<std::string, int> tensorInputs, scalarInputs;
     std::unordered_map<const script::Obj*, Source> sources;
     std::set<std::string> guarded;
     std::vector<Value> keep; // keeps traced objects alive so their addresses stay unique
     std::vector<std::pair<Value, Value>> undo; // (input tensor, its contents before an in-place op)
+    std::unordered_set<const script::Obj*> undone; // the tensors in `undo`
     std::map<int64_t, std::string> symbols; // concrete size of a dynamic dim -> "s0"
     bool specializeAll = false;
     int suspended = 0;

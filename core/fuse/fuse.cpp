@@ -1,8 +1,11 @@
 #include "core/fuse/fuse.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
+#include <queue>
 #include <set>
+#include <unordered_set>
 
 namespace fl::fuse {
 
@@ -78,7 +81,10 @@ public:
         : p_(p), deps_(deps), needs_(needsValue), opts_(o) {
         users_.resize(p.nodes.size());
         for (size_t i = 0; i < deps.size(); ++i)
-            for (int d : deps[i]) users_[d].push_back(int(i));
+            for (int d : deps[i]) {
+                users_[d].push_back(int(i));
+                if (d >= int(i)) topological_ = false;
+            }
     }
 
     Schedule run() {
@@ -115,6 +121,7 @@ private:
     const std::vector<bool>& needs_;
     Options opts_;
     std::vector<std::vector<int>> users_;
+    bool topological_ = true; // every node depends only on nodes before it (lowering's order)
     Schedule s_;
     std::set<std::pair<std::vector<int>, std::vector<int>>> rejected_;
 
@@ -152,19 +159,23 @@ private:
         return saved;
     }
 
-    // Is there a path from the group's nodes to `to` through nodes outside both groups?
+    // Is there a path from the merged group's nodes back into it through nodes outside it? In
+    // topological order such a path never passes a node after the group's last one, so the walk
+    // stays between its first and last nodes (walking everything downstream made each check
+    // linear in the graph, and fusing a 20k-op chain quadratic).
     bool pathThroughOthers(const std::set<int>& both) const {
+        const int last = topological_ ? *both.rbegin() : INT32_MAX;
         std::vector<int> stack;
-        std::vector<char> seen(p_.nodes.size(), 0);
+        std::unordered_set<int> seen;
         for (int n : both)
             for (int u : users_[n])
-                if (!both.count(u) && !seen[u]) { seen[u] = 1; stack.push_back(u); }
+                if (u < last && !both.count(u) && seen.insert(u).second) stack.push_back(u);
         while (!stack.empty()) {
             int x = stack.back();
             stack.pop_back();
             for (int u : users_[x]) {
                 if (both.count(u)) return true;
-                if (!seen[u]) { seen[u] = 1; stack.push_back(u); }
+                if (u < last && seen.insert(u).second) stack.push_back(u);
             }
         }
         return false;
@@ -442,20 +453,25 @@ std::vector<int> executionOrder(const Program& p, const Schedule& s, const std::
             for (int d : deps[n])
                 if (unitOf[d] != INT32_MIN && unitOf[d] != u) preds[u].insert(unitOf[d]);
     }
+    // the ready unit with the smallest first node next, from a heap (a scan of every unit per
+    // step was quadratic in the number of kernels and library calls)
+    std::map<int, std::vector<int>> succs;
+    std::map<int, size_t> waiting;
+    for (auto& [u, ps] : preds) {
+        waiting[u] = ps.size();
+        for (int q : ps) succs[q].push_back(u);
+    }
+    using Ready = std::pair<int, int>; // (first node, unit)
+    std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> ready;
+    for (auto& [u, ns] : unitNodes)
+        if (waiting[u] == 0) ready.push({ns.front(), u});
     std::vector<int> order;
-    std::set<int> done;
-    while (order.size() < unitNodes.size()) {
-        int best = INT32_MIN, bestFirst = INT32_MAX;
-        for (auto& [u, ns] : unitNodes) {
-            if (done.count(u)) continue;
-            bool ready = true;
-            for (int q : preds[u])
-                if (!done.count(q)) ready = false;
-            if (ready && ns.front() < bestFirst) { best = u; bestFirst = ns.front(); }
-        }
-        if (best == INT32_MIN) break; // a cycle: cannot happen when fusion is legal
-        done.insert(best);
-        order.push_back(best);
+    while (!ready.empty()) { // a unit never ready would be a cycle: cannot happen when fusion is legal
+        int u = ready.top().second;
+        ready.pop();
+        order.push_back(u);
+        for (int v : succs[u])
+            if (--waiting[v] == 0) ready.push({unitNodes[v].front(), v});
     }
     return order;
 }

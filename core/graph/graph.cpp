@@ -40,11 +40,21 @@ std::string formatArg(const Arg& a) {
 }
 } // namespace
 
+// FX's naming: `base`, else the first free `base_1`, `base_2`, ... Names are never removed, so
+// the suffixes already found taken for a base need not be tried again.
 std::string Graph::uniqueName(const std::string& base) {
-    std::string name = base;
-    for (int k = 1; std::find(names_.begin(), names_.end(), name) != names_.end(); ++k) name = base + "_" + std::to_string(k);
-    names_.push_back(name);
-    return name;
+    ++nameProbes_;
+    if (names_.insert(base).second) return base;
+    int& k = nextSuffix_[base];
+    if (k == 0) k = 1;
+    for (;; ++k) {
+        ++nameProbes_;
+        std::string name = base + "_" + std::to_string(k);
+        if (names_.insert(name).second) {
+            ++k;
+            return name;
+        }
+    }
 }
 
 Node& Graph::addPlaceholder(const std::string& name, TensorMeta meta) {

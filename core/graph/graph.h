@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 #include <vector>
 
@@ -66,11 +68,16 @@ public:
     Node& setOutput(std::vector<Arg> results);
     const std::vector<std::unique_ptr<Node>>& nodes() const { return nodes_; }
     int callCount() const; // graph ops, as torch.compile counts them (calls only)
+    // Candidate names looked up so far: naming is linear when this stays near the node count
+    // (a test counts it; a 20k-op trace once spent most of its time naming).
+    size_t nameProbes() const { return nameProbes_; }
 
 private:
     std::string uniqueName(const std::string& base);
     std::vector<std::unique_ptr<Node>> nodes_;
-    std::vector<std::string> names_;
+    std::unordered_set<std::string> names_;
+    std::unordered_map<std::string, int> nextSuffix_; // base -> the first "_k" not yet tried
+    size_t nameProbes_ = 0;
 };
 
 // "f32[32, 256]", "i64[s0]"

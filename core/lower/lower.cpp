@@ -675,17 +675,20 @@ private:
                     continue;
                 }
                 int64_t n = constDim(x, in);
-                int64_t step = s->step.isNone() ? 1 : (s->step.isIntLike() ? s->step.i() : 0);
+                auto isInt = [](const Value& v) { return v.isIntLike() || script::isBigInt(v); };
+                int64_t step = s->step.isNone() ? 1 : (isInt(s->step) ? script::clampedSliceInt(s->step) : 0);
                 if (step <= 0) unsupported("a slice step that is not a positive constant");
+                // bounds past the dimension (ints past 64 bits included) clamp, as Python's do
                 auto clampIdx = [n](const Value& v, int64_t dflt) {
                     if (v.isNone()) return dflt;
-                    int64_t i = v.i();
+                    int64_t i = script::clampedSliceInt(v);
                     if (i < 0) i += n;
                     return std::min(std::max<int64_t>(i, 0), n);
                 };
-                if ((!s->start.isNone() && !s->start.isIntLike()) || (!s->stop.isNone() && !s->stop.isIntLike())) unsupported("a non-constant slice");
+                if ((!s->start.isNone() && !isInt(s->start)) || (!s->stop.isNone() && !isInt(s->stop))) unsupported("a non-constant slice");
                 int64_t a = clampIdx(s->start, 0), b = clampIdx(s->stop, n);
-                int64_t len = b > a ? (b - a + step - 1) / step : 0;
+                int64_t len = b > a ? (b - a - 1) / step + 1 : 0; // never b - a + step: the step may be huge
+                if (len <= 1) step = 1; // one element: the step is never multiplied into an index
                 shape.push_back(iconst(len));
                 map.push_back(iadd(imul(ivar("v" + std::to_string(outDim++)), iconst(step)), iconst(a)));
                 ++in;

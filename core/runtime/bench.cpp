@@ -238,6 +238,7 @@ CallSite callSite(const capture::Session::RecordedCall& rc) {
         auto* fo = target.as<script::FunctionObj>();
         site.function = fo->qualname.empty() ? fo->name : fo->qualname;
         if (fo->def) site.line = fo->def->span.line;
+        else if (fo->lambda) site.line = fo->lambda->span.line;
         if (fo->ast) site.file = fo->ast->filename;
     }
     // a module from the nn prelude: name the script line that called it instead (the innermost

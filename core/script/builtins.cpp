@@ -1233,7 +1233,7 @@ void installBuiltins(Interp& in) {
             int64_t n = int64_t(chars.size());
             auto norm = [&](size_t k, int64_t dflt) {
                 if (a.pos.size() <= k || a.pos[k].isNone()) return dflt;
-                int64_t v = toInt(in, a.pos[k], "slice indices");
+                int64_t v = isBigInt(a.pos[k]) ? clampedSliceInt(a.pos[k]) : toInt(in, a.pos[k], "slice indices");
                 if (v < 0) v = std::max<int64_t>(0, v + n);
                 return std::min(v, n);
             };

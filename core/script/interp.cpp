@@ -507,8 +507,10 @@ struct Evaluator {
         }
     }
 
-    Flow execFor(const ForStmt* f, Scope* s, Value& ret) {
-        Value iterable = eval(f->iter.get(), s);
+    Flow execFor(const ForStmt* f, Scope* s, Value& ret) { return execForLoop(f, eval(f->iter.get(), s), s, ret); }
+
+    // The loop of a `for` statement over its already evaluated iterable.
+    Flow execForLoop(const ForStmt* f, const Value& iterable, Scope* s, Value& ret) {
         // Fast paths keep Python semantics: ranges are immutable; lists are read by index each step.
         if (iterable.is(OK::Range)) {
             auto* r = iterable.as<RangeObj>();
@@ -1339,12 +1341,19 @@ struct Evaluator {
                 if (tr) { tr->inIfTest = false; tr->path.push_back(b ? 0 : 1); }
                 f = execFrom(b ? ifs->body : ifs->orelse, kNone, level + 2, s, ret);
             } else if (tr && (st->kind == StmtKind::For || st->kind == StmtKind::While || st->kind == StmtKind::With || st->kind == StmtKind::Try)) {
+                // A `for` statement's iterable is evaluated before the loop starts: a graph break
+                // there is a break at the statement, which can be resumed, not one inside the loop.
+                Value iterable;
+                if (st->kind == StmtKind::For) {
+                    setLine(st->span.line);
+                    iterable = eval(static_cast<const ForStmt*>(st)->iter.get(), s);
+                }
                 struct LoopMark {
                     capture::Tracer* t;
                     ~LoopMark() { --t->loopDepth; }
                 } mark{tr};
                 ++tr->loopDepth;
-                f = exec(st, s, ret);
+                f = st->kind == StmtKind::For ? execForLoop(static_cast<const ForStmt*>(st), iterable, s, ret) : exec(st, s, ret);
             } else {
                 f = exec(st, s, ret);
             }
@@ -1524,6 +1533,11 @@ bool Interp::evalIfTestSubst(FunctionObj* fn, const ScopeP& scope, const std::ve
     auto* ifs = static_cast<const IfStmt*>(stmtAt(fn->def->body, path));
     e.setLine(ifs->span.line);
     return truthy(e.eval(ifs->test.get(), scope.get()));
+}
+
+Value Interp::evalLambdaSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<std::pair<const Expr*, Value>>& subst) {
+    SubstFrame frame(*this, ev(), fn, scope.get(), subst);
+    return ev().eval(fn->lambda->body.get(), scope.get());
 }
 
 static const Body* blockAt(const Body& body, const std::vector<int>& p) {
@@ -2444,20 +2458,35 @@ std::string Interp::repr(const Value& v) {
 
 // ---------------------------------------------------------------- getitem / setitem
 namespace {
-// Python's slice.indices(length)
+// A slice bound or step: an int (clamped past 64 bits, as CPython does), or what toInt takes.
+int64_t sliceInt(Interp& in, const Value& v) {
+    if (v.isIntLike() || isBigInt(v)) return clampedSliceInt(v);
+    return toInt(in, v, "slice indices");
+}
+
+// Python's slice.indices(length); the step is at least -INT64_MAX, as CPython's PySlice_Unpack
+// makes it (so that it can be negated)
 void sliceIndices(Interp& in, const SliceObj* s, int64_t len, int64_t& start, int64_t& stop, int64_t& step) {
-    step = s->step.isNone() ? 1 : toInt(in, s->step, "slice indices");
+    step = s->step.isNone() ? 1 : sliceInt(in, s->step);
     if (step == 0) in.raiseValue("slice step cannot be zero");
+    if (step < -INT64_MAX) step = -INT64_MAX;
     int64_t lower = step < 0 ? -1 : 0, upper = step < 0 ? len - 1 : len;
     auto norm = [&](const Value& v, int64_t dflt) {
         if (v.isNone()) return dflt;
-        int64_t x = toInt(in, v, "slice indices");
+        int64_t x = sliceInt(in, v);
         if (x < 0) { x += len; if (x < lower) x = lower; }
         else if (x > upper) x = upper;
         return x;
     };
     start = norm(s->start, step < 0 ? upper : lower);
     stop = norm(s->stop, step < 0 ? lower : upper);
+}
+
+// How many items slice.indices' (start, stop, step) select (PySlice_AdjustIndices); counting
+// them this way never steps an index past the int64 range, whatever the step.
+int64_t sliceLength(int64_t start, int64_t stop, int64_t step) {
+    if (step > 0) return start < stop ? (stop - start - 1) / step + 1 : 0;
+    return stop < start ? (start - stop - 1) / -step + 1 : 0;
 }
 
 int64_t normIndex(Interp& in, const Value& key, int64_t len, const char* what) {
@@ -2480,10 +2509,9 @@ std::vector<Value> sliceSeq(Interp& in, const Seq& items, const SliceObj* s) {
     int64_t start, stop, step;
     sliceIndices(in, s, int64_t(items.size()), start, stop, step);
     std::vector<Value> out;
-    if (step > 0)
-        for (int64_t i = start; i < stop; i += step) out.push_back(items[i]);
-    else
-        for (int64_t i = start; i > stop; i += step) out.push_back(items[i]);
+    int64_t n = sliceLength(start, stop, step);
+    out.reserve(size_t(n));
+    for (int64_t k = 0; k < n; ++k) out.push_back(items[start + k * step]);
     return out;
 }
 } // namespace
@@ -2509,13 +2537,10 @@ Value Interp::getItem(const Value& o, const Value& key) {
             auto chars = utf8Chars(strOf(o));
             if (key.is(OK::Slice)) {
                 std::string r;
-                for (auto& c : sliceSeq(*this, std::vector<Value>(), key.as<SliceObj>())) r += strOf(c);
                 int64_t start, stop, step;
                 sliceIndices(*this, key.as<SliceObj>(), int64_t(chars.size()), start, stop, step);
-                if (step > 0)
-                    for (int64_t i = start; i < stop; i += step) r += chars[i];
-                else
-                    for (int64_t i = start; i > stop; i += step) r += chars[i];
+                int64_t n = sliceLength(start, stop, step);
+                for (int64_t k = 0; k < n; ++k) r += chars[start + k * step];
                 return makeStr(r);
             }
             return makeStr(chars[normIndex(*this, key, int64_t(chars.size()), "string")]);
@@ -2535,12 +2560,14 @@ Value Interp::getItem(const Value& o, const Value& key) {
             auto* r = o.as<RangeObj>();
             int64_t n = len(o);
             if (key.is(OK::Slice)) {
+                // CPython keeps the product of the steps unbounded: past 64 bits it is an error here
+                if (isBigInt(key.as<SliceObj>()->step)) raise(overflowError, "Python int too large to convert to C long");
                 int64_t start, stop, step;
                 sliceIndices(*this, key.as<SliceObj>(), n, start, stop, step);
                 auto nr = std::make_shared<RangeObj>();
                 nr->start = r->start + start * r->step;
                 nr->stop = r->start + stop * r->step;
-                nr->step = r->step * step;
+                if (__builtin_mul_overflow(r->step, step, &nr->step)) raise(overflowError, "Python int too large to convert to C long");
                 return Value(nr);
             }
             return Value::integer(r->start + normIndex(*this, key, n, "range object") * r->step);
@@ -2584,7 +2611,7 @@ void Interp::setItem(const Value& o, const Value& key, const Value& v) {
                     return;
                 }
                 std::vector<int64_t> idx;
-                for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) idx.push_back(i);
+                for (int64_t k = 0, n = sliceLength(start, stop, step); k < n; ++k) idx.push_back(start + k * step);
                 if (idx.size() != src.size())
                     raiseValue("attempt to assign sequence of size " + std::to_string(src.size()) + " to extended slice of size " + std::to_string(idx.size()));
                 for (size_t i = 0; i < idx.size(); ++i) items[idx[i]] = src[i];
@@ -2616,7 +2643,7 @@ void Interp::delItem(const Value& o, const Value& key) {
             int64_t start, stop, step;
             sliceIndices(*this, key.as<SliceObj>(), int64_t(items.size()), start, stop, step);
             std::vector<bool> drop(items.size(), false);
-            for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) drop[i] = true;
+            for (int64_t k = 0, n = sliceLength(start, stop, step); k < n; ++k) drop[start + k * step] = true;
             std::vector<Value> kept;
             for (size_t i = 0; i < items.size(); ++i)
                 if (!drop[i]) kept.push_back(items[i]);

@@ -154,6 +154,8 @@ public:
     // Evaluates the test of the `if` at `path` with substitutions (a break in the condition).
     bool evalIfTestSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<int>& path,
                          const std::vector<std::pair<const Expr*, Value>>& subst);
+    // a lambda's body expression, likewise
+    Value evalLambdaSubst(FunctionObj* fn, const ScopeP& scope, const std::vector<std::pair<const Expr*, Value>>& subst);
     // The statement at `path` in fn's body, and the path after it (empty when the body ends).
     static const Stmt* stmtAt(const Body& body, const std::vector<int>& path);
     static std::vector<int> nextPath(const Body& body, std::vector<int> path);

@@ -219,8 +219,11 @@ RunResult runScript(const RunConfig& cfg) {
     }
     pthread_attr_destroy(&attr);
 
-    auto deadline = cfg.timeoutSeconds > 0 ? t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(cfg.timeoutSeconds))
-                                           : std::chrono::steady_clock::time_point::max();
+    // No limit unless it is a positive number of seconds the clock can count to (a year at most:
+    // 1e300 s would overflow the conversion and fire at once).
+    const bool limited = cfg.timeoutSeconds > 0 && cfg.timeoutSeconds <= 365.0 * 24 * 3600;
+    auto deadline = limited ? t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(cfg.timeoutSeconds))
+                            : std::chrono::steady_clock::time_point::max();
     bool timedOut = false;
     {
         std::unique_lock<std::mutex> lock(shared.mu);
@@ -236,7 +239,9 @@ RunResult runScript(const RunConfig& cfg) {
             if (timedOut && cfg.hardExitOnStuckTimeout && std::chrono::steady_clock::now() >= deadline + std::chrono::seconds(5)) {
                 lock.unlock();
                 std::cout.flush();
-                std::string msg = "fuselab: timed out after " + std::to_string(int(cfg.timeoutSeconds)) + " s\n";
+                std::ostringstream os;
+                os << "fuselab: timed out after " << cfg.timeoutSeconds << " s\n";
+                std::string msg = os.str();
                 if (cfg.err) cfg.err(msg);
                 else std::cerr << msg;
                 std::cerr.flush();

@@ -492,12 +492,20 @@ void appendIndex(Interp& in, const Value& k, std::vector<TensorIndex>& out) {
     if (k.is(OK::Ellipsis)) { out.emplace_back(at::indexing::Ellipsis); return; }
     if (k.isTensor()) { out.emplace_back(tensorOf(k)); return; }
     if (k.is(OK::Slice)) {
+        // Bounds and steps past 64 bits clamp as Python's slices do (x[:10**30] is x). Any value
+        // beyond +-2**62 acts like +-2**62 on a real dimension, and LibTorch 1.13 mistakes ints
+        // below -2**62 for symbolic sizes, so they are clamped there.
         auto* s = k.as<SliceObj>();
+        constexpr int64_t kFar = int64_t(1) << 62;
+        auto num = [&](const Value& v, const char* what) {
+            int64_t x = v.isIntLike() || isBigInt(v) ? clampedSliceInt(v) : toInt(in, v, what);
+            return std::min(std::max(x, -kFar), kFar);
+        };
         auto opt = [&](const Value& v) -> c10::optional<int64_t> {
             if (v.isNone()) return c10::nullopt;
-            return toInt(in, v, "slice indices");
+            return num(v, "slice indices");
         };
-        if (!s->step.isNone() && toInt(in, s->step, "slice step") <= 0) in.raiseValue("step must be greater than zero");
+        if (!s->step.isNone() && num(s->step, "slice step") <= 0) in.raiseValue("step must be greater than zero");
         out.emplace_back(at::indexing::Slice(opt(s->start), opt(s->stop), opt(s->step)));
         return;
     }

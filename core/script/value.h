@@ -133,6 +133,12 @@ inline Value makeInt(const BigInt& b) {
 }
 inline bool isBigInt(const Value& v) { return v.is(OK::BigInt); }
 inline BigInt toBig(const Value& v) { return v.is(OK::BigInt) ? v.as<BigIntObj>()->v : BigInt::fromInt(v.i()); }
+// An int used as a slice bound or step, as CPython reads it (_PyEval_SliceIndex): past 64 bits
+// it clamps to the int64 range, so `x[:10**30]` is `x[:]` (PyTorch unpacks slices the same way).
+inline int64_t clampedSliceInt(const Value& v) {
+    if (v.is(OK::BigInt)) return v.as<BigIntObj>()->v.negative() ? INT64_MIN : INT64_MAX;
+    return v.i();
+}
 
 struct SliceObj : Obj { Value start, stop, step; SliceObj() : Obj(OK::Slice) {} };
 struct RangeObj : Obj { int64_t start = 0, stop = 0, step = 1; RangeObj() : Obj(OK::Range) {} };

@@ -1,0 +1,3 @@
+# expect: exit=0 stdout="ran\n"
+# args: --timeout 604800
+print("ran")
