@@ -531,8 +531,11 @@ void Tracer::onLocalRead(const std::string& name, const Value& v) {
 }
 
 void Tracer::onClosureRead(const std::string& name, const Value& v) {
-    if (suspended || v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class) || v.is(OK::Module)) return;
-    noteValue(*this, Source{{SourceStep{SourceStep::Closure, name}}}, v, false);
+    if (suspended || v.is(OK::Module)) return;
+    // a function held by a closure cell is guarded by identity: the same code made by another
+    // call of its factory (`make(torch.exp)`, `make(torch.expm1)`) calls something else
+    bool callable = v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class);
+    noteValue(*this, Source{{SourceStep{SourceStep::Closure, name}}}, v, callable);
 }
 
 void Tracer::onGlobalRead(const std::string& name, const Value& v) {
