@@ -1020,7 +1020,14 @@ bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
         if (k2 == "dim" && v.isIntLike()) dim = v.i();
     if (dim < 0) dim += rank;
     if (dim < 0 || dim >= rank) return false;
-    return shape[dim].isSymbolic();
+    if (shape[dim].isSymbolic()) return true;
+    // a size computed from a dynamic one (x[::2] of a dynamic dim) is recorded as a number:
+    // with any dynamic dim in the entry, the count of parts may still depend on it
+    for (auto& g : e.guards)
+        if (g.kind == GuardKind::Tensor)
+            for (auto d : g.tensor.dynamic)
+                if (d) return true;
+    return false;
 }
 
 Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {

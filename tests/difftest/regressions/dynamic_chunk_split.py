@@ -19,3 +19,10 @@ def split_cat(x):
 for _f in (chunk_last, split_last, split_count, split_cat):
     _check(_f.__name__, _f, torch.compile(_f),
            [(n, lambda n=n: [torch.arange(n * 2, dtype=torch.float32).reshape(n, 2)]) for n in (5, 7, 8, 10, 7)])
+
+
+def unbind_strided(x):
+    return (-x)[..., ::2].unbind(0)[-1]
+
+
+_check("unbind_strided", unbind_strided, torch.compile(unbind_strided), [(n, lambda n=n: [torch.randn(n)]) for n in (1, 2, 3, 5)])
