@@ -26,6 +26,11 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
      (pointwise_chain's tanh of x * sigmoid(x)) computes the first value a block ahead, in the
      loop of the second, and one with a single costly call (gated_activation) does not.
 The last line is `N passed, M failed`; exit status 1 when something failed.
+
+fuselab runs through tests/harness.py's fork servers (FUSELAB_TEST_NO_SERVER=1: fresh processes):
+each run is still a process of its own, with its own memory caches, so a second run finds only
+what the first left on disk. The determinism checks (3) run fresh processes: forked children share
+their server's addresses, which could hide an order that depends on them.
 """
 import argparse
 import glob
@@ -44,11 +49,14 @@ HERE = os.path.join(REPO, "tests", "compiler")
 TIMEOUT_S = 300
 
 
-def run(fuselab, args, cache, extra_env=None):
+def run(fuselab, args, cache, extra_env=None, fresh=False):
+    """`fuselab ARGS...` (fuselab: a harness.Runner) with its disk cache in `cache`."""
     env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2")
     env.update(extra_env or {})
-    p = subprocess.run([fuselab] + args, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
-    return p.returncode, p.stdout, p.stderr
+    p = fuselab.run(args, cwd=REPO, env=env, timeout=TIMEOUT_S, fresh=fresh)
+    if p.timed_out:
+        raise subprocess.TimeoutExpired(fuselab.program + list(args), TIMEOUT_S, p.stdout, p.stderr)
+    return p.returncode, harness.as_text(p.stdout), harness.as_text(p.stderr)
 
 
 def graph_counts(kernels_text):
@@ -72,6 +80,7 @@ def main():
     if not os.access(fuselab, os.X_OK):
         print("error: fuselab binary not found: %s" % a.fuselab, file=sys.stderr)
         return 2
+    fuselab = harness.fuselab_runner(fuselab)
     expected = json.load(open(os.path.join(HERE, "expected.json")))
     scripts = sorted(glob.glob(os.path.join(HERE, "cases", "*.py")) + glob.glob(os.path.join(REPO, "resources", "models", "bench", "*.py")))
     scripts = [s for s in scripts if not a.filter or a.filter in s]
@@ -103,7 +112,8 @@ def main():
             if not path:
                 continue
             rel = os.path.relpath(path[0], REPO)
-            outs = [run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)))[1] for i in range(2)]
+            outs = [run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)), fresh=True)[1]
+                    for i in range(2)]
             report("deterministic " + rel, outs[0] == outs[1] and outs[0], "kernels output differs between two runs")
 
         # the shape of the generated code
