@@ -2,7 +2,7 @@
 """Compiler tests: the backend's kernels compute what eager computes, fuse what they should, come out
 identical from run to run, and survive a damaged cache.
 
-Usage: /usr/bin/python3 tests/compiler/run_compiler_tests.py --fuselab build/app/fuselab [--filter SUBSTR]
+Usage: /usr/bin/python3 tests/compiler/run_compiler_tests.py --fuselab build/app/fuselab [--filter SUBSTR] [--jobs N]
 
 Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   1. every script in tests/compiler/cases/ and resources/models/bench/ prints the same under
@@ -33,6 +33,8 @@ what the first left on disk. The determinism checks (3) run fresh processes: for
 their server's addresses, which could hide an order that depends on them.
 """
 import argparse
+import concurrent.futures
+import functools
 import glob
 import json
 import os
@@ -75,6 +77,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fuselab", required=True)
     ap.add_argument("--filter", default=None)
+    ap.add_argument("--jobs", type=int, default=2, help="fuselab runs in parallel (default 2)")
     a = ap.parse_args()
     fuselab = os.path.abspath(a.fuselab)
     if not os.access(fuselab, os.X_OK):
@@ -86,16 +89,20 @@ def main():
     scripts = [s for s in scripts if not a.filter or a.filter in s]
     checks = harness.Checks()
     report = checks.report
+    # the scripts' runs are independent: a.jobs at a time, reported in order
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
 
     with tempfile.TemporaryDirectory() as tmp:
         shared = os.path.join(tmp, "shared")
-        for path in scripts:
+
+        def case(path):
             rel = os.path.relpath(path, REPO)
+            found = []
             rc1, out1, err1 = run(fuselab, ["run", rel], shared)
             rc0, out0, err0 = run(fuselab, ["run", "--no-compile", rel], shared)
             bad = [l for l in out1.splitlines() if re.search(r"\bFalse\b", l)]
-            report("same-as-eager " + rel, rc1 == 0 and rc0 == 0 and out1 == out0 and not bad,
-                   "exit %d/%d; compiled printed %r, eager printed %r %s" % (rc1, rc0, out1[-300:], out0[-300:], err1[-500:]))
+            found.append(("same-as-eager " + rel, rc1 == 0 and rc0 == 0 and out1 == out0 and not bad,
+                          "exit %d/%d; compiled printed %r, eager printed %r %s" % (rc1, rc0, out1[-300:], out0[-300:], err1[-500:])))
             rc, kt, ke = run(fuselab, ["kernels", rel], shared)
             counts = graph_counts(kt)
             want = expected.get(os.path.basename(path))
@@ -104,16 +111,25 @@ def main():
             if ok and want is not None:
                 ok = [c[:3] for c in counts] == want
                 why = "expected %r (kernels, library calls, eager ops per graph), got %r" % (want, [c[:3] for c in counts])
-            report("kernels " + rel, ok, why)
+            found.append(("kernels " + rel, ok, why))
+            return found
+
+        for found in pool.map(case, scripts):
+            for name, ok, why in found:
+                report(name, ok, why)
 
         # determinism: two fresh processes, two fresh caches
-        for name in ["softmax_rows.py", "transformer_block.py", "ops_and_views.py", "two_stage.py"]:
-            path = [p for p in scripts if os.path.basename(p) == name]
-            if not path:
-                continue
-            rel = os.path.relpath(path[0], REPO)
-            outs = [run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)), fresh=True)[1]
-                    for i in range(2)]
+        det = [(name, i) for name in ["softmax_rows.py", "transformer_block.py", "ops_and_views.py", "two_stage.py"]
+               for i in range(2) if any(os.path.basename(p) == name for p in scripts)]
+
+        def det_run(job):
+            name, i = job
+            rel = os.path.relpath([p for p in scripts if os.path.basename(p) == name][0], REPO)
+            return rel, run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)), fresh=True)[1]
+
+        det_out = list(pool.map(det_run, det))
+        for k in range(0, len(det_out), 2):
+            rel, outs = det_out[k][0], [det_out[k][1], det_out[k + 1][1]]
             report("deterministic " + rel, outs[0] == outs[1] and outs[0], "kernels output differs between two runs")
 
         # the shape of the generated code
@@ -121,11 +137,23 @@ def main():
         # rmsnorm's 16 MiB output does not fit beside its input
         small_llc = {"FUSELAB_LLC_BYTES": str(16 << 20)}
 
+        @functools.lru_cache(maxsize=None)
+        def kernels_text(rel, llc):
+            return run(fuselab, ["kernels", rel], shared, {"FUSELAB_LLC_BYTES": llc})[1]
+
         def kernel_loops(rel, extra_env=small_llc):
-            """[(loop header line, its body text)] of every innermost loop of every kernel."""
-            _, text, _ = run(fuselab, ["kernels", rel], shared, extra_env)
+            """[(loop header line, its body text)] of every innermost loop of every kernel (each
+            script's kernels are asked for once per cache size)."""
+            text = kernels_text(rel, extra_env["FUSELAB_LLC_BYTES"])
             code = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("static inline"))
             return text, re.findall(r"\n( *)(for \(long r0 = [^\n]*|for \(long l = [^\n]*|for \(long x\d+ = [^\n]*)\n(.*?)\n\1\}", code, re.S)
+
+        # every script's kernels at both cache sizes, a.jobs at a time, before the checks read them
+        anchor = lambda n: os.path.join("resources", "models", "bench", n)
+        list(pool.map(lambda job: kernels_text(*job),
+                      [(anchor(n), small_llc["FUSELAB_LLC_BYTES"]) for n in ["softmax_rows.py", "pointwise_chain.py", "rmsnorm.py",
+                                                                          "layernorm_gelu_residual.py", "gated_activation.py", "masked_softmax.py"]]
+                      + [(anchor("rmsnorm.py"), str(1 << 30))]))
 
         text, loops = kernel_loops(os.path.join("resources", "models", "bench", "softmax_rows.py"))
         exp_loops = [body for _, head, body in loops if "fl_exp_nonpos(" in body]
@@ -206,17 +234,22 @@ def main():
 
         # the system compiler: same sources, same results
         off = {"FUSELAB_LLVM_PLUGIN": ""}
-        for rel in [os.path.join("tests", "compiler", "cases", name) for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]] + [
-                os.path.join("resources", "models", "bench", "rmsnorm.py"),  # streamed rows: plain stores under g++
-                os.path.join("resources", "models", "bench", "pointwise_chain.py")]:  # two-stage loops
+
+        def system_compiler(rel):
             name = os.path.basename(rel)
             _, llvm_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "l-" + name))
             _, cc_k, _ = run(fuselab, ["kernels", rel], os.path.join(tmp, "c-" + name), off)
             rc, cc_out, _ = run(fuselab, ["run", rel], os.path.join(tmp, "c-" + name), off)
             strip = lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("== "))
-            report("system compiler " + rel, "compiled by cc" in cc_k and strip(llvm_k) == strip(cc_k) and rc == 0 and "False" not in cc_out,
-                   "cc header %r, sources equal %s, output %r" % (cc_k.splitlines()[:1], strip(llvm_k) == strip(cc_k), cc_out[-200:]))
+            return ("system compiler " + rel, "compiled by cc" in cc_k and strip(llvm_k) == strip(cc_k) and rc == 0 and "False" not in cc_out,
+                    "cc header %r, sources equal %s, output %r" % (cc_k.splitlines()[:1], strip(llvm_k) == strip(cc_k), cc_out[-200:]))
 
+        for found in pool.map(system_compiler, [os.path.join("tests", "compiler", "cases", name) for name in ["ops_and_views.py", "masks_and_scalars.py", "row_reuse.py"]] + [
+                os.path.join("resources", "models", "bench", "rmsnorm.py"),  # streamed rows: plain stores under g++
+                os.path.join("resources", "models", "bench", "pointwise_chain.py")]):  # two-stage loops
+            report(*found)
+
+    pool.shutdown()
     return checks.summary()
 
 
