@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/build.sh
 export QT_QPA_PLATFORM=offscreen OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
-# three slots: a two-job harness and one more test at a time (tests/CMakeLists.txt: PROCESSORS)
-ctest --test-dir "${FUSELAB_BUILD_DIR:-build}" --output-on-failure -j "${FUSELAB_TEST_JOBS:-3}" "$@"
+# four slots: the two-job harnesses take two each (tests/CMakeLists.txt: PROCESSORS)
+ctest --test-dir "${FUSELAB_BUILD_DIR:-build}" --output-on-failure -j "${FUSELAB_TEST_JOBS:-4}" "$@"
