@@ -95,28 +95,31 @@ std::string spreadNote(const std::string& kind, const std::vector<double>& sampl
 // start with its workers asleep (seed_mlp_b32's 0.15 ms eager call took 1.7-8.0 ms in 10 of 12
 // runs when each of its rounds timed a copy).
 AlternatingTimes timeAlternating(const BenchOptions& o, Settle settleA, Settle settleB, const std::function<void()>& a,
-                                 const std::function<void()>& b, const std::function<double()>& probe) {
+                                 const std::function<void()>& b, const std::function<double()>& probe,
+                                 const std::function<double()>& clockMs) {
     AlternatingTimes t;
-    auto start = Clock::now();
-    std::optional<Clock::time_point> lastProbe;
+    const Clock::time_point epoch = Clock::now();
+    auto now = [&] { return clockMs ? clockMs() : ms(epoch, Clock::now()); };
+    const double start = now();
+    std::optional<double> lastProbe;
     auto probeIfDue = [&] {
-        if (!probe || (lastProbe && ms(*lastProbe, Clock::now()) < o.probeEveryMs)) return;
+        if (!probe || (lastProbe && now() - *lastProbe < o.probeEveryMs)) return;
         double sample = probe();
-        lastProbe = Clock::now();
+        lastProbe = now();
         if (sample > 0) t.probe.push_back(sample);
     };
-    auto block = [](const std::function<void()>& f, std::vector<double>& samples, Settle settle) {
-        auto s0 = Clock::now();
-        for (int i = 0; i < std::max(1, settle.maxRuns) && (i == 0 || ms(s0, Clock::now()) < settle.ms); ++i) f();
+    auto block = [&](const std::function<void()>& f, std::vector<double>& samples, Settle settle) {
+        const double s0 = now();
+        for (int i = 0; i < std::max(1, settle.maxRuns) && (i == 0 || now() - s0 < settle.ms); ++i) f();
         for (int i = 0; i < AlternatingTimes::kTimed; ++i) {
-            auto s = Clock::now();
+            const double s = now();
             f();
-            samples.push_back(ms(s, Clock::now()));
+            samples.push_back(now() - s);
         }
     };
     auto blockA = [&] { block(a, t.a, settleA); };
     auto blockB = [&] { block(b, t.b, settleB); };
-    for (int round = 0; int(t.a.size()) < o.maxRuns && (int(t.a.size()) < o.minRuns || ms(start, Clock::now()) < 2 * o.minSeconds * 1000);
+    for (int round = 0; int(t.a.size()) < o.maxRuns && (int(t.a.size()) < o.minRuns || now() - start < 2 * o.minSeconds * 1000);
          ++round) {
         if (round % 2 == 0) probeIfDue(), blockA(), blockB();
         else blockB(), blockA();

@@ -98,14 +98,16 @@ std::pair<const void*, std::string> callIdentity(const capture::Session::Recorde
 // long each settles). probe, when given, runs at the start of even rounds (between two blocks of
 // a, never next to one of b) once o.probeEveryMs have passed since the last probe, and in the
 // first round; it returns its own sample in milliseconds (the bench's: a copy of 64 MiB after five
-// untimed ones), kept if positive.
+// untimed ones), kept if positive. clockMs, when given, is the clock in milliseconds (tests drive
+// one of their own, so that what they count does not depend on the machine's load).
 struct AlternatingTimes {
     static constexpr int kTimed = 2;
     std::vector<double> a, b;  // the timed runs' milliseconds
     std::vector<double> probe; // the probes' samples
 };
 AlternatingTimes timeAlternating(const BenchOptions& o, Settle settleA, Settle settleB, const std::function<void()>& a,
-                                 const std::function<void()>& b, const std::function<double()>& probe = {});
+                                 const std::function<void()>& b, const std::function<double()>& probe = {},
+                                 const std::function<double()>& clockMs = {});
 
 // A note for the report when a kind's timed runs spread so far that the median is not a steady
 // time: the median at least kSpreadRatio times the fastest run (a stall in many of them, such as

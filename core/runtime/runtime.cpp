@@ -219,10 +219,15 @@ at::Tensor rowMajor(const at::Tensor& t) {
     return m;
 }
 
-std::string backendName = [] {
-    const char* e = std::getenv("FUSELAB_BACKEND");
-    return std::string(e && std::string(e) == "reference" ? "reference" : "fuselab");
-}();
+// Read on first use, not while the program loads: a child of `fuselab --serve` sets its
+// environment after the server loaded.
+std::string& backendName() {
+    static std::string name = [] {
+        const char* e = std::getenv("FUSELAB_BACKEND");
+        return std::string(e && std::string(e) == "reference" ? "reference" : "fuselab");
+    }();
+    return name;
+}
 
 // ------------------------------------------------------------------ compile
 DType dtypeOf(at::ScalarType t, bool& ok) {
@@ -331,8 +336,8 @@ int threads() { return Pool::get().size(); }
 
 GradModeScope::GradModeScope(bool enabled) : saved_(at::GradMode::is_enabled()) { at::GradMode::set_enabled(enabled); }
 GradModeScope::~GradModeScope() { at::GradMode::set_enabled(saved_); }
-void setBackend(const std::string& name) { backendName = name; }
-const std::string& backend() { return backendName; }
+void setBackend(const std::string& name) { backendName() = name; }
+const std::string& backend() { return backendName(); }
 
 std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
     auto c = std::make_shared<Compiled>();

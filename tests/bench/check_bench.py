@@ -28,6 +28,7 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
   7. user errors: a missing script, a bad --threads, a script that raises: a clear message on
      stderr, exit status 2 / 2 / 1, and none of our internals.
 The last line is `N passed, M failed`; exit status 1 when something failed.
+fuselab runs through tests/harness.py's fork servers (FUSELAB_TEST_NO_SERVER=1: fresh processes).
 """
 import argparse
 import json
@@ -53,9 +54,12 @@ PHASES = ["trace", "lower", "fuse", "codegen", "jit"]
 
 
 def run(fuselab, args, cache, extra_env=None):
+    """`fuselab ARGS...` (fuselab: a harness.Runner) with its disk cache in `cache`."""
     env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2", **(extra_env or {}))
-    p = subprocess.run([fuselab] + args, cwd=REPO, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
-    return p.returncode, p.stdout, p.stderr
+    p = fuselab.run(args, cwd=REPO, env=env, timeout=TIMEOUT_S)
+    if p.timed_out:
+        raise subprocess.TimeoutExpired(fuselab.program + list(args), TIMEOUT_S, p.stdout, p.stderr)
+    return p.returncode, harness.as_text(p.stdout), harness.as_text(p.stderr)
 
 
 def close(a, b, rel=2e-5):
@@ -68,6 +72,7 @@ def main():
     fuselab = harness.resolve_fuselab(ap.parse_args().fuselab)
     if not fuselab:
         return 2
+    fuselab = harness.fuselab_runner(fuselab)
     checks = harness.Checks()
     report = checks.report
 

@@ -1,14 +1,12 @@
-// The bench's alternating timing (runtime::timeAlternating), with calls that sleep a known time
+// The bench's alternating timing (runtime::timeAlternating), with calls that take a known time
 // and log what ran: the number of untimed runs before each block (each kind's settle: for its
 // time, at most its maxRuns, at least one), that every timed run follows a run of its own kind,
 // the order of the blocks per round, the sample counts, and where the copy probes go; the bench's
-// settles; and spreadNote, the report's note on timed runs that spread. Sleeps only ever
-// overshoot, and the settles are chosen far from the sums of sleeps, so the counts do not depend
-// on the machine.
-#include <chrono>
+// settles; and spreadNote, the report's note on timed runs that spread. The time is a clock the
+// test drives (each call moves it on by the call's time), not the machine's: what is counted is
+// exact, on a quiet machine or a loaded one, and the test sleeps not at all.
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/runtime/bench.h"
@@ -28,21 +26,25 @@ struct Log {
     std::string calls; // one letter per call, in order: 'a' or 'b'
 };
 
+// The clock timeAlternating reads: milliseconds that only the calls move on.
+static double fakeMs = 0;
+static double clockMs() { return fakeMs; }
+
 static const Settle kOneRun{0, 1};
 
 // Runs timeAlternating with an `aMs` call as a and a `bMs` call as b; returns the samples and the log.
 static AlternatingTimes run(const BenchOptions& o, Settle sa, Settle sb, double aMs, double bMs, Log& log) {
-    auto sleepMs = [](double m) { std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m)); };
     return timeAlternating(
         o, sa, sb,
         [&] {
             log.calls += 'a';
-            sleepMs(aMs);
+            fakeMs += aMs;
         },
         [&] {
             log.calls += 'b';
-            sleepMs(bMs);
-        });
+            fakeMs += bMs;
+        },
+        {}, clockMs);
 }
 
 // The log cut into blocks of aBlock runs of a and bBlock runs of b; false when it does not cut so
@@ -78,9 +80,9 @@ static void expectBlocks(const char* name, const BenchOptions& o, Settle sa, Set
     check(int(t.a.size()) >= o.minRuns && int(t.a.size()) < o.minRuns + int(timed),
           std::string(name) + ": stops once both have minRuns samples (" + std::to_string(t.a.size()) + ")");
     bool measured = true;
-    for (double m : t.a) measured = measured && m >= aMs;
-    for (double m : t.b) measured = measured && m >= bMs;
-    check(measured, std::string(name) + ": each sample is at least the call's sleep");
+    for (double m : t.a) measured = measured && m == aMs;
+    for (double m : t.b) measured = measured && m == bMs;
+    check(measured, std::string(name) + ": each sample is the call's time");
 }
 
 int main() {
@@ -103,8 +105,7 @@ int main() {
     const Case cases[] = {
         // the cap of 4 untimed runs ends the settle
         {"1 ms call, 1 s settle, at most 4", {1000, 4}, kOneRun, 1, 1, 4, 1},
-        // the second untimed run ends it (the first ends before 30 ms unless its sleep overshoots
-        // by 10 ms)
+        // the second untimed run ends it (the first ends at 20 ms, before the settle's 30)
         {"20 ms call, 30 ms settle", {30, 4}, kOneRun, 20, 1, 2, 1},
         // one untimed run is the settle
         {"9 ms call, 8 ms settle", {8, 4}, kOneRun, 9, 1, 1, 1},
@@ -131,15 +132,15 @@ int main() {
     // the copy probes: at the start of even rounds only, between two blocks of a (or first), at
     // most one per probeEveryMs, their samples kept unless not positive
     auto probed = [&](const BenchOptions& po, std::string& calls, std::vector<double>& at, double sample) {
-        auto t0 = std::chrono::steady_clock::now();
-        auto sleepMs = [](double m) { std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(m)); };
+        const double t0 = fakeMs;
         return timeAlternating(
-            po, kOneRun, kOneRun, [&] { calls += 'a', sleepMs(1); }, [&] { calls += 'b', sleepMs(1); },
+            po, kOneRun, kOneRun, [&] { calls += 'a', fakeMs += 1; }, [&] { calls += 'b', fakeMs += 1; },
             [&] {
                 calls += 'p';
-                at.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                at.push_back(fakeMs - t0);
                 return sample;
-            });
+            },
+            clockMs);
     };
     {
         BenchOptions po = o;
@@ -169,7 +170,7 @@ int main() {
     {
         BenchOptions po = o;
         po.minRuns = 40;
-        po.probeEveryMs = 25; // a round of 1 ms calls takes about 6 ms
+        po.probeEveryMs = 25; // a round of 1 ms calls takes 6 ms: probes in rounds 0, 6, 12, ...
         std::string calls;
         std::vector<double> at;
         AlternatingTimes pt = probed(po, calls, at, 0.0);

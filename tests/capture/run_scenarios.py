@@ -17,18 +17,21 @@ and checks against expected/NAME.json:
   eager          the eager run's stdout equals that output, unless the expected file says
                  "eager_differs": true (with a "why")
 A scenario with no expected file, or one still "pending" observation, is reported SKIP and does
-not fail the run. Exit status: 0 when nothing failed, 1 otherwise, 2 on usage errors.
+not fail the run. fuselab runs through tests/harness.py's fork servers (FUSELAB_TEST_NO_SERVER=1:
+fresh processes), except the determinism check's, which are fresh processes. Exit status: 0 when nothing failed, 1 otherwise, 2 on usage errors.
 
 --update writes Fuselab's results into expected files that were NOT observed on torch (missing
 or without a "torch" key), keeping note / eager_differs / why. Files observed on torch are never
 rewritten here: regenerate those with make_expected.py."""
-import argparse, json, os, subprocess, sys
+import argparse, json, os, sys
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCEN = os.path.join(HERE, 'scenarios')
 EXPECTED = os.path.join(HERE, 'expected')
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import harness  # noqa: E402
 
 
 def norm_reason(r):
@@ -125,12 +128,15 @@ def compare(act, exp, eager, exp_raw):
 RUN_ENV = dict(os.environ, FUSELAB_BACKEND='reference')
 
 
-def run(cmd, timeout):
-    try:
-        p = subprocess.run(cmd, cwd=SCEN, capture_output=True, text=True, timeout=timeout, env=RUN_ENV)
-        return dict(rc=p.returncode, stdout=p.stdout, stderr=p.stderr)
-    except subprocess.TimeoutExpired as e:
-        return dict(rc=124, stdout=e.stdout or '', stderr='timed out after %ss' % timeout)
+RUNNER = None  # harness.fuselab_runner(--fuselab), set in main
+
+
+def run(args, timeout, fresh=False):
+    """`fuselab ARGS...` from the scenario directory; fresh: a new process, not a forked child."""
+    p = RUNNER.run(args, cwd=SCEN, env=RUN_ENV, timeout=timeout, fresh=fresh)
+    if p.timed_out:
+        return dict(rc=124, stdout=harness.as_text(p.stdout), stderr='timed out after %ss' % timeout)
+    return dict(rc=p.returncode, stdout=harness.as_text(p.stdout), stderr=harness.as_text(p.stderr))
 
 
 def one(args, name):
@@ -138,8 +144,8 @@ def one(args, name):
     script = name + '.py'
     path = os.path.join(EXPECTED, name + '.json')
     exp_raw = json.load(open(path)) if os.path.exists(path) else None
-    ex = run([args.fuselab, 'explain', '--json', script], args.timeout)
-    eager = run([args.fuselab, 'run', '--no-compile', script], args.timeout)
+    ex = run(['explain', '--json', script], args.timeout)
+    eager = run(['run', '--no-compile', script], args.timeout)
     try:
         exj = json.loads(ex['stdout'])
     except ValueError:
@@ -201,6 +207,8 @@ def main():
         print('run_scenarios: no such scenario: %s' % ', '.join(unknown), file=sys.stderr)
         return 2
 
+    global RUNNER
+    RUNNER = harness.fuselab_runner(args.fuselab)
     counts = {}
     failed = []
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -210,9 +218,11 @@ def main():
                 failed.append(name)
             print('%-7s %s%s' % (status, name, ('  ' + detail) if detail and status != 'PASS' else ''),
                   flush=True)
-    # Output is deterministic: the explain JSON of a few involved scenarios is identical run to run.
+    # Output is deterministic: the explain JSON of a few involved scenarios is identical run to run,
+    # in two fresh processes (forked children share their server's addresses, and so could hide
+    # an order that depends on them).
     for name in [n for n in DETERMINISM if n in names and not args.update]:
-        outs = [run([args.fuselab, 'explain', '--json', name + '.py'], args.timeout)['stdout'] for _ in range(2)]
+        outs = [run(['explain', '--json', name + '.py'], args.timeout, fresh=True)['stdout'] for _ in range(2)]
         if outs[0] != outs[1] or not outs[0]:
             counts['FAIL'] = counts.get('FAIL', 0) + 1
             failed.append(name + ' (determinism)')

@@ -16,6 +16,10 @@ of the generator itself, every program must be valid PyTorch and print only `ok`
 --python PY runs them as `PY PROGRAM`, for a PyTorch 2.x whose real torch.compile
 (Inductor) is then the compiler under test.
 
+Programs run through tests/harness.py's fork servers (fuselab's start-up and python's
+`import torch` paid once per job; FUSELAB_TEST_NO_SERVER=1: fresh processes); --python PY
+runs fresh processes.
+
 Output: one `FAIL NAME: why` line per failing program (its MISMATCH lines or the last
 lines of stderr), then `N passed, M failed`.  Failing programs are copied, with their
 stdout and stderr, into a kept folder (--keep-dir, or a new one under the system temp
@@ -27,7 +31,6 @@ import concurrent.futures
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 
@@ -44,23 +47,15 @@ RUN_WITH_TORCH = os.path.join(REPO, "tests", "oracle", "run_with_torch.py")
 TORCH_PYTHON = "/usr/bin/python3"
 
 
-def run_cmd(argv, timeout):
-    """(returncode or None on timeout, stdout, stderr); the process group is killed on timeout."""
+def run_cmd(runner, args, timeout):
+    """(returncode or None on timeout, stdout, stderr) of `PROGRAM ARGS...` (runner: a
+    harness.Runner); the process group is killed on timeout."""
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = "2"
     env.setdefault("PYTHONHASHSEED", "0")
-    proc = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        return proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        out, err = proc.communicate()
-        return None, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    r = runner.run(args, cwd=REPO, env=env, timeout=timeout)
+    out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+    return (None if r.timed_out else r.returncode), out, err
 
 
 def judge(rc, out, err, timeout):
@@ -110,13 +105,16 @@ def main():
     args = ap.parse_args()
 
     if args.python:
-        runner = [args.python]
+        runner = harness.Runner([args.python], [])
+        runner.use_servers = False
+        prefix = []
         label = args.python + " (real torch.compile)"
     elif args.torch:
         if not os.access(TORCH_PYTHON, os.X_OK):
             print("error: %s not found" % TORCH_PYTHON, file=sys.stderr)
             return 2
-        runner = [TORCH_PYTHON, RUN_WITH_TORCH]
+        runner = harness.torch_runner()
+        prefix = []
         label = "python3 + torch (shim)"
     else:
         if not args.fuselab:
@@ -125,7 +123,8 @@ def main():
         fuselab = harness.resolve_fuselab(args.fuselab)
         if fuselab is None:
             return 2
-        runner = [fuselab, "run"]
+        runner = harness.fuselab_runner(fuselab)
+        prefix = ["run"]
         label = fuselab
     if args.count < 1:
         print("error: --count must be at least 1", file=sys.stderr)
@@ -138,7 +137,7 @@ def main():
         sys.stdout.flush()
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
         try:
-            futures = [pool.submit(run_cmd, runner + [p], args.timeout) for p in paths]
+            futures = [pool.submit(run_cmd, runner, prefix + [p], args.timeout) for p in paths]
             failed = []
             for path, fut in zip(paths, futures):  # report in a stable order
                 rc, out, err = fut.result()
@@ -171,7 +170,7 @@ def main():
             with open(os.path.join(keep, stem + ".stderr"), "w", encoding="utf-8") as fh:
                 fh.write(err)
         print("failing programs kept in %s (reproduce: %s %s)"
-              % (keep, " ".join(runner),
+              % (keep, " ".join(runner.program + prefix),
                  os.path.join(keep, os.path.basename(failed[0][0]))))
         return 1
     finally:

@@ -13,6 +13,8 @@ For every .py under tests/oracle/scripts/ and resources/models/ (recursively) it
 both with cwd = repository root, OMP_NUM_THREADS=2 and a 120 s timeout, and OpenBLAS on the
 kernels `fuselab --version` names (OPENBLAS_CORETYPE: a matmul on other kernels differs in its
 last bits), and compares stdout byte for byte and the exit status (0 vs 0, nonzero vs nonzero).
+Both run through fork servers (tests/harness.py's Runner: fuselab's start-up and python's
+`import torch` paid once per job); FUSELAB_TEST_NO_SERVER=1 runs fresh processes instead.
 
 Output: one line per script, `ok NAME`, `FAIL NAME: why` followed by a unified
 diff (at most 30 lines), or `known NAME: reason` for scripts listed in
@@ -25,7 +27,6 @@ import concurrent.futures
 import difflib
 import os
 import signal
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,27 +57,17 @@ class Result:
 BLAS_ENV = {}  # harness.blas_env(fuselab), for both runs of every script
 
 
-def run_cmd(argv, timeout):
-    """Run argv in its own process group; kill the whole group on timeout."""
+def run_cmd(runner, args, timeout):
+    """`PROGRAM ARGS...` through runner (a harness.Runner), in a session of its own; its process
+    group is killed on timeout."""
     env = dict(os.environ, **BLAS_ENV)
     env["OMP_NUM_THREADS"] = "2"
     env.setdefault("PYTHONHASHSEED", "0")
     try:
-        proc = subprocess.Popen(argv, cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
+        r = runner.run(args, cwd=REPO, env=env, timeout=timeout)
     except OSError as exc:
-        return Result(error="cannot start %s: %s" % (argv[0], exc))
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        return Result(proc.returncode, out, err)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        out, err = proc.communicate()
-        return Result(proc.returncode, out, err, timed_out=True)
+        return Result(error="cannot start %s: %s" % (runner.program[0], exc))
+    return Result(r.returncode, r.stdout, r.stderr, timed_out=r.timed_out)
 
 
 def find_scripts(filter_substr):
@@ -156,9 +147,9 @@ def tail(data, n=8):
     return "".join("    | %s\n" % l for l in text[-n:])
 
 
-def check_script(rel, fuselab):
-    ref = run_cmd([TORCH_PYTHON, RUN_WITH_TORCH, rel], TIMEOUT_S)
-    got = run_cmd([fuselab, "run", rel], TIMEOUT_S)
+def check_script(rel, fuselab, torch):
+    ref = run_cmd(torch, [rel], TIMEOUT_S)
+    got = run_cmd(fuselab, ["run", rel], TIMEOUT_S)
     problems = []
     if ref.error or ref.timed_out:
         problems.append("oracle (PyTorch) run failed: " + describe_status(ref))
@@ -202,7 +193,8 @@ def main():
     lock = threading.Lock()
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(check_script, rel, fuselab) for rel in scripts]
+        fuselab_runner, torch_runner = harness.fuselab_runner(fuselab), harness.torch_runner()
+        futures = [pool.submit(check_script, rel, fuselab_runner, torch_runner) for rel in scripts]
         for rel, fut in zip(scripts, futures):  # report in a stable order
             try:
                 problems, detail = fut.result()

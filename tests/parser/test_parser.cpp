@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
@@ -1174,11 +1177,54 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-double parseSeconds(const std::string& src, size_t* statements) {
+} // namespace
+
+// Bytes allocated through operator new while `countingAllocations` is set: the parser's work as a
+// count, the same on a quiet machine and a loaded one (quadratic copying shows in it; time, on a
+// shared machine, shows the neighbours too).
+static size_t allocatedBytes = 0;
+static bool countingAllocations = false;
+void* operator new(size_t n) {
+    if (countingAllocations) allocatedBytes += n;
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+
+namespace {
+
+struct ParseWork {
+    double seconds = 0; // printed only
+    size_t bytes = 0;   // asserted on
+    size_t statements = 0;
+};
+
+ParseWork parseWork(const std::string& src) {
+    ParseWork w;
     auto t0 = std::chrono::steady_clock::now();
-    auto m = parseModule(src, "big.py");
-    *statements = m->body.size();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    allocatedBytes = 0;
+    countingAllocations = true;
+    {
+        auto m = parseModule(src, "big.py");
+        w.statements = m->body.size();
+        countingAllocations = false;
+    }
+    w.bytes = allocatedBytes;
+    w.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return w;
+}
+
+// Parses make(n / 4) and make(n): four times the input may allocate at most ~8 times as much
+// (linear: 4 times). Returns the big input's work.
+ParseWork expectLinear(const std::string& what, const std::function<std::string(size_t)>& make, size_t n) {
+    ParseWork small = parseWork(make(n / 4)), big = parseWork(make(n));
+    check(big.bytes <= 8 * small.bytes + 65536, what + ": parse work is linear in the input",
+          std::to_string(small.bytes) + " bytes allocated for n = " + std::to_string(n / 4) + ", " + std::to_string(big.bytes) +
+              " for n = " + std::to_string(n));
+    std::printf("info: %s: %.3f s, %zu bytes allocated for n = %zu; %.3f s, %zu bytes for n = %zu\n", what.c_str(), small.seconds,
+                small.bytes, n / 4, big.seconds, big.bytes, n);
+    return big;
 }
 
 void testBigInput() {
@@ -1194,26 +1240,20 @@ void testBigInput() {
         "        return x if y else -x @ self.w.T\n\n";
     // 10 MB normally; sanitizer builds are much slower, so they parse 2 MB.
     const size_t target = (kSanitized ? 2 : 10) * 1024 * 1024;
-    std::string big;
-    while (big.size() < target) big += block;
-    std::string quarter;
-    while (quarter.size() < target / 4) quarter += block;
-    size_t n1 = 0, n2 = 0;
-    double t1 = parseSeconds(quarter, &n1);
-    double t2 = parseSeconds(big, &n2);
-    check(n2 == big.size() / block.size(), "big input parses", std::to_string(n2) + " statements");
-    // Linear: four times the input may take at most ~8 times as long (timer noise aside).
-    check(t2 < 8 * t1 + 0.5, "big input parse time is linear",
-          std::to_string(t1) + " s for " + std::to_string(quarter.size()) + " bytes, " + std::to_string(t2) + " s for " +
-              std::to_string(big.size()));
-    std::printf("info: parsed %zu bytes in %.2f s\n", big.size(), t2);
+    auto blocks = [&](size_t bytes) {
+        std::string src;
+        while (src.size() < bytes) src += block;
+        return src;
+    };
+    const std::string big = blocks(target);
+    ParseWork w = expectLinear("big input", blocks, target);
+    check(w.statements == big.size() / block.size(), "big input parses", std::to_string(w.statements) + " statements");
     // Pathological shapes stay linear too.
-    std::string manyStrings = "x = (" + repeat("'ab' ", 200000) + ")\n";
-    size_t n = 0;
-    check(parseSeconds(manyStrings, &n) < 10, "200000 adjacent string literals");
-    check(parseSeconds("x = [" + repeat("1, ", 300000) + "]\n", &n) < 10, "list of 300000 elements");
-    check(parseSeconds(repeat("\n", 1000000) + "x = 1\n", &n) < 10 && n == 1, "a million blank lines");
-    check(parseSeconds("x = f'" + repeat("{a}b", 100000) + "'\n", &n) < 10, "f-string with 100000 fields");
+    expectLinear("adjacent string literals", [](size_t n) { return "x = (" + repeat("'ab' ", int(n)) + ")\n"; }, 200000);
+    expectLinear("list of many elements", [](size_t n) { return "x = [" + repeat("1, ", int(n)) + "]\n"; }, 300000);
+    w = expectLinear("blank lines", [](size_t n) { return repeat("\n", int(n)) + "x = 1\n"; }, 1000000);
+    check(w.statements == 1, "a million blank lines and a statement");
+    expectLinear("f-string fields", [](size_t n) { return "x = f'" + repeat("{a}b", int(n)) + "'\n"; }, 100000);
     expectError("error after a big input", big + "x = $\n", "SyntaxError", "invalid syntax");
 }
 
@@ -1272,7 +1312,7 @@ void testFuzz() {
         cases++;
     }
     check(insane == 0, "fuzz: errors carry a position", std::to_string(insane) + " without");
-    check(worst < 2.0, "fuzz: no case takes long", std::to_string(worst) + " s");
+    // a case that hangs stops the test (ctest's timeout); how long the slowest took is printed only
     std::printf("info: fuzzed %d inputs, slowest %.3f s\n", cases, worst);
 }
 

@@ -2,26 +2,51 @@
 """`fuselab profile` on every example (resources/models/*.py, resources/models/bench/*.py).
 
 For each: the command exits 0, writes a trace that validate_trace.py accepts (format, compile
-tracks, reasons on breaks and recompiles), the phases of every compile id add up to within 5% of
-the time measured around that compile id, and for a call whose first call compiled exactly one
-graph and returned from it, the phases add up to within 5% of the whole first call measured by
-the call's own span (the call also binds its arguments and looks up its frame). The cached calls
-and their kernels are on the runtime tracks. tests/bench/calls.py's calls, which differ in inputs
-and in grad mode, are four call sites. Runs with an empty compile cache, so every phase of
-a cold compile is exercised. Stdlib only (Debian's python3).
+tracks with their phases inside the compile span, in order and not overlapping, reasons on breaks
+and recompiles). Every compile id has the phases of what it did: trace and guard build; lower,
+fuse and codegen when Fuselab's backend compiled it; the JIT's phases on a cache miss of a graph
+with kernels, the disk cache's load on a disk hit; none negative; they fit in the compile id's
+span, and for a call whose first call compiled exactly one graph, in that first call. The cached
+calls and their kernels are on the runtime tracks. tests/bench/calls.py's calls, which differ in
+inputs and in grad mode, are four call sites. Runs with an empty compile cache, so every phase of
+a cold compile is exercised. How much of each span the phases cover is printed as a table, not
+judged: it is a measurement, and on a loaded machine the gaps between phases grow.
+fuselab runs through tests/harness.py's fork servers (FUSELAB_TEST_NO_SERVER=1: fresh processes).
+Stdlib only (Debian's python3).
 """
 import argparse
 import glob
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
 import validate_trace  # noqa: E402
 
-TOL = 0.05
+# phases are written in whole microseconds: slack per phase when their sum is compared with a span
+SLACK_MS = 0.001
+JIT_PHASES = {"jit frontend", "jit (cc)"}
+
+
+def missing_phases(c):
+    """The phases a compile id must have, given what it did, that it lacks."""
+    names = {ph["name"] for ph in c["phases"]}
+    want = {"trace", "guard build"}
+    if c["cache"] != "none":  # Fuselab's backend compiled the graph
+        want |= {"lower", "fuse", "codegen"}
+    missing = sorted(want - names)
+    if c["cache"] == "miss" and c["kernels"] > 0 and not names & JIT_PHASES:
+        missing.append("jit frontend or jit (cc)")
+    if c["cache"] == "hit (disk)" and "load (disk cache)" not in names:
+        missing.append("load (disk cache)")
+    return missing
+
+
+def fits(phase_sum, span, phases):
+    return phase_sum <= span + SLACK_MS * (len(phases) + 1)
 
 
 
@@ -32,6 +57,12 @@ def main():
     ap.add_argument("models", nargs="*")
     a = ap.parse_args()
     models = a.models or sorted(glob.glob("resources/models/*.py")) + sorted(glob.glob("resources/models/bench/*.py"))
+    fuselab = harness.fuselab_runner(os.path.abspath(a.fuselab))
+
+    def run(args, env):
+        r = fuselab.run(args, env=env, timeout=300)
+        return r.returncode if not r.timed_out else 124, harness.as_text(r.stdout), harness.as_text(r.stderr)
+
     failures = []
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -41,19 +72,18 @@ def main():
         for n, m in enumerate(models + models[:1]):
             warm = n == len(models)
             out = os.path.join(tmp, os.path.basename(m) + (".warm" if warm else "") + ".trace.json")
-            p = subprocess.run([a.fuselab, "profile", "--json", "--budget", a.budget, m, "-o", out],
-                               capture_output=True, text=True, env=env, timeout=300)
-            if p.returncode != 0:
-                failures.append("%s: exit %d: %s" % (m, p.returncode, p.stderr[-2000:]))
+            rc, stdout, stderr = run(["profile", "--json", "--budget", a.budget, m, "-o", out], env)
+            if rc != 0:
+                failures.append("%s: exit %d: %s" % (m, rc, stderr[-2000:]))
                 continue
             try:
-                summary = json.loads(p.stdout)
+                summary = json.loads(stdout)
                 with open(out) as f:
                     trace = json.load(f)
             except (ValueError, OSError) as e:
                 failures.append("%s: unreadable output: %s" % (m, e))
                 continue
-            errors, facts = validate_trace.validate(trace, TOL)
+            errors, facts = validate_trace.validate(trace)
             failures += ["%s: %s" % (m, e) for e in errors]
             if not summary["compiles"]:
                 failures.append("%s: no compile ids" % m)
@@ -67,8 +97,15 @@ def main():
             for c in summary["compiles"]:
                 s, w = c["phase_sum_ms"], c["first_call_ms"]
                 rows.append((m, c["id"], c["cache"], s, w))
-                if w > 0 and abs(s - w) > TOL * w:
-                    failures.append("%s [%s]: phases %.3f ms vs %.3f ms measured around the compile id" % (m, c["id"], s, w))
+                missing = missing_phases(c)
+                if missing:
+                    failures.append("%s [%s]: cache %s, %d kernels, phases %s: no %s" % (
+                        m, c["id"], c["cache"], c["kernels"], [ph["name"] for ph in c["phases"]], ", ".join(missing)))
+                negative = [ph["name"] for ph in c["phases"] if ph["ms"] < 0]
+                if negative:
+                    failures.append("%s [%s]: negative phases %s" % (m, c["id"], negative))
+                if not fits(s, w, c["phases"]):
+                    failures.append("%s [%s]: phases add up to %.3f ms, more than the %.3f ms of the compile id that holds them" % (m, c["id"], s, w))
             for call in summary["calls"]:
                 ids = call["compile_ids"]
                 if len(ids) != 1 or ids[0] not in byid:
@@ -78,8 +115,8 @@ def main():
                     continue
                 s, w = c["phase_sum_ms"], call["first_call_ms"]
                 rows.append((m, "call " + call["function"], c["cache"], s, w))
-                if w > 0 and abs(s - w) > TOL * w:
-                    failures.append("%s: %s's first call took %.3f ms, its compile phases add up to %.3f ms" % (m, call["function"], w, s))
+                if not fits(s, w, c["phases"]):
+                    failures.append("%s: %s's first call took %.3f ms, less than its compile phases' %.3f ms" % (m, call["function"], w, s))
             cats = {(e.get("cat"), e.get("pid")) for e in trace["traceEvents"] if e.get("ph") == "X"}
             if summary["replayed"] and not any(c == "call" for c, _ in cats):
                 failures.append("%s: no cached-call spans on the runtime tracks" % m)
@@ -89,23 +126,23 @@ def main():
                 m, "no" if errors else "yes", len(facts["compile_ids"]), facts["breaks"], facts["recompiles"]))
         # a trace that cannot be written: said so, exit 1, before the script runs
         bad = os.path.join(tmp, "no", "such", "dir", "trace.json")
-        p = subprocess.run([a.fuselab, "profile", models[0], "-o", bad], capture_output=True, text=True, env=env, timeout=300)
-        if p.returncode != 1 or "cannot write " + bad not in p.stderr:
-            failures.append("unwritable trace: exit %d, stderr %r (want exit 1 and 'cannot write')" % (p.returncode, p.stderr[-300:]))
+        rc, stdout, stderr = run(["profile", models[0], "-o", bad], env)
+        if rc != 1 or "cannot write " + bad not in stderr:
+            failures.append("unwritable trace: exit %d, stderr %r (want exit 1 and 'cannot write')" % (rc, stderr[-300:]))
         # calls that differ in inputs or in grad mode are call sites of their own, each replayed
         # under its grad mode; repeats of a call are one
         calls_py = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "calls.py")
-        p = subprocess.run([a.fuselab, "profile", "--json", "--budget", a.budget, calls_py, "-o", os.path.join(tmp, "calls.trace.json")],
-                           capture_output=True, text=True, env=env, timeout=300)
+        rc, stdout, stderr = run(["profile", "--json", "--budget", a.budget, calls_py, "-o", os.path.join(tmp, "calls.trace.json")], env)
         t84 = "Tensor(torch.Size([8, 4]) torch.float32), "
         want = [t84 + "2.0", t84 + "3.0", "Tensor(torch.Size([16, 4]) torch.float32), 3.0", t84 + "2.0 (under torch.no_grad())"]
         try:
-            got = [c["inputs"] for c in json.loads(p.stdout)["calls"]] if p.returncode == 0 else p.stderr[-300:]
+            got = [c["inputs"] for c in json.loads(stdout)["calls"]] if rc == 0 else stderr[-300:]
         except ValueError as e:
             got = "unreadable output: %s" % e
         if got != want:
             failures.append("tests/bench/calls.py: call sites %r, want %r" % (got, want))
-    print("\n%-48s %-14s %-14s %12s %12s %8s" % ("model", "compile id", "cache", "phases ms", "measured ms", "ratio"))
+    print("\nhow much of each span its phases cover (information, not a check):")
+    print("%-48s %-14s %-14s %12s %12s %8s" % ("model", "compile id", "cache", "phases ms", "measured ms", "ratio"))
     for m, cid, cache, s, w in rows:
         print("%-48s %-14s %-14s %12.3f %12.3f %7.1f%%" % (m, cid, cache, s, w, 100 * s / w if w else 0))
     for f in failures:

@@ -5,10 +5,12 @@ Checks the Trace Event format (the subset Perfetto and chrome://tracing read): a
 with a `traceEvents` list; every event has ph in {X,i,I,C,M,B,E}, a name, pid, tid and a numeric
 ts >= 0; X has dur >= 0; i/I has scope s in {g,p,t}; C has args of numbers; M process_name /
 thread_name carry args.name. Then Fuselab's own promises: a thread named "compile <id>" per compile
-id with its compile span and phase spans, whose durations add up to within 5% of the compile id's
-span (measured around it); graph-break and recompile instants carry their reasons in args.
+id with one compile span and its phase spans (a trace phase among them), each phase inside the
+compile span and after the one before it (none overlap); graph-break and recompile instants carry
+their reasons in args. How much of the compile span the phases cover is a measurement (facts'
+phase_sum_us and span_us), printed, never judged: on a loaded machine the gaps between phases grow.
 
-Usage: validate_trace.py TRACE.json [--tolerance 0.05]    exit 0 when valid, 1 with the errors
+Usage: validate_trace.py TRACE.json                      exit 0 when valid, 1 with the errors
        validate_trace.py --self-test                     broken traces must be rejected
 """
 import json
@@ -21,7 +23,16 @@ def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def validate(trace, tolerance=0.05):
+# Phases are written in whole microseconds (or rounded to them): the slack for comparing their ends.
+SLACK_US = 1
+# The order in which a compile id's phases happen (capture.cpp's CompileRecord, runtime.cpp's compile
+# steps and jitSteps); a phase of another name may come anywhere.
+PHASE_ORDER = ["trace", "lower", "fuse", "codegen", "cache lookup (memory)", "cache lookup", "load (disk cache)",
+               "jit plugin load", "jit (cc)", "jit frontend", "jit optimisation", "jit machine code", "load",
+               "cache write", "symbol lookup", "guard build", "first run"]
+
+
+def validate(trace):
     """Returns (errors, facts): a list of messages and a dict of what was found."""
     errors = []
     facts = {"compile_ids": {}, "breaks": 0, "recompiles": 0, "events": 0}
@@ -92,12 +103,18 @@ def validate(trace, tolerance=0.05):
             errors.append("compile %s: no trace phase" % cid)
         start, end = spans[0]["ts"], spans[0]["ts"] + total
         for p in phases:
-            # a phase lies inside its compile id (1 us of slack for rounding)
-            if p["ts"] < start - 1 or p["ts"] + p["dur"] > end + 1:
+            # a phase lies inside its compile id
+            if p["ts"] < start - SLACK_US or p["ts"] + p["dur"] > end + SLACK_US:
                 errors.append("compile %s: phase %s lies outside the compile span" % (cid, p["name"]))
-        if total > 0 and abs(ssum - total) > tolerance * total:
-            errors.append("compile %s: phases add up to %.1f us, the compile id measured %.1f us (%.1f%%, over %.0f%%)"
-                          % (cid, ssum, total, 100.0 * ssum / total, 100 * tolerance))
+        # in time, each phase starts once the one before it ended, in the order compiling goes
+        timeline = sorted(phases, key=lambda p: p["ts"])
+        for before, after in zip(timeline, timeline[1:]):
+            if after["ts"] < before["ts"] + before["dur"] - SLACK_US:
+                errors.append("compile %s: phase %s starts before phase %s ends" % (cid, after["name"], before["name"]))
+        ranks = [(PHASE_ORDER.index(p["name"]), p["name"]) for p in timeline if p["name"] in PHASE_ORDER]
+        for (r0, n0), (r1, n1) in zip(ranks, ranks[1:]):
+            if r1 < r0:
+                errors.append("compile %s: phase %s comes after phase %s" % (cid, n1, n0))
     for e in events:
         if not isinstance(e, dict) or e.get("ph") not in ("i", "I"):
             continue
@@ -133,8 +150,16 @@ def self_test():
 
     import copy
     expect(good, True, "a well-formed trace is accepted")
-    bad = copy.deepcopy(good); bad["traceEvents"][3]["dur"] = 20
-    expect(bad, False, "phases that do not add up to the compile span")
+    short = copy.deepcopy(good); short["traceEvents"][3]["dur"] = 20
+    expect(short, True, "phases that cover part of the compile span (a measurement, not an error)")
+    bad = copy.deepcopy(good); bad["traceEvents"][3]["dur"] = 70
+    expect(bad, False, "a phase that overlaps the next one")
+    bad = copy.deepcopy(good); bad["traceEvents"][4]["dur"] = 45
+    expect(bad, False, "a phase that ends after its compile span")
+    bad = copy.deepcopy(good); bad["traceEvents"][3]["name"], bad["traceEvents"][4]["name"] = "lower", "trace"
+    expect(bad, False, "phases out of order")
+    bad = copy.deepcopy(good); bad["traceEvents"][3]["name"] = "parse"
+    expect(bad, False, "a compile track without its trace phase")
     bad = copy.deepcopy(good); bad["traceEvents"][5]["args"] = {}
     expect(bad, False, "a graph break without a reason")
     bad = copy.deepcopy(good); bad["traceEvents"][2]["ts"] = -1
@@ -158,13 +183,10 @@ def self_test():
 def main():
     if "--self-test" in sys.argv:
         return self_test()
-    tol = 0.05
-    if "--tolerance" in sys.argv:
-        tol = float(sys.argv[sys.argv.index("--tolerance") + 1])
-    path = [a for a in sys.argv[1:] if not a.startswith("--") and a != str(tol)][0]
+    path = [a for a in sys.argv[1:] if not a.startswith("--")][0]
     with open(path) as f:
         trace = json.load(f)
-    errors, facts = validate(trace, tol)
+    errors, facts = validate(trace)
     for e in errors:
         print("invalid: " + e)
     print("%s: %d events, %d compile ids, %d graph breaks, %d recompiles: %s" % (
