@@ -1809,6 +1809,7 @@ private:
         Token start = peek();
         ExprP first = parseSliceItem();
         ExprP index;
+        bool ownTuple = true; // the index is a tuple built here (never empty), not one the user wrote
         if (isOp(peek(), Op::Comma)) {
             auto tup = std::make_unique<TupleExpr>();
             tup->elts.push_back(std::move(first));
@@ -1826,11 +1827,13 @@ private:
             index = std::move(tup);
         } else {
             index = std::move(first);
+            ownTuple = false;
         }
         Token t = peek();
         if (!isOp(t, Op::RSqb)) {
+            // x[a, b c] points at b; x[(a, b) c] and x[() c] at the parenthesized tuple, as CPython
             const Expr* lastExpr = index.get();
-            if (index->kind == ExprKind::Tuple) lastExpr = static_cast<TupleExpr&>(*index).elts.back().get();
+            if (ownTuple) lastExpr = static_cast<TupleExpr&>(*index).elts.back().get();
             unexpectedAfter(lastExpr->kind == ExprKind::Slice ? nullptr : lastExpr, t);
         }
         take();

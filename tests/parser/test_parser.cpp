@@ -868,6 +868,11 @@ const ErrorCase kErrorCases[] = {
     {"f(a, b c)", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 5},
     {"{a: b c: d}", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 4},
     {"(a, 1 2)", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 4},
+    // found by tests/fuzz (fuzz_parse): an empty tuple before a missing ']' read past its elements
+    {"x[() 1]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 2},
+    {"x[(1, 2) 3]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 2},
+    {"x[1, 2 3]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 5},
+    {"x.exp[(\n)\n", "SyntaxError", "'[' was never closed", 1, 5},
     {"[x for x i y]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 7},
     // equals
     {"if x = 1: pass\n", "SyntaxError", "invalid syntax. Maybe you meant '==' or ':=' instead of '='?", 1, 3},
