@@ -31,6 +31,18 @@
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true; // g++
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true; // clang
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 // Seconds since this process started (the kernel's start time, 10 ms resolution).
 double secondsSinceProcessStart() {
     FILE* f = std::fopen("/proc/self/stat", "r");
@@ -119,6 +131,9 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
 // address space at 80% of physical memory (FUSELAB_MAX_MEMORY_MB overrides) turns exhaustion into
 // a clean RuntimeError/MemoryError instead of a visit from the OOM killer.
 void limitAddressSpace() {
+    // AddressSanitizer reserves terabytes of shadow address space at start-up: any RLIMIT_AS
+    // would make every later mapping fail. Its allocator limits memory instead (tools/sanitize.sh).
+    if (kAddressSanitizer) return;
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || size <= 0) return;
     rlim_t limit = rlim_t(double(pages) * double(size) * 0.8);

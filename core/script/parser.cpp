@@ -428,7 +428,9 @@ private:
     [[noreturn]] FL_NOINLINE void unexpectedAfter(const Expr* lastExpr, const Token& bad) {
         Token t = bad; // `bad` may refer into the token buffer, which the look-ahead below grows
         if (isKw(t, Kw::Async) || isKw(t, Kw::Await) || isKw(t, Kw::Yield)) unsupported(t);
-        if (lastExpr && startsExpression(t)) {
+        // Inside another call's look-ahead only failing matters, not the message: looking ahead
+        // again at every level made `{y{y{y...` take time exponential in its depth.
+        if (lastExpr && startsExpression(t) && lookAhead_ == 0) {
             const Expr* a = lastExpr;
             for (;;) { // the trailing disjunction of the element
                 if (a->kind == ExprKind::IfExp) a = static_cast<const IfExpExpr*>(a)->orelse.get();
@@ -443,6 +445,11 @@ private:
             int levelAfter = 0;
             {
                 Mark m = mark();
+                struct LookAhead {
+                    int& depth;
+                    explicit LookAhead(int& d) : depth(d) { ++depth; }
+                    ~LookAhead() { --depth; }
+                } inLookAhead(lookAhead_);
                 try {
                     if (legacy) (void)parseStarExpressions();
                     else (void)parseExpression();
@@ -1809,6 +1816,7 @@ private:
         Token start = peek();
         ExprP first = parseSliceItem();
         ExprP index;
+        bool ownTuple = true; // the index is a tuple built here (never empty), not one the user wrote
         if (isOp(peek(), Op::Comma)) {
             auto tup = std::make_unique<TupleExpr>();
             tup->elts.push_back(std::move(first));
@@ -1826,11 +1834,13 @@ private:
             index = std::move(tup);
         } else {
             index = std::move(first);
+            ownTuple = false;
         }
         Token t = peek();
         if (!isOp(t, Op::RSqb)) {
+            // x[a, b c] points at b; x[(a, b) c] and x[() c] at the parenthesized tuple, as CPython
             const Expr* lastExpr = index.get();
-            if (index->kind == ExprKind::Tuple) lastExpr = static_cast<TupleExpr&>(*index).elts.back().get();
+            if (ownTuple) lastExpr = static_cast<TupleExpr&>(*index).elts.back().get();
             unexpectedAfter(lastExpr->kind == ExprKind::Slice ? nullptr : lastExpr, t);
         }
         take();
@@ -2505,6 +2515,7 @@ private:
     int depth_ = 0;   // expression nesting, see DepthGuard
     int openIfs_ = 0; // IfStmts being parsed (an elif chain nests them)
     int speculating_ = 0;
+    int lookAhead_ = 0; // unexpectedAfter's look-aheads in progress
     int furthestLine_ = 0; // line of the furthest token read from the file's lexer
     bool fieldLexerFailed_ = false; // the error in an f-string field came from its tokenizer
     Scope scope_;

@@ -25,36 +25,6 @@ int64_t physicalMemory() {
     return pages > 0 && size > 0 ? int64_t(pages) * size : int64_t(8) << 30;
 }
 
-std::string formatSyntaxError(const SyntaxError& e, const std::string& source) {
-    std::string out = "  File \"" + e.filename + "\", line " + std::to_string(e.line) + "\n";
-    // Quote the line with its leading whitespace removed, caret under the column (as CPython does).
-    std::istringstream ss(source);
-    std::string line;
-    for (int i = 1; i <= e.line && std::getline(ss, line); ++i) {}
-    if (e.line >= 1 && !line.empty()) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        size_t indent = line.find_first_not_of(" \t\f");
-        if (indent == std::string::npos) indent = line.size();
-        std::string shown = line.substr(indent);
-        bool printable = true;
-        for (unsigned char c : shown)
-            if (c < 0x20 && c != '\t') printable = false;
-        if (printable && shown.size() < 2000) {
-            out += "    " + shown + "\n";
-            int col = e.col - int(indent);
-            if (col < 0) col = 0;
-            if (col > int(shown.size())) col = int(shown.size());
-            // count characters, not bytes, for the caret position
-            int chars = 0;
-            for (int i = 0; i < col; ++i)
-                if ((static_cast<unsigned char>(shown[i]) & 0xC0) != 0x80) ++chars;
-            out += "    " + std::string(size_t(chars), ' ') + "^\n";
-        }
-    }
-    out += e.kind + ": " + e.message + "\n";
-    return out;
-}
-
 struct Shared {
     std::mutex mu;
     std::condition_variable cv;
@@ -167,6 +137,36 @@ void* runJob(void* p) {
 }
 
 } // namespace
+
+std::string formatSyntaxError(const SyntaxError& e, const std::string& source) {
+    std::string out = "  File \"" + e.filename + "\", line " + std::to_string(e.line) + "\n";
+    // Quote the line with its leading whitespace removed, caret under the column (as CPython does).
+    std::istringstream ss(source);
+    std::string line;
+    for (int i = 1; i <= e.line && std::getline(ss, line); ++i) {}
+    if (e.line >= 1 && !line.empty()) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        size_t indent = line.find_first_not_of(" \t\f");
+        if (indent == std::string::npos) indent = line.size();
+        std::string shown = line.substr(indent);
+        bool printable = true;
+        for (unsigned char c : shown)
+            if (c < 0x20 && c != '\t') printable = false;
+        if (printable && shown.size() < 2000) {
+            out += "    " + shown + "\n";
+            int col = e.col - int(indent);
+            if (col < 0) col = 0;
+            if (col > int(shown.size())) col = int(shown.size());
+            // count characters, not bytes, for the caret position
+            int chars = 0;
+            for (int i = 0; i < col; ++i)
+                if ((static_cast<unsigned char>(shown[i]) & 0xC0) != 0x80) ++chars;
+            out += "    " + std::string(size_t(chars), ' ') + "^\n";
+        }
+    }
+    out += e.kind + ": " + e.message + "\n";
+    return out;
+}
 
 RunResult runScript(const RunConfig& cfg) {
     auto t0 = std::chrono::steady_clock::now();

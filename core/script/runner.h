@@ -40,4 +40,8 @@ struct RunResult {
 
 RunResult runScript(const RunConfig& cfg);
 
+struct SyntaxError;
+// The SyntaxError block Python prints: file and line, the line quoted, a caret under the column.
+std::string formatSyntaxError(const SyntaxError& e, const std::string& source);
+
 } // namespace fl::script

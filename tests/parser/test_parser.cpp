@@ -871,6 +871,15 @@ const ErrorCase kErrorCases[] = {
     {"f(a, b c)", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 5},
     {"{a: b c: d}", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 4},
     {"(a, 1 2)", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 4},
+    // found by tests/fuzz (fuzz_parse): an empty tuple before a missing ']' read past its elements
+    {"x[() 1]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 2},
+    {"x[(1, 2) 3]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 2},
+    {"x[1, 2 3]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 5},
+    {"x.exp[(\n)\n", "SyntaxError", "'[' was never closed", 1, 5},
+    {"{y{y}}", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 1},
+    {"[{a b}]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 2},
+    {"{y (1 2)}", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 4},
+    {"{y{y", "SyntaxError", "'{' was never closed", 1, 2},
     {"[x for x i y]", "SyntaxError", "invalid syntax. Perhaps you forgot a comma?", 1, 7},
     // equals
     {"if x = 1: pass\n", "SyntaxError", "invalid syntax. Maybe you meant '==' or ':=' instead of '='?", 1, 3},
@@ -1310,6 +1319,18 @@ void testFuzz() {
         }
         worst = std::max(worst, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         cases++;
+    }
+    // Found by tests/fuzz (fuzz_parse): the "forgot a comma" look-ahead looked ahead again at
+    // every level of `{y{y{y...`, twice each: 16 levels took 13 s under ASan, 40 would take days.
+    for (const char* tail : {"", "}"}) {
+        std::string deep;
+        for (int k = 0; k < 150; ++k) deep += "{y";
+        for (int k = 0; *tail && k < 150; ++k) deep += tail;
+        auto t0 = std::chrono::steady_clock::now();
+        std::string got = parseToText(deep);
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        check(got.rfind("SyntaxError: ", 0) == 0 && s < 2.0, std::string("fuzz: {y nested 150 deep") + (*tail ? ", closed" : "") + " fails fast",
+              got + " in " + std::to_string(s) + " s");
     }
     check(insane == 0, "fuzz: errors carry a position", std::to_string(insane) + " without");
     // a case that hangs stops the test (ctest's timeout); how long the slowest took is printed only
