@@ -1021,8 +1021,13 @@ bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
     if (dim < 0) dim += rank;
     if (dim < 0 || dim >= rank) return false;
     if (shape[dim].isSymbolic()) return true;
-    // a size computed from a dynamic one (x[::2] of a dynamic dim) is recorded as a number:
-    // with any dynamic dim in the entry, the count of parts may still depend on it
+    // A size computed from a dynamic one (x[::2], a flatten, a cat along it) is recorded as a
+    // number, and the dynamic dim it came from is gone from this tensor's shape: a tensor with
+    // no symbolic dim in an entry with dynamic dims may have any of its sizes derived from them.
+    // (One that keeps a symbolic dim has its other sizes from static dims, as q, k, v =
+    // x.split(C, dim=2) in attention, which must stay dynamic over the batch.)
+    for (auto& d : shape)
+        if (d.isSymbolic()) return false;
     for (auto& g : e.guards)
         if (g.kind == GuardKind::Tensor)
             for (auto d : g.tensor.dynamic)
