@@ -1046,6 +1046,18 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if (target == "torch.nonzero" || target == "Tensor.nonzero" || target == "torch.argwhere" || target == "Tensor.argwhere" ||
         target == "torch.masked_select" || target == "Tensor.masked_select" || target == "torch.unique" || target == "Tensor.unique")
         breakNow("nonzero", "");
+    // x[mask] with a bool (or uint8) tensor: how many values come out depends on the data
+    if (target == "operator.getitem" && ca.pos.size() > 1) {
+        auto isMask = [](const Value& v) {
+            if (!v.isTensor()) return false;
+            auto st = tensorOf(v).scalar_type();
+            return st == at::kBool || st == at::kByte;
+        };
+        bool mask = isMask(ca.pos[1]);
+        if (ca.pos[1].is(OK::Tuple))
+            for (auto& x : ca.pos[1].as<TupleObj>()->items) mask = mask || isMask(x);
+        if (mask) breakNow("nonzero", "");
+    }
     if (target == "Tensor.backward" || target == "torch.autograd.grad") breakNow("backward", "");
     // functions Dynamo marks as skipped (they change global state it does not model)
     if (target == "torch.manual_seed" || target == "torch.seed" || target == "torch.set_rng_state" || target == "torch.get_rng_state")
