@@ -656,12 +656,7 @@ void Tracer::metadataRead(const Value& tensor) {
     // entry's guards then pin every size). torch.compile keeps them symbolic instead.
     // An input read before any op uses it becomes a placeholder here, with its dynamic dims.
     if (tensor.isTensor() && !tensorRef.count(tensor.obj()) && sources.count(tensor.obj())) argOf(tensor);
-    auto it = tensorRef.find(tensor.obj());
-    if (it == tensorRef.end()) return;
-    for (auto& g : e.guards)
-        if (g.kind == GuardKind::Tensor)
-            for (auto d : g.tensor.dynamic)
-                if (d) specializeAll = true;
+    if (tensorRef.count(tensor.obj()) && hasDynamicDims()) specializeAll = true;
 }
 
 std::vector<std::string> Tracer::userStack(bool withSource) const {
@@ -810,19 +805,17 @@ ArgT Tracer::templateOf(const Value& v) {
     return argOf(v);
 }
 
-static bool endsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+bool mutatesInPlace(const std::string& target, bool inplaceFlag) {
+    if (inplaceFlag || target == "operator.setitem" || target.rfind("operator.i", 0) == 0) return true;
+    if (target.rfind("operator.", 0) == 0) return false;
+    std::string b = target.substr(target.rfind('.') + 1);
+    return b.size() > 1 && b.back() == '_' && b[b.size() - 2] != '_' && b.front() != '_';
 }
 
 static bool isInplace(const std::string& target, const CallArgs& ca) {
-    if (target == "operator.setitem") return true;
-    if (target.rfind("operator.i", 0) == 0) return true;
-    // Tensor.add_, torch.relu_, torch.nn.functional.relu_: PyTorch's trailing underscore
-    std::string base = target.substr(target.rfind('.') + 1);
-    if (target.rfind("operator.", 0) != 0 && endsWith(base, "_") && !endsWith(base, "__")) return true;
-    for (auto& [k, v] : ca.kw)
-        if (k == "inplace" && v.isBool() && v.b()) return true;
-    return false;
+    bool flag = false;
+    for (auto& [k, v] : ca.kw) flag = flag || (k == "inplace" && v.isBool() && v.b());
+    return mutatesInPlace(target, flag);
 }
 
 bool Tracer::isSymName(const std::string& name) const {
@@ -996,12 +989,13 @@ static void recordMeta(Tracer& t, OpNode& n, const Value& r) {
 
 // unbind / split / chunk along a dynamic dim: how many parts there are depends on its size.
 bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
+    // where the dim is passed positionally; hsplit / vsplit / dsplit pick theirs by rank
     static const std::map<std::string, size_t> dimPos = {{"unbind", 1}, {"split", 2}, {"chunk", 2}, {"tensor_split", 2},
-                                                         {"split_with_sizes", 2}, {"unsafe_split", 2}, {"unsafe_chunk", 2},
-                                                         {"hsplit", 9}, {"vsplit", 9}, {"dsplit", 9}};
+                                                         {"split_with_sizes", 2}, {"unsafe_split", 2}, {"unsafe_chunk", 2}};
+    static const std::set<std::string> byRank = {"hsplit", "vsplit", "dsplit"};
     std::string base = target.substr(target.rfind('.') + 1);
     auto dp = dimPos.find(base);
-    if (dp == dimPos.end() || ca.pos.empty() || !ca.pos[0].isTensor()) return false;
+    if ((dp == dimPos.end() && !byRank.count(base)) || ca.pos.empty() || !ca.pos[0].isTensor()) return false;
     auto it = tensorRef.find(ca.pos[0].obj());
     if (it == tensorRef.end()) return false;
     const OpNode& src = e.graph.nodes[it->second.first];
@@ -1009,7 +1003,7 @@ bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
     if (k >= int(src.meta.size())) return false;
     const auto& shape = src.meta[k].shape;
     int64_t rank = int64_t(shape.size());
-    if (dp->second == 9) { // hsplit/vsplit/dsplit: any dynamic dim, conservatively
+    if (dp == dimPos.end()) { // hsplit/vsplit/dsplit: any dynamic dim, conservatively
         for (auto& d : shape)
             if (d.isSymbolic()) return true;
         return false;
@@ -1028,6 +1022,10 @@ bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
     // x.split(C, dim=2) in attention, which must stay dynamic over the batch.)
     for (auto& d : shape)
         if (d.isSymbolic()) return false;
+    return hasDynamicDims();
+}
+
+bool Tracer::hasDynamicDims() const {
     for (auto& g : e.guards)
         if (g.kind == GuardKind::Tensor)
             for (auto d : g.tensor.dynamic)

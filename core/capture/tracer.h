@@ -106,6 +106,7 @@ public:
     [[noreturn]] void breakNow(const std::string& kindId, const std::string& detail);
     void metadataRead(const Value& tensor); // a size/stride read: dynamic dims specialise
     bool splitDimIsDynamic(const std::string& target, const script::CallArgs& ca);
+    bool hasDynamicDims() const; // any input dim of the entry is dynamic
 
     // ---- building
     ArgT argOf(const Value& v);

@@ -55,16 +55,11 @@ std::vector<IE> vars(const char* prefix, size_t n) {
     return v;
 }
 
-// An op that changes its first argument in place: PyTorch's trailing underscore (`Tensor.add_`,
-// `torch.relu_`), item assignment, augmented assignment, or `inplace=True`.
 bool mutatesFirstArg(const OpNode& n) {
     if (n.placeholder) return false;
-    if (n.target == "operator.setitem" || n.target.rfind("operator.i", 0) == 0) return true;
-    std::string b = n.target.substr(n.target.rfind('.') + 1);
-    if (n.target.rfind("operator.", 0) != 0 && b.size() > 1 && b.back() == '_' && b[b.size() - 2] != '_' && b.front() != '_') return true;
-    for (auto& [k, a] : n.kw)
-        if (k == "inplace" && a.kind == ArgT::Const && a.c.isBool() && a.c.b()) return true;
-    return false;
+    bool flag = false;
+    for (auto& [k, a] : n.kw) flag = flag || (k == "inplace" && a.kind == ArgT::Const && a.c.isBool() && a.c.b());
+    return capture::mutatesInPlace(n.target, flag);
 }
 
 class Lowerer {
