@@ -423,10 +423,10 @@ private:
         return str(e);
     }
 
-    // Flat element offset of coordinates in a contiguous buffer of node `n`.
+    // Flat element offset of coordinates in buffer `n` (row-major unless it has strides).
     IE offsetExpr(int n, const std::vector<IE>& coords) const {
         const Node& b = p_.nodes[n];
-        std::vector<IE> st = b.kind == NodeKind::Input ? b.strides : contiguousStrides(b.shape);
+        std::vector<IE> st = b.kind == NodeKind::Input || !b.strides.empty() ? b.strides : contiguousStrides(b.shape);
         IE off = iconst(0);
         for (size_t i = 0; i < coords.size() && i < st.size(); ++i) off = iadd(off, imul(coords[i], st[i]));
         return off;

@@ -86,7 +86,8 @@ struct Node {
     // Input
     int graphNode = -1;      // the captured graph node it comes from (inputs, externs, fallbacks)
     bool scalar = false;     // Input: a symbolic int/float
-    std::vector<IE> strides; // Input: element strides (symbolic when sizes are)
+    std::vector<IE> strides; // element strides (symbolic when sizes are): an Input's; a kernel's
+                             // result's when eager's are not row-major (empty: row-major)
     // Pointwise / Reduction: loop variables are x0..x{n-1} over `shape` (pointwise), or
     // x0..x{k-1} over the kept dims then r0..r{m-1} over `reduced` (reduction).
     SE body;

@@ -23,6 +23,43 @@ SE loadValue(const LoweredValue& v, const std::vector<IE>& at) {
 
 namespace {
 
+// The strides eager gave a kernel's result, as expressions of its shape: LibTorch lays a pointwise
+// or reduction result out as its inputs are (x.t() * 2 is column-major, x.t().clone() too), and a
+// caller may read the strides, view the result (reshape aliases or copies by them) or pass it to
+// an eager op whose own result follows them. Dims in the order of eager's strides at trace time,
+// dense; empty when that is row-major or eager's strides were not dense (then row-major).
+std::vector<IE> eagerStrides(const graph::TensorMeta& m, const Shape& shape) {
+    size_t r = shape.size();
+    if (m.strides.size() != r || r < 2) return {};
+    bool symbolic = false;
+    for (auto& d : m.shape) {
+        if (d.isSymbolic()) symbolic = true;
+        else if (d.value == 0) return {};
+    }
+    std::vector<int> order(r); // outermost first
+    for (size_t d = 0; d < r; ++d) order[d] = int(d);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.strides[a] > m.strides[b]; });
+    bool identity = true;
+    for (size_t d = 0; d < r; ++d) identity = identity && order[d] == int(d);
+    if (identity) return {};
+    std::vector<IE> st(r);
+    IE acc = iconst(1);
+    int64_t accValue = 1;
+    for (size_t k = r; k-- > 0;) {
+        int d = order[k];
+        st[d] = acc;
+        if (!symbolic) {
+            // dims of size 1 may have any stride; the others must be eager's dense ones
+            if (m.shape[d].value != 1 && m.strides[d] != accValue) return {};
+            accValue *= m.shape[d].value;
+        }
+        acc = imul(acc, shape[d]);
+    }
+    if (!symbolic)
+        for (size_t d = 0; d < r; ++d) st[d] = iconst(m.strides[d]);
+    return st;
+}
+
 // The op's name without its namespace: "torch.nn.functional.gelu" -> "gelu", "operator.mul" -> "mul".
 std::string baseName(const std::string& target) {
     auto p = target.rfind('.');
@@ -102,6 +139,9 @@ public:
             }
         }
         for (auto& o : g_.outputs) needValue(o);
+        for (auto& n : p.nodes)
+            if ((n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) && n.graphNode >= 0 && g_.nodes[n.graphNode].meta.size() == 1)
+                n.strides = eagerStrides(g_.nodes[n.graphNode].meta[0], n.shape);
         out_.ok = true;
         return std::move(out_);
     }

@@ -512,7 +512,14 @@ struct Run {
         }
     }
 
-    at::Tensor alloc(const Node& n) { return BlockPool::get().tensor(sizes(n.shape), scalarType(n.dtype)); }
+    // A kernel's result, laid out as eager's was (lower::Node::strides): dense either way.
+    at::Tensor alloc(const Node& n) {
+        at::Tensor t = BlockPool::get().tensor(sizes(n.shape), scalarType(n.dtype));
+        if (n.strides.empty()) return t;
+        std::vector<int64_t> st;
+        for (auto& s : n.strides) st.push_back(eval(s));
+        return t.as_strided(t.sizes(), st);
+    }
 
     void bindInputs() {
         const Program& p = c.lowered.program;
@@ -668,51 +675,6 @@ struct Run {
         }
         for (size_t i = 0; i < g.nodes.size(); ++i)
             if (c.lowered.info[i].needsValue && !haveValue[i]) valueOf(int(i));
-        for (auto& o : g.outputs) withEagerLayout(o);
-    }
-
-    // A graph output that a kernel computed (row-major) gets the memory layout eager's op gave
-    // it: LibTorch's TensorIterator lays out a pointwise result as its inputs are (x.t() * 2 is
-    // column-major), and a caller may look at strides. Eager's strides when the sizes are the
-    // traced ones, else the same order of dims. Outputs of views, fallbacks and library calls
-    // are eager's own tensors already.
-    void withEagerLayout(const capture::ArgT& a) {
-        for (auto& x : a.items) withEagerLayout(x);
-        if (a.kind != capture::ArgT::Ref || a.index >= 0) return;
-        const GraphNodeInfo& gi = c.lowered.info[a.node];
-        const capture::OpNode& n = g.nodes[a.node];
-        if (gi.viewOp || n.placeholder || n.meta.size() != 1 || n.meta[0].strides.empty()) return;
-        int pn = c.producerOf[a.node];
-        if (pn < 0) return;
-        NodeKind kind = c.lowered.program.nodes[pn].kind;
-        if (kind != NodeKind::Pointwise && kind != NodeKind::Reduction) return;
-        if (!env[a.node].isTensor()) return;
-        const at::Tensor& t = script::tensorOf(env[a.node]);
-        const std::vector<int64_t>& want = n.meta[0].strides;
-        if (int64_t(want.size()) != t.dim() || t.strides() == at::IntArrayRef(want) || !t.is_contiguous()) return;
-        bool traced = true;
-        for (size_t d = 0; d < n.meta[0].shape.size(); ++d)
-            if (n.meta[0].shape[d].isSymbolic() || n.meta[0].shape[d].value != t.size(int64_t(d))) traced = false;
-        at::Tensor out;
-        if (traced) {
-            // eager's own strides, when they describe dense memory of this size (a pointwise result's do)
-            int64_t span = 1;
-            for (int64_t d = 0; d < t.dim(); ++d) span += (t.size(d) - 1) * want[d];
-            if (t.numel() == 0 || span != t.numel()) return;
-            out = at::empty_strided(t.sizes(), want, t.options());
-        } else {
-            std::vector<int64_t> order(t.dim()); // dims from the outermost in eager's memory
-            for (int64_t d = 0; d < t.dim(); ++d) order[d] = d;
-            std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return want[x] > want[y]; });
-            std::vector<int64_t> sizes, inverse(t.dim());
-            for (int64_t d = 0; d < t.dim(); ++d) {
-                sizes.push_back(t.size(order[d]));
-                inverse[order[d]] = d;
-            }
-            out = at::empty(sizes, t.options()).permute(inverse);
-        }
-        out.copy_(t);
-        env[a.node] = script::wrap(out);
     }
 
     // An extern (with its epilogue kernel, returned; -1 when none) or a fallback op.
