@@ -182,13 +182,16 @@ std::string Guard::describe() const {
     std::string s;
     switch (kind) {
     case GuardKind::GradMode: s = std::string("GLOBAL_STATE: ___check_global_state() grad_mode=") + (gradMode ? "True" : "False"); break;
-    case GuardKind::Tensor:
+    case GuardKind::Tensor: {
+        std::vector<uint8_t> strideDyn(tensor.strides.size());
+        for (size_t d = 0; d < strideDyn.size(); ++d) strideDyn[d] = tensor.strideDynamic(d);
         s = "TENSOR_MATCH: check_tensor(" + src.str() + ", torch." + dtypeName(static_cast<at::ScalarType>(tensor.dtype)) +
             ", device=cpu, requires_grad=" + (tensor.requiresGrad ? "True" : "False") + ", size=" + intList(tensor.sizes, &tensor.dynamic) +
-            ", stride=" + intList(tensor.strides, &tensor.dynamic) + ")";
+            ", stride=" + intList(tensor.strides, &strideDyn) + ")";
         for (size_t i = 0; i < tensor.dynamic.size(); ++i)
             if (tensor.dynamic[i]) s += "; 2 <= " + src.str() + ".size()[" + std::to_string(i) + "]";
         break;
+    }
     case GuardKind::Equals: s = "EQUALS_MATCH: " + src.str() + " == " + reprConst(expected); break;
     case GuardKind::IsNone: s = "NONE_MATCH: " + src.str() + " is None"; break;
     case GuardKind::IdMatch: s = "ID_MATCH: ___check_obj_id(" + src.str() + ", " + std::to_string(objId) + ")"; break;
@@ -250,10 +253,19 @@ static bool checkGuard(const Guard& g, bool found, const Value& v, std::string* 
             if (sp.dynamic[i]) { anyDynamic = true; continue; }
             if (sizes[i] != sp.sizes[i]) return fail(name + " size mismatch at index " + std::to_string(i) + ". expected " + std::to_string(sp.sizes[i]) + ", actual " + std::to_string(sizes[i]));
         }
-        if (!anyDynamic) {
+        {
             auto strides = t.strides();
+            int64_t small[8];
+            std::vector<int64_t> big;
+            int64_t* want = small;
+            if (anyDynamic) {
+                if (sp.strides.size() > 8) big.resize(sp.strides.size()), want = big.data();
+                sp.expectedStrides(sizes.data(), want);
+            } else {
+                want = const_cast<int64_t*>(sp.strides.data());
+            }
             for (size_t i = 0; i < sp.strides.size(); ++i)
-                if (strides[i] != sp.strides[i]) return fail(name + " stride mismatch at index " + std::to_string(i) + ". expected " + std::to_string(sp.strides[i]) + ", actual " + std::to_string(strides[i]));
+                if (strides[i] != want[i]) return fail(name + " stride mismatch at index " + std::to_string(i) + ". expected " + std::to_string(want[i]) + ", actual " + std::to_string(strides[i]));
         }
         for (size_t i = 0; i < sp.sizes.size(); ++i)
             if (sp.dynamic[i] && sizes[i] < 2) return fail("2 <= " + g.src.userName() + ".size()[" + std::to_string(i) + "]");
@@ -699,6 +711,25 @@ GraphBreakSignal Tracer::makeSignal(const std::string& kindId, const std::string
 
 void Tracer::breakNow(const std::string& kindId, const std::string& detail) { throw makeSignal(kindId, detail); }
 
+void TensorSpec::expectedStrides(const int64_t* actual, int64_t* out) const {
+    // strideFrom points at a dim of smaller traced stride, so one pass in that order settles all;
+    // a chain is at most rank long, and rank passes cover any order
+    size_t r = strides.size();
+    for (size_t d = 0; d < r; ++d) out[d] = strides[d];
+    for (size_t pass = 0; pass < r; ++pass)
+        for (size_t d = 0; d < r; ++d)
+            if (strideFrom[d] >= 0) out[d] = out[strideFrom[d]] * (dynamic[strideFrom[d]] ? actual[strideFrom[d]] : sizes[strideFrom[d]]);
+}
+
+bool TensorSpec::strideDynamic(size_t d) const {
+    for (size_t n = 0; n <= strides.size() && d < strides.size(); ++n) {
+        if (strideFrom[d] < 0) return false;
+        if (dynamic[strideFrom[d]]) return true;
+        d = size_t(strideFrom[d]);
+    }
+    return false;
+}
+
 static TensorSpec specOf(const at::Tensor& t) {
     TensorSpec sp;
     sp.dtype = int(t.scalar_type());
@@ -706,6 +737,22 @@ static TensorSpec specOf(const at::Tensor& t) {
     sp.sizes = t.sizes().vec();
     sp.strides = t.strides().vec();
     sp.dynamic.assign(sp.sizes.size(), 0);
+    // each stride from the next smaller one (innermost first; a dim of size 1 only when no other
+    // fits), as a dense or sliced layout's are
+    size_t r = sp.sizes.size();
+    sp.strideFrom.assign(r, -1);
+    std::vector<int> order(r);
+    for (size_t d = 0; d < r; ++d) order[d] = int(d);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return sp.strides[a] < sp.strides[b] || (sp.strides[a] == sp.strides[b] && a > b); });
+    for (size_t k = 1; k < r; ++k) {
+        int d = order[k];
+        for (int pick = 0; pick < 2 && sp.strideFrom[d] < 0; ++pick)
+            for (size_t q = k; q-- > 0;) {
+                int j = order[q];
+                if ((pick == 0) == (sp.sizes[j] == 1)) continue;
+                if (sp.sizes[j] * sp.strides[j] == sp.strides[d] && sp.strides[d] != 0) { sp.strideFrom[d] = int8_t(j); break; }
+            }
+    }
     return sp;
 }
 
@@ -747,6 +794,7 @@ int Tracer::placeholderFor(const Value& v) {
     n.meta.push_back(metaOf(tensorOf(v), symbols));
     nodes.push_back(std::move(n));
     int id = int(nodes.size()) - 1;
+    placeholderValues[id] = v;
     tensorRef[v.obj()] = {id, -1};
     keep.push_back(v);
     return id;
@@ -828,12 +876,7 @@ Value Tracer::sizeOp(CallArgs& ca, const OpInvoke& run) {
     argOf(ca.pos[0]); // an input becomes a placeholder here, with its dynamic dims
     auto it = tensorRef.find(ca.pos[0].obj());
     std::vector<uint8_t> dyn;
-    if (it != tensorRef.end()) {
-        const OpNode& src = e.graph.nodes[it->second.first];
-        int k = it->second.second < 0 ? 0 : it->second.second;
-        if (k < int(src.meta.size()))
-            for (auto& d : src.meta[k].shape) dyn.push_back(d.isSymbolic() ? 1 : 0);
-    }
+    if (it != tensorRef.end()) dyn = sizeDependence(it->second.first, it->second.second);
     bool anyDyn = false;
     for (auto d : dyn) anyDyn = anyDyn || d;
     Value r;
@@ -910,6 +953,7 @@ ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
     n.source = src;
     nodes.push_back(std::move(n));
     a.node = int(nodes.size()) - 1;
+    placeholderValues[a.node] = v;
     Guard g;
     g.kind = GuardKind::ScalarType;
     g.src = src;
@@ -1015,14 +1059,60 @@ bool Tracer::splitDimIsDynamic(const std::string& target, const CallArgs& ca) {
     if (dim < 0) dim += rank;
     if (dim < 0 || dim >= rank) return false;
     if (shape[dim].isSymbolic()) return true;
-    // A size computed from a dynamic one (x[::2], a flatten, a cat along it) is recorded as a
-    // number, and the dynamic dim it came from is gone from this tensor's shape: a tensor with
-    // no symbolic dim in an entry with dynamic dims may have any of its sizes derived from them.
-    // (One that keeps a symbolic dim has its other sizes from static dims, as q, k, v =
-    // x.split(C, dim=2) in attention, which must stay dynamic over the batch.)
-    for (auto& d : shape)
-        if (d.isSymbolic()) return false;
-    return hasDynamicDims();
+    // a size computed from a dynamic one (x[::2], a flatten, a cat along it) is recorded as a
+    // number; q, k, v = x.split(C, dim=2) in attention splits a static dim and stays dynamic
+    std::vector<uint8_t> dep = sizeDependence(it->second.first, it->second.second);
+    return size_t(dim) < dep.size() && dep[dim];
+}
+
+std::vector<uint8_t> Tracer::sizeDependence(int node, int item) {
+    const auto& nodes = e.graph.nodes;
+    std::vector<uint8_t> dep;
+    const OpNode& target = nodes[node];
+    int k = item < 0 ? 0 : item;
+    if (k >= int(target.meta.size())) return dep;
+    const auto& shape = target.meta[k].shape;
+    for (auto& d : shape) dep.push_back(d.isSymbolic() ? 1 : 0);
+    if (!hasDynamicDims()) return dep;
+    if (shadowEnv.size() < nodes.size()) shadowEnv.resize(nodes.size());
+    {
+        ++suspended;
+        struct Un { int& s; ~Un() { --s; } } un{suspended};
+        while (!shadowFailed && shadowDone <= size_t(node)) {
+            size_t i = shadowDone;
+            const OpNode& n = nodes[i];
+            try {
+                if (n.placeholder) {
+                    auto pv = placeholderValues.find(int(i));
+                    Value v = n.constant ? n.constValue : pv != placeholderValues.end() ? pv->second : Value();
+                    if (v.isTensor()) {
+                        const at::Tensor& t = tensorOf(v);
+                        std::vector<int64_t> sz = t.sizes().vec();
+                        if (n.meta.size() == 1 && n.meta[0].shape.size() == sz.size())
+                            for (size_t d = 0; d < sz.size(); ++d)
+                                if (n.meta[0].shape[d].isSymbolic()) sz[d] *= 2;
+                        v = wrap(at::empty(sz, t.options().device(at::kMeta)));
+                    }
+                    shadowEnv[i] = v;
+                } else {
+                    CallArgs ca;
+                    for (auto& a : n.pos) ca.pos.push_back(instantiateArg(a, shadowEnv, nullptr));
+                    for (auto& [key, a] : n.kw) ca.kw.emplace_back(key, instantiateArg(a, shadowEnv, nullptr));
+                    shadowEnv[i] = n.invoke(in, ca);
+                }
+            } catch (...) {
+                shadowFailed = true; // an op with no meta kernel, or one the doubled sizes do not fit
+                break;
+            }
+            ++shadowDone;
+        }
+    }
+    Value sv = shadowFailed ? Value() : shadowEnv[node];
+    if (item >= 0) sv = sv.is(OK::Tuple) && size_t(item) < sv.as<TupleObj>()->items.size() ? sv.as<TupleObj>()->items[item] : Value();
+    bool known = sv.isTensor() && tensorOf(sv).dim() == int64_t(shape.size());
+    for (size_t d = 0; d < shape.size(); ++d)
+        if (!shape[d].isSymbolic() && (known ? tensorOf(sv).size(int64_t(d)) != shape[d].value : shape[d].value > 1)) dep[d] = 1;
+    return dep;
 }
 
 bool Tracer::hasDynamicDims() const {

@@ -75,6 +75,14 @@ struct TensorSpec {
     bool requiresGrad = false;
     std::vector<int64_t> sizes, strides;
     std::vector<uint8_t> dynamic; // per dim: 1 = symbolic (any size >= 2)
+    // Per dim: -1 when its stride is the constant in `strides`, else the dim j whose size times
+    // stride it is (a dense layout: x.t() has stride[1] = size[0] * stride[0]). With dynamic
+    // sizes a stride is checked as that expression, so a graph traced on a transposed input
+    // does not run a row-major one (whose results eager lays out otherwise).
+    std::vector<int8_t> strideFrom;
+    // The strides this spec expects for a tensor of these sizes (the traced ones when static).
+    void expectedStrides(const int64_t* sizes, int64_t* out) const;
+    bool strideDynamic(size_t d) const; // depends on a dynamic size
 };
 
 enum class GuardKind : uint8_t { GradMode, Tensor, Equals, IsNone, IdMatch, Length, DictKeys, ScalarType };

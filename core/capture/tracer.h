@@ -107,6 +107,16 @@ public:
     void metadataRead(const Value& tensor); // a size/stride read: dynamic dims specialise
     bool splitDimIsDynamic(const std::string& target, const script::CallArgs& ca);
     bool hasDynamicDims() const; // any input dim of the entry is dynamic
+    // Per dim of a node's result (`item`: of a tuple result, or -1): whether it depends on the
+    // entry's dynamic sizes. A symbolic dim does; so does one derived from them that the recorded
+    // meta holds as a number (x.reshape(-1, 2) of an [s0, 3, 2] input is [72, 2] at trace time).
+    // Found by running the graph so far on meta tensors with every dynamic size doubled; where
+    // that cannot run, every dim larger than 1 is taken to depend.
+    std::vector<uint8_t> sizeDependence(int node, int item);
+    std::map<int, Value> placeholderValues; // traced values of the graph's placeholders
+    std::vector<Value> shadowEnv;           // the meta run, node by node
+    size_t shadowDone = 0;
+    bool shadowFailed = false;
 
     // ---- building
     ArgT argOf(const Value& v);
