@@ -241,6 +241,32 @@ def _eval_inputs(exprs, env_base, seed):
     return [eval(e, env_base) for e in exprs]
 
 
+def _wide(x):
+    return x.double() if isinstance(x, torch.Tensor) and x.dtype == torch.float32 else x
+
+
+def _step(env, new):
+    e2 = dict(env)
+    for v, x in new:
+        if v.startswith("_"):
+            exec(x, e2)
+        else:
+            e2[v] = eval(x, e2)
+    return e2
+
+
+def _rounds_to(wide, r):
+    """Whether float64's result `wide` is float32's `r` up to rounding."""
+    if not isinstance(wide, torch.Tensor) or wide.shape != r.shape:
+        return False
+    if r.numel() == 0:
+        return True
+    if r.dtype.is_floating_point:
+        w = wide.to(r.dtype)
+        return bool(torch.allclose(r, w, rtol=2e-5, atol=2e-5, equal_nan=True))
+    return wide.dtype == r.dtype and bool(torch.equal(wide, r))
+
+
 def make_program(seed, index, specials_rate=0.15):
     rng = random.Random(seed * 1000003 + index)
     arity = rng.choice([1, 1, 2, 2, 3])
@@ -259,6 +285,11 @@ def make_program(seed, index, specials_rate=0.15):
     for n, x in zip(names, inputs[0]):
         meta[n] = (x.dtype, x.dim())
     envs = [dict(env_base, **{n: x for n, x in zip(names, xs)}) for xs in inputs]
+    # the same program in float64, beside it: a statement whose float32 result is not its float64
+    # result rounded (a comparison or floor that decides on rounding noise, as `layer_norm` over
+    # a dim of size 1 then `> 0`) is dropped. Compiled code may round otherwise than eager and
+    # still be right; a decision on noise would be reported as a mismatch.
+    shadows = [dict(env_base, **{n: _wide(x) for n, x in zip(names, xs)}) for xs in inputs]
     stmts = []
     n_ops = rng.randint(2, 9)
     tries = 0
@@ -278,33 +309,33 @@ def make_program(seed, index, specials_rate=0.15):
             new = [(var, _fill(tpl, rng, names, meta))]
         ok = True
         results = []
-        for env in envs:
+        for env, shadow in zip(envs, shadows):
             try:
-                e2 = dict(env)
-                for v, x in new:
-                    if v.startswith("_"):
-                        exec(x, e2)
-                    else:
-                        e2[v] = eval(x, e2)
+                e2 = _step(env, new)
                 r = e2[var]
                 if not isinstance(r, torch.Tensor) or r.numel() > 4096 or r.is_complex():
                     ok = False
                     break
-                results.append((e2, r))
+                s2 = _step(shadow, new)
+                if not _rounds_to(s2[var], r):
+                    ok = False
+                    break
+                results.append((e2, s2, r))
             except Exception:
                 ok = False
                 break
         if not ok:
             continue
-        dtypes = {r.dtype for _, r in results}
-        ranks = {r.dim() for _, r in results}
+        dtypes = {r.dtype for _, _, r in results}
+        ranks = {r.dim() for _, _, r in results}
         if len(dtypes) != 1 or len(ranks) != 1:
             continue
-        for k, (e2, r) in enumerate(results):
+        for k, (e2, s2, r) in enumerate(results):
             envs[k] = e2
+            shadows[k] = s2
         stmts.extend(new)
         names.append(var)
-        meta[var] = (results[0][1].dtype, results[0][1].dim())
+        meta[var] = (results[0][2].dtype, results[0][2].dim())
     if not stmts:
         return None
     read = set()
