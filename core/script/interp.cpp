@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -238,6 +240,7 @@ struct Interp::Impl {
     std::unordered_set<const Obj*> reprActive; // recursive containers print as [...]
     int depth = 0;
     Value ellipsis;
+    std::vector<std::shared_ptr<Module>> importedAsts; // the imported files' trees, alive as long as their code
 };
 
 struct Evaluator {
@@ -438,23 +441,33 @@ struct Evaluator {
         }
         case StmtKind::ImportFrom: {
             auto* im = static_cast<const ImportFromStmt*>(st);
-            if (im->level > 0)
-                in.raise(in.importError, "attempted relative import: model scripts are single files");
-            if (im->module == "__future__") return Flow::Normal;
-            Value m = importModule(im->module);
+            if (im->module == "__future__" && im->level == 0) return Flow::Normal;
+            std::string target = im->level > 0 ? relativeTarget(im->module, im->level, s) : im->module;
+            Value m = importModule(target);
             for (auto& a : im->names) {
                 if (a.name == "*") {
-                    for (auto& [k, v] : m.as<ModuleObj>()->ns->vars)
-                        if (!k.empty() && k[0] != '_') storeName(s, k, v);
+                    auto& vars = m.as<ModuleObj>()->ns->vars;
+                    std::vector<std::string> keys;
+                    for (auto& [k, v] : vars)
+                        if (!k.empty() && k[0] != '_') keys.push_back(k);
+                    std::sort(keys.begin(), keys.end()); // unordered_map: bind in a fixed order
+                    for (auto& k : keys) storeName(s, k, vars[k]);
                     continue;
                 }
                 Value v;
                 if (!in.tryGetAttr(m, a.name, v)) {
-                    auto sub = in.impl_->modules.find(im->module + "." + a.name);
-                    if (sub == in.impl_->modules.end())
-                        in.raise(in.importError, "cannot import name '" + a.name + "' from '" + im->module + "'" +
-                                                     (im->module == "torch" || im->module.rfind("torch.", 0) == 0 ? " (not available in model scripts)" : ""));
-                    v = sub->second;
+                    v = Value::missing();
+                    auto sub = in.impl_->modules.find(target + "." + a.name);
+                    if (sub != in.impl_->modules.end()) v = sub->second;
+                    else if (isPackage(m)) v = importModule(target + "." + a.name, /*quietMissing=*/true);
+                    if (v.isMissing()) {
+                        auto& vars = m.as<ModuleObj>()->ns->vars;
+                        auto file = vars.find("__file__");
+                        std::string where = file != vars.end() && file->second.isStr() ? " (" + strOf(file->second) + ")"
+                                            : target == "torch" || target.rfind("torch.", 0) == 0 ? " (not available in model scripts)"
+                                                                                                  : " (unknown location)";
+                        in.raise(in.importError, "cannot import name '" + a.name + "' from '" + target + "'" + where);
+                    }
                 }
                 storeName(s, a.asname.empty() ? a.name : a.asname, v);
             }
@@ -464,7 +477,79 @@ struct Evaluator {
         return Flow::Normal;
     }
 
-    Value importModule(const std::string& name) {
+    // ---------------------------------------------------------------- imports
+    // A module or package beside the script or on its search path (RunOptions::importPaths)
+    // imports as in Python: its file is read, parsed and run once, in a module of its own that is
+    // registered before it runs (so an import cycle sees the partly run module) and dropped again
+    // if running it raises. A compiled extension is an error naming it and the imports that led
+    // there.
+    struct Located {
+        enum Kind { None, Source, Package, Namespace, Extension } kind = None;
+        std::string path; // the file (a package's __init__.py); a namespace package's folder
+    };
+    std::vector<std::string> importChain; // "name (file:line)" of the imports under way
+
+    static Located locate(const std::string& leaf, const std::vector<std::string>& dirs) {
+        namespace fs = std::filesystem;
+        Located ns;
+        std::error_code ec;
+        for (auto& d : dirs) {
+            fs::path base(d.empty() ? "." : d);
+            fs::path pkg = base / leaf;
+            if (fs::is_directory(pkg, ec)) {
+                if (fs::is_regular_file(pkg / "__init__.py", ec)) return {Located::Package, (pkg / "__init__.py").string()};
+                if (ns.kind == Located::None) ns = {Located::Namespace, pkg.string()};
+            }
+            // CPython's order: compiled extensions, then source
+            static const std::vector<std::string> ext = [] {
+                std::vector<std::string> v = {".abi3.so", ".so"};
+                for (int minor = 6; minor <= 14; ++minor)
+                    for (const char* arch : {"x86_64-linux-gnu", "aarch64-linux-gnu"})
+                        v.push_back(".cpython-3" + std::to_string(minor) + "-" + arch + ".so");
+                return v;
+            }();
+            for (auto& x : ext)
+                if (fs::is_regular_file(base / (leaf + x), ec)) return {Located::Extension, (base / (leaf + x)).string()};
+            if (fs::is_regular_file(base / (leaf + ".py"), ec)) return {Located::Source, (base / (leaf + ".py")).string()};
+        }
+        return ns;
+    }
+
+    bool isPackage(const Value& m) {
+        if (!m.is(OK::Module)) return false;
+        auto& vars = m.as<ModuleObj>()->ns->vars;
+        auto p = vars.find("__path__");
+        return p != vars.end() && p->second.is(OK::List);
+    }
+
+    // "a (main.py:3) -> a.b (a/__init__.py:1) -> NAME (a/b.py:7)": the imports that led to NAME
+    std::string chainText(const std::string& name) {
+        std::string r;
+        for (auto& c : importChain) r += c + " -> ";
+        return r + name + " (" + whereNow() + ")";
+    }
+
+    std::string whereNow() {
+        auto& fr = in.frames();
+        if (fr.empty() || !fr.back().module) return "?";
+        return fr.back().module->filename + ":" + std::to_string(fr.back().line);
+    }
+
+    // The absolute name `from .x import y` (level dots) means in the running module.
+    std::string relativeTarget(const std::string& module, int level, Scope* s) {
+        Scope* g = s->globals ? s->globals.get() : s;
+        auto p = g->vars.find("__package__");
+        std::string pkg = p != g->vars.end() && p->second.isStr() ? strOf(p->second) : "";
+        if (pkg.empty()) in.raise(in.importError, "attempted relative import with no known parent package");
+        for (int i = 1; i < level; ++i) {
+            auto dot = pkg.rfind('.');
+            if (dot == std::string::npos) in.raise(in.importError, "attempted relative import beyond top-level package");
+            pkg.erase(dot);
+        }
+        return module.empty() ? pkg : pkg + "." + module;
+    }
+
+    Value importModule(const std::string& name, bool quietMissing = false) {
         auto it = in.impl_->modules.find(name);
         if (it != in.impl_->modules.end()) return it->second;
         static const std::set<std::string> forbidden = {"os", "sys", "subprocess", "socket", "shutil", "pathlib", "io",
@@ -472,8 +557,85 @@ struct Evaluator {
                                                         "multiprocessing", "threading", "signal", "tempfile", "glob"};
         std::string top = name.substr(0, name.find('.'));
         if (forbidden.count(top))
-            in.raise(in.moduleNotFoundError, "No module named '" + name + "' (not available in model scripts: a model script cannot touch files, processes or the network)");
-        in.raise(in.moduleNotFoundError, "No module named '" + name + "' (model scripts can import torch, torch.nn, torch.nn.functional, torch.optim, math, typing)");
+            in.raise(in.moduleNotFoundError, "No module named '" + name + "' (not available in model scripts: a model script cannot touch files, processes or the network)" +
+                                                 (importChain.empty() ? "" : "; imported through " + chainText(name)));
+        auto dot = name.rfind('.');
+        std::string leaf = dot == std::string::npos ? name : name.substr(dot + 1);
+        Value parent = Value::missing();
+        std::vector<std::string> dirs;
+        if (dot != std::string::npos) {
+            parent = importModule(name.substr(0, dot));
+            it = in.impl_->modules.find(name); // the package's __init__ may have imported it
+            if (it != in.impl_->modules.end()) return it->second;
+            if (!isPackage(parent)) {
+                if (quietMissing) return Value::missing();
+                in.raise(in.moduleNotFoundError, "No module named '" + name + "'; '" + name.substr(0, dot) + "' is not a package");
+            }
+            for (auto& d : parent.as<ModuleObj>()->ns->vars["__path__"].as<ListObj>()->items)
+                if (d.isStr()) dirs.push_back(strOf(d));
+        } else {
+            dirs = in.options().importPaths;
+        }
+        Located at = locate(leaf, dirs);
+        if (at.kind == Located::None) {
+            if (quietMissing) return Value::missing();
+            in.raise(in.moduleNotFoundError, "No module named '" + name + "'" +
+                                                 (dot == std::string::npos ? " (not beside the script, on PYTHONPATH or in site-packages; Fuselab provides torch, math and typing)" : ""));
+        }
+        if (at.kind == Located::Extension)
+            in.raise(in.importError, "cannot import '" + name + "': it is a compiled extension module (" + at.path +
+                                         "), and model scripts import Python source only; imported through " + chainText(name));
+        importChain.push_back(name + " (" + whereNow() + ")");
+        struct PopChain { std::vector<std::string>& c; ~PopChain() { c.pop_back(); } } popChain{importChain};
+        if (importChain.size() > 200) in.raise(in.recursionError, "imports nested too deeply");
+        Value m = loadModule(name, at);
+        if (parent.is(OK::Module)) parent.as<ModuleObj>()->ns->vars[leaf] = m;
+        return m;
+    }
+
+    Value loadModule(const std::string& name, const Located& at) {
+        Value m = in.newModule(name);
+        auto& vars = m.as<ModuleObj>()->ns->vars;
+        auto dot = name.rfind('.');
+        bool package = at.kind == Located::Package || at.kind == Located::Namespace;
+        if (package) {
+            std::string dir = at.kind == Located::Namespace ? at.path : std::filesystem::path(at.path).parent_path().string();
+            vars["__path__"] = makeList({makeStr(dir)});
+        }
+        vars["__package__"] = makeStr(package ? name : dot == std::string::npos ? "" : name.substr(0, dot));
+        in.registerModule(name, m);
+        if (at.kind == Located::Namespace) return m;
+        vars["__file__"] = makeStr(at.path);
+        struct Unregister {
+            Interp& in;
+            std::string name;
+            bool done = false;
+            ~Unregister() { if (!done) in.impl_->modules.erase(name); }
+        } unregister{in, name};
+        std::string source;
+        {
+            std::ifstream f(at.path, std::ios::binary);
+            if (!f) in.raise(in.importError, "cannot read '" + at.path + "' to import '" + name + "'");
+            std::ostringstream ss;
+            ss << f.rdbuf();
+            source = ss.str();
+            if (int64_t(source.size()) > in.options().maxAllocBytes) in.raise(in.memoryError, "'" + at.path + "' is too large to import");
+        }
+        std::shared_ptr<Module> ast;
+        try {
+            ast = parseModule(source, at.path);
+        } catch (SyntaxError& e) {
+            in.raise(in.builtinClass(e.kind), e.message + " (" + at.path + ", line " + std::to_string(e.line) + ")");
+        }
+        in.impl_->importedAsts.push_back(ast);
+        auto saved = currentModule;
+        currentModule = ast;
+        in.frames().push_back(Frame{"<module>", ast.get(), 1});
+        struct Pop { Interp& in; Evaluator& e; std::shared_ptr<Module> m; ~Pop() { in.frames().pop_back(); e.currentModule = m; } } pop{in, *this, saved};
+        Value ret;
+        execBody(ast->body, m.as<ModuleObj>()->ns.get(), ret);
+        unregister.done = true;
+        return m;
     }
 
     void execAugAssign(const AugAssignStmt* a, Scope* s) {
@@ -1996,7 +2158,15 @@ void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
     if (o.is(OK::Function)) { o.as<FunctionObj>()->attrs[name] = v; return; }
     if (o.is(OK::Opaque)) { o.as<OpaqueObj>()->attrs[name] = v; return; }
     if (o.isTensor() && tensorSetAttr(*this, o, name, v)) return;
-    if (o.is(OK::Module)) raise(attributeError, "cannot set attributes of module '" + o.as<ModuleObj>()->name + "' in model scripts");
+    if (o.is(OK::Module)) {
+        // a module of the user's (imported from a file) is theirs to change; Fuselab's own are not
+        auto* m = o.as<ModuleObj>();
+        if (m->ns && m->ns->vars.count("__file__")) {
+            m->ns->vars[name] = v;
+            return;
+        }
+        raise(attributeError, "cannot set attributes of module '" + m->name + "' in model scripts");
+    }
     raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'");
 }
 

@@ -51,6 +51,10 @@ struct RunOptions {
     const CancelToken* cancel = nullptr;
     int recursionLimit = 1000;
     int64_t maxAllocBytes = int64_t(8) << 30;   // one tensor / list / string
+    // Where `import NAME` looks for NAME.py and NAME/__init__.py, in order (the script's folder,
+    // PYTHONPATH, the user's site and dist packages: see importPathsFor in runner.h). Reading
+    // .py files to import them is the only file access a script has.
+    std::vector<std::string> importPaths;
 };
 
 class Interp {

@@ -24,6 +24,7 @@ struct RunConfig {
     int64_t maxAllocBytes = 0;     // 0: half of physical memory
     bool hardExitOnStuckTimeout = false; // CLI: if a single op outlives the timeout by 5 s, _exit(124)
     bool compile = true;           // false: torch.compile runs eagerly (fuselab run --no-compile)
+    bool importFromEnvironment = true; // false: imports see only the script's folder (fuzzing)
     std::function<void(Interp&)> beforeRun; // on the run thread, before the script starts
     std::function<void(Interp&)> afterRun; // on the run thread, before the interpreter ends
 };
@@ -39,6 +40,12 @@ struct RunResult {
 };
 
 RunResult runScript(const RunConfig& cfg);
+
+// Where a script's imports look, in order, as the user's python3 would: the script's folder (when
+// `scriptPath` names a file), then, with `environment`, PYTHONPATH's entries, the active virtual
+// environment's site-packages, the user's ~/.local site-packages and the system's dist-packages
+// for /usr/bin/python3's version.
+std::vector<std::string> importPathsFor(const std::string& scriptPath, bool environment);
 
 struct SyntaxError;
 // The SyntaxError block Python prints: file and line, the line quoted, a caret under the column.

@@ -27,6 +27,7 @@ inline script::RunResult runInput(const uint8_t* data, size_t size, bool compile
     cfg.timeoutSeconds = kScriptSeconds;
     cfg.maxAllocBytes = kMaxObjectBytes;
     cfg.compile = compile;
+    cfg.importFromEnvironment = false; // the same inputs import the same on every machine
     cfg.out = [](const std::string&) {};
     cfg.err = [](const std::string&) {};
     cfg.afterRun = std::move(afterRun);

@@ -5,7 +5,8 @@ Usage (run with Debian's /usr/bin/python3, which has torch 1.13):
 
     /usr/bin/python3 tests/oracle/run_oracle.py --fuselab build/fuselab [--jobs N] [--filter SUBSTR]
 
-For every .py under tests/oracle/scripts/ and resources/models/ (recursively) it runs
+For every .py under tests/oracle/scripts/ and resources/models/ (recursively), and the main.py of
+every project under tests/oracle/projects/ (a folder of modules and packages it imports), it runs
 
     FUSELAB run SCRIPT
     /usr/bin/python3 tests/oracle/run_with_torch.py SCRIPT
@@ -36,6 +37,7 @@ import threading
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ORACLE_DIR = os.path.join(REPO, "tests", "oracle")
 SCRIPT_DIRS = [os.path.join(ORACLE_DIR, "scripts"), os.path.join(REPO, "resources", "models")]
+PROJECTS_DIR = os.path.join(ORACLE_DIR, "projects")
 RUN_WITH_TORCH = os.path.join(ORACLE_DIR, "run_with_torch.py")
 EXCEPTIONS_FILE = os.path.join(ORACLE_DIR, "exceptions.txt")
 TORCH_PYTHON = "/usr/bin/python3"
@@ -72,6 +74,13 @@ def run_cmd(runner, args, timeout):
 
 def find_scripts(filter_substr):
     scripts = []
+    # a project (tests/oracle/projects/NAME/) is its main.py; the modules beside it are imported
+    if os.path.isdir(PROJECTS_DIR):
+        for name in sorted(os.listdir(PROJECTS_DIR)):
+            main = os.path.join(PROJECTS_DIR, name, "main.py")
+            rel = os.path.relpath(main, REPO)
+            if os.path.isfile(main) and (filter_substr is None or filter_substr in rel):
+                scripts.append(rel)
     for base in SCRIPT_DIRS:
         if not os.path.isdir(base):
             continue

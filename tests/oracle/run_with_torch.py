@@ -48,6 +48,7 @@ def main():
     del sys.modules["shim"]  # keep the script's module namespace clean
 
     sys.argv = [script]
+    sys.dont_write_bytecode = True  # a project's modules leave no __pycache__ in the tree
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
         runpy.run_path(script, run_name="__main__")

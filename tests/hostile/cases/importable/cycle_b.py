@@ -1,0 +1,5 @@
+from .cycle_a import f
+
+
+def g():
+    return f() * 2

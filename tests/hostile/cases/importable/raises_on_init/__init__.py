@@ -1,0 +1,2 @@
+X = 1
+raise ValueError("this package refuses to load")

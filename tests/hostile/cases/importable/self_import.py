@@ -1,0 +1,3 @@
+import importable.self_import as me
+
+VALUE = 3

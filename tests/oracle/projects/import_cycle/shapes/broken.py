@@ -1,0 +1,2 @@
+print("broken starts")
+X = 1 / 0

@@ -1,0 +1,4 @@
+from .layers import Block, TinyNet
+from . import utils
+
+VERSION = (0, 1)
