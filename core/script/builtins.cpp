@@ -956,6 +956,16 @@ void installBuiltins(Interp& in) {
     });
     def("hash", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 1) in.raiseType("hash() takes exactly one argument");
+        if (a.pos[0].is(OK::Instance)) {
+            // a class's own __hash__ (None: unhashable, as eq=True dataclasses are)
+            const Value* h = a.pos[0].as<InstanceObj>()->cls->lookup("__hash__");
+            if (h && h->isNone()) in.raiseType("unhashable type: '" + a.pos[0].as<InstanceObj>()->cls->name + "'");
+            if (h && (h->is(OK::Function) || h->is(OK::Builtin))) {
+                Value r = in.call(*h, {a.pos[0]});
+                if (!r.isInt()) in.raiseType("__hash__ method should return an integer");
+                return r;
+            }
+        }
         try { return Value::integer(int64_t(hashValue(a.pos[0]) >> 1)); }
         catch (UnhashableError& u) { in.raiseType("unhashable type: '" + u.typeName + "'"); }
     });
@@ -1705,7 +1715,7 @@ void installBuiltins(Interp& in) {
         return makeStr("typing." + strOf(a.pos[0].as<OpaqueObj>()->attrs["_name"]));
         (void)in;
     });
-    for (const char* n : {"Optional", "List", "Tuple", "Dict", "Any", "Union", "Callable", "Sequence", "Iterable", "Iterator", "Set", "Type", "Mapping"}) {
+    for (const char* n : {"Optional", "List", "Tuple", "Dict", "Any", "Union", "Callable", "Sequence", "Iterable", "Iterator", "Set", "Type", "Mapping", "ClassVar", "Final", "Literal", "FrozenSet", "DefaultDict", "Deque", "Generator", "NoReturn"}) {
         auto form = std::make_shared<OpaqueObj>();
         form->cls = formCls;
         form->attrs["_name"] = makeStr(n);

@@ -14,6 +14,7 @@
 #include "core/capture/tracer.h"
 #include "core/script/builtins.h"
 #include "core/script/pyformat.h"
+#include "core/script/stdlib.h"
 #include "core/script/torch_api.h"
 
 namespace fl::script {
@@ -357,6 +358,8 @@ struct Evaluator {
         case StmtKind::AnnAssign: {
             auto* a = static_cast<const AnnAssignStmt*>(st);
             if (a->value) assign(a->target.get(), eval(a->value.get(), s), s);
+            if ((s->kind == Scope::ClassScope || s->kind == Scope::ModuleScope) && a->target->kind == ExprKind::Name)
+                annotate(static_cast<const NameExpr*>(a->target.get())->id, a->annotation.get(), s);
             return Flow::Normal;
         }
         case StmtKind::Return: {
@@ -477,6 +480,30 @@ struct Evaluator {
         return Flow::Normal;
     }
 
+    // `name: T` in a class or module body: T goes into the namespace's __annotations__, in order
+    // (dataclasses read it). An annotation that cannot be evaluated (a forward reference, as
+    // under `from __future__ import annotations`) is kept as its source text.
+    void annotate(const std::string& name, const Expr* ann, Scope* s) {
+        Value t;
+        try {
+            t = eval(ann, s);
+        } catch (PyException&) {
+            const Span& sp = ann->span;
+            std::string text;
+            if (currentModule && sp.line >= 1 && sp.line == sp.endLine && size_t(sp.line) <= currentModule->lines.size()) {
+                const std::string& l = currentModule->lines[sp.line - 1];
+                if (sp.col >= 0 && sp.endCol <= int(l.size()) && sp.col < sp.endCol) text = l.substr(sp.col, sp.endCol - sp.col);
+            }
+            t = makeStr(text);
+        }
+        auto it = s->vars.find("__annotations__");
+        if (it == s->vars.end() || !it->second.is(OK::Dict)) {
+            auto d = std::make_shared<DictObj>();
+            it = s->vars.insert_or_assign("__annotations__", Value(d)).first;
+        }
+        it->second.as<DictObj>()->map.set(makeStr(name), t);
+    }
+
     // ---------------------------------------------------------------- imports
     // A module or package beside the script or on its search path (RunOptions::importPaths)
     // imports as in Python: its file is read, parsed and run once, in a module of its own that is
@@ -576,6 +603,8 @@ struct Evaluator {
         } else {
             dirs = in.options().importPaths;
         }
+        if (dot == std::string::npos)
+            if (const char* src = bundledModule(name)) return loadBundled(name, src);
         Located at = locate(leaf, dirs);
         if (at.kind == Located::None) {
             if (quietMissing) return Value::missing();
@@ -590,6 +619,31 @@ struct Evaluator {
         if (importChain.size() > 200) in.raise(in.recursionError, "imports nested too deeply");
         Value m = loadModule(name, at);
         if (parent.is(OK::Module)) parent.as<ModuleObj>()->ns->vars[leaf] = m;
+        return m;
+    }
+
+    // A standard-library module Fuselab writes in the script language (core/script/stdlib/),
+    // run on first import like any module.
+    Value loadBundled(const std::string& name, const char* source) {
+        std::shared_ptr<Module> ast = parsedBundled(name, source);
+        Value m = in.newModule(name);
+        auto& vars = m.as<ModuleObj>()->ns->vars;
+        vars["__package__"] = makeStr("");
+        installStdlibHelpers(in, vars);
+        in.registerModule(name, m);
+        struct Unregister {
+            Interp& in;
+            std::string name;
+            bool done = false;
+            ~Unregister() { if (!done) in.impl_->modules.erase(name); }
+        } unregister{in, name};
+        auto saved = currentModule;
+        currentModule = ast;
+        in.frames().push_back(Frame{"<module>", ast.get(), 1});
+        struct Pop { Interp& in; Evaluator& e; std::shared_ptr<Module> m; ~Pop() { in.frames().pop_back(); e.currentModule = m; } } pop{in, *this, saved};
+        Value ret;
+        execBody(ast->body, m.as<ModuleObj>()->ns.get(), ret);
+        unregister.done = true;
         return m;
     }
 

@@ -1,0 +1,48 @@
+#include "core/script/stdlib.h"
+
+#include <cstring>
+#include <mutex>
+
+#include "core/script/ast.h"
+#include "core/script/interp.h"
+#include "core/script/stdlib_data.h"
+
+namespace fl::script {
+
+const char* bundledModule(const std::string& name) {
+    for (const BundledSource* b = kStdlib; b->name; ++b)
+        if (name == b->name) return b->source;
+    return nullptr;
+}
+
+std::shared_ptr<Module> parsedBundled(const std::string& name, const char* source) {
+    static std::mutex mu;
+    static std::unordered_map<std::string, std::shared_ptr<Module>> cache;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(name);
+    if (it != cache.end()) return it->second;
+    auto mod = parseModule(source, "<fuselab:stdlib/" + name + ".py>");
+    cache[name] = mod;
+    return mod;
+}
+
+void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& vars) {
+    vars["_own_attr"] = in.makeBuiltin("_own_attr", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 3 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_own_attr(cls, name, default)");
+        auto* c = a.pos[0].as<ClassObj>();
+        auto it = c->attrs.find(strOf(a.pos[1]));
+        return it == c->attrs.end() ? a.pos[2] : it->second;
+    });
+    vars["_base"] = in.makeBuiltin("_base", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 1 || !a.pos[0].is(OK::Class)) in.raiseType("_base(cls)");
+        auto* c = a.pos[0].as<ClassObj>();
+        return c->base && c->base.get() != in.objectCls.get() ? Value(c->base) : Value();
+    });
+    vars["_del_own_attr"] = in.makeBuiltin("_del_own_attr", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 2 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_del_own_attr(cls, name)");
+        a.pos[0].as<ClassObj>()->attrs.erase(strOf(a.pos[1]));
+        return Value();
+    });
+}
+
+} // namespace fl::script
