@@ -1074,44 +1074,49 @@ std::vector<uint8_t> Tracer::sizeDependence(int node, int item) {
     const auto& shape = target.meta[k].shape;
     for (auto& d : shape) dep.push_back(d.isSymbolic() ? 1 : 0);
     if (!hasDynamicDims()) return dep;
-    if (shadowEnv.size() < nodes.size()) shadowEnv.resize(nodes.size());
+    for (auto& env : shadowEnv)
+        if (env.size() < nodes.size()) env.resize(nodes.size());
     {
         ++suspended;
         struct Un { int& s; ~Un() { --s; } } un{suspended};
         while (!shadowFailed && shadowDone <= size_t(node)) {
             size_t i = shadowDone;
             const OpNode& n = nodes[i];
-            try {
-                if (n.placeholder) {
-                    auto pv = placeholderValues.find(int(i));
-                    Value v = n.constant ? n.constValue : pv != placeholderValues.end() ? pv->second : Value();
-                    if (v.isTensor()) {
-                        const at::Tensor& t = tensorOf(v);
-                        std::vector<int64_t> sz = t.sizes().vec();
-                        if (n.meta.size() == 1 && n.meta[0].shape.size() == sz.size())
-                            for (size_t d = 0; d < sz.size(); ++d)
-                                if (n.meta[0].shape[d].isSymbolic()) sz[d] *= 2;
-                        v = wrap(at::empty(sz, t.options().device(at::kMeta)));
+            for (int k = 0; k < kShadows && !shadowFailed; ++k) {
+                std::vector<Value>& env = shadowEnv[k];
+                try {
+                    if (n.placeholder) {
+                        auto pv = placeholderValues.find(int(i));
+                        Value v = n.constant ? n.constValue : pv != placeholderValues.end() ? pv->second : Value();
+                        if (v.isTensor()) {
+                            const at::Tensor& t = tensorOf(v);
+                            std::vector<int64_t> sz = t.sizes().vec();
+                            if (n.meta.size() == 1 && n.meta[0].shape.size() == sz.size())
+                                for (size_t d = 0; d < sz.size(); ++d)
+                                    if (n.meta[0].shape[d].isSymbolic()) sz[d] = k == 0 ? sz[d] * 2 : k == 1 ? sz[d] + 1 : sz[d] > 2 ? 2 : 3;
+                            v = wrap(at::empty(sz, t.options().device(at::kMeta)));
+                        }
+                        env[i] = v;
+                    } else {
+                        CallArgs ca;
+                        for (auto& a : n.pos) ca.pos.push_back(instantiateArg(a, env, nullptr));
+                        for (auto& [key, a] : n.kw) ca.kw.emplace_back(key, instantiateArg(a, env, nullptr));
+                        env[i] = n.invoke(in, ca);
                     }
-                    shadowEnv[i] = v;
-                } else {
-                    CallArgs ca;
-                    for (auto& a : n.pos) ca.pos.push_back(instantiateArg(a, shadowEnv, nullptr));
-                    for (auto& [key, a] : n.kw) ca.kw.emplace_back(key, instantiateArg(a, shadowEnv, nullptr));
-                    shadowEnv[i] = n.invoke(in, ca);
+                } catch (...) {
+                    shadowFailed = true; // an op with no meta kernel, or one the moved sizes do not fit
                 }
-            } catch (...) {
-                shadowFailed = true; // an op with no meta kernel, or one the doubled sizes do not fit
-                break;
             }
-            ++shadowDone;
+            if (!shadowFailed) ++shadowDone;
         }
     }
-    Value sv = shadowFailed ? Value() : shadowEnv[node];
-    if (item >= 0) sv = sv.is(OK::Tuple) && size_t(item) < sv.as<TupleObj>()->items.size() ? sv.as<TupleObj>()->items[item] : Value();
-    bool known = sv.isTensor() && tensorOf(sv).dim() == int64_t(shape.size());
-    for (size_t d = 0; d < shape.size(); ++d)
-        if (!shape[d].isSymbolic() && (known ? tensorOf(sv).size(int64_t(d)) != shape[d].value : shape[d].value > 1)) dep[d] = 1;
+    for (int k = 0; k < kShadows; ++k) {
+        Value sv = shadowFailed ? Value() : shadowEnv[k][node];
+        if (item >= 0) sv = sv.is(OK::Tuple) && size_t(item) < sv.as<TupleObj>()->items.size() ? sv.as<TupleObj>()->items[item] : Value();
+        bool known = sv.isTensor() && tensorOf(sv).dim() == int64_t(shape.size());
+        for (size_t d = 0; d < shape.size(); ++d)
+            if (!shape[d].isSymbolic() && (known ? tensorOf(sv).size(int64_t(d)) != shape[d].value : shape[d].value > 1)) dep[d] = 1;
+    }
     return dep;
 }
 

@@ -110,11 +110,13 @@ public:
     // Per dim of a node's result (`item`: of a tuple result, or -1): whether it depends on the
     // entry's dynamic sizes. A symbolic dim does; so does one derived from them that the recorded
     // meta holds as a number (x.reshape(-1, 2) of an [s0, 3, 2] input is [72, 2] at trace time).
-    // Found by running the graph so far on meta tensors with every dynamic size doubled; where
-    // that cannot run, every dim larger than 1 is taken to depend.
+    // Found by running the graph so far on meta tensors with the dynamic sizes moved three ways
+    // (doubled, one more, and down to 2: min(s0, 5) moves only with some); where that cannot
+    // run, every dim larger than 1 is taken to depend.
     std::vector<uint8_t> sizeDependence(int node, int item);
     std::map<int, Value> placeholderValues; // traced values of the graph's placeholders
-    std::vector<Value> shadowEnv;           // the meta run, node by node
+    static constexpr int kShadows = 3;
+    std::vector<Value> shadowEnv[kShadows]; // the meta runs, node by node
     size_t shadowDone = 0;
     bool shadowFailed = false;
 

@@ -523,6 +523,7 @@ private:
         }
         case SExpr::Cast: {
             std::string a = expr(e->args[0], sc);
+            if (e->dtype == DType::I64 && e->args[0]->dtype == DType::F32) return emitLine(sc, e->dtype, mathCall("fl_f2i64", {a}));
             return emitLine(sc, e->dtype, std::string("(") + ctype(e->dtype) + ")(" + a + ")");
         }
         case SExpr::Where: {

@@ -401,6 +401,13 @@ static inline float fl_opaque(float x) {
     return v;
 }
 )"},
+        {"fl_f2i64", {}, R"(
+// float to int64 as x86-64 converts (and so LibTorch's eager cast there): NaN and values out of
+// int64's range give INT64_MIN, where a C cast of them is undefined (x.long() of NaN differed).
+static inline long fl_f2i64(float x) {
+    return x != x || x >= 9223372036854775808.0f || x < -9223372036854775808.0f ? (long)(-9223372036854775807L - 1) : (long)x;
+}
+)"},
         {"fl_abs", {}, R"(
 static inline float fl_abs(float x) { return __builtin_fabsf(x); }
 )"},

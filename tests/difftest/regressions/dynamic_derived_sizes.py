@@ -28,3 +28,13 @@ def cat_size(x):
 
 for _f in (scale_by_rows, zeros_of_shape, split_of_flat, len_of_strided, cat_size):
     _check(_f.__name__, _f, torch.compile(_f), [(k, (lambda n=n: [torch.randn(n, 3, 2)])) for k, n in enumerate([4, 6, 4, 5, 7])])
+
+
+# min(s0, 5) does not move when s0 is only doubled from 6: the sizes are moved three ways
+def diagonal_shape(x):
+    v = x.transpose(-1, -2).diagonal()
+    return v.new_zeros(v.shape) + v
+
+
+_check("diagonal_shape", diagonal_shape, torch.compile(diagonal_shape),
+       [(k, (lambda n=n: [torch.randn(n, 2, 5)])) for k, n in enumerate([4, 6, 4, 3])])
