@@ -799,6 +799,17 @@ void installBuiltins(Interp& in) {
     });
     def("next", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.empty() || a.pos.size() > 2) in.raiseType("next expected 1 or 2 arguments");
+        if (a.pos[0].is(OK::Instance) && a.pos[0].as<InstanceObj>()->cls->lookup("__next__")) {
+            // an iterator class of the script's: its __next__, StopIteration meaning the end
+            Value nx = in.getAttr(a.pos[0], "__next__");
+            if (a.pos.size() == 1) return in.call(nx, std::vector<Value>{});
+            try {
+                return in.call(nx, std::vector<Value>{});
+            } catch (PyException& e) {
+                if (in.isInstance(e.exc, in.stopIteration.get())) return a.pos[1];
+                throw;
+            }
+        }
         if (!a.pos[0].is(OK::Iterator)) in.raiseType("'" + in.typeName(a.pos[0]) + "' object is not an iterator");
         Value out;
         if (in.next(a.pos[0], out)) return out;
@@ -1117,9 +1128,7 @@ void installBuiltins(Interp& in) {
         d.as<DictObj>()->orderedRepr = true;
         return d;
     };
-    Value collections = in.newModule("collections");
-    collections.as<ModuleObj>()->ns->vars["OrderedDict"] = Value(in.orderedDictCls);
-    in.registerModule("collections", collections);
+    // the module itself is core/script/stdlib/collections.py, given OrderedDict as _OrderedDict
 
     in.setBuiltin("Ellipsis", Value());
     in.setBuiltin("NotImplemented", Value());

@@ -2080,6 +2080,13 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
             if (const Value* m = inst->cls->lookup(name)) {
                 out = *m;
                 if (out.is(OK::Opaque) && unwrapDescriptor(out, o, Value(inst->cls))) return true;
+                if (out.is(OK::Instance)) {
+                    // a descriptor of the script's (functools.cached_property): its __get__
+                    if (const Value* get = out.as<InstanceObj>()->cls->lookup("__get__")) {
+                        out = call(*get, {*m, o, Value(inst->cls)});
+                        return true;
+                    }
+                }
                 out = bindMethod(o, *m);
                 return true;
             }
@@ -2139,7 +2146,16 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
             if (it != fn->attrs.end()) { out = it->second; return true; }
             if (name == "__name__") { out = makeStr(fn->name); return true; }
             if (name == "__qualname__") { out = makeStr(fn->qualname); return true; }
-            if (name == "__doc__") { out = Value(); return true; }
+            if (name == "__doc__") {
+                // the docstring: a string literal as the body's first statement
+                out = Value();
+                if (fn->def && !fn->def->body.empty() && fn->def->body[0]->kind == StmtKind::Expr) {
+                    auto* e = static_cast<const ExprStmt*>(fn->def->body[0].get())->value.get();
+                    if (e->kind == ExprKind::Constant && static_cast<const ConstantExpr*>(e)->ck == ConstKind::Str)
+                        out = makeStr(static_cast<const ConstantExpr*>(e)->s);
+                }
+                return true;
+            }
             return false;
         }
         case OK::Builtin:

@@ -38,6 +38,7 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         auto* c = a.pos[0].as<ClassObj>();
         return c->base && c->base.get() != in.objectCls.get() ? Value(c->base) : Value();
     });
+    vars["_OrderedDict"] = Value(in.orderedDictCls);
     vars["_del_own_attr"] = in.makeBuiltin("_del_own_attr", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_del_own_attr(cls, name)");
         a.pos[0].as<ClassObj>()->attrs.erase(strOf(a.pos[1]));
