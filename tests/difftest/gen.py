@@ -263,7 +263,13 @@ def _rounds_to(wide, r):
         return True
     if r.dtype.is_floating_point:
         w = wide.to(r.dtype)
-        return bool(torch.allclose(r, w, rtol=2e-5, atol=2e-5, equal_nan=True))
+        if not torch.allclose(r, w, rtol=2e-5, atol=2e-5, equal_nan=True):
+            return False
+        # no element may be rounding noise: nonzero, yet not larger than its own error (layer_norm
+        # over a dim of size 1 is 3e-7 in eager's float32 and 0 in a kernel; any() then differs)
+        err = (r.double() - wide.double()).abs()
+        noise = (r != 0) & torch.isfinite(r) & (r.double().abs() <= 8 * err)
+        return not bool(noise.any())
     return wide.dtype == r.dtype and bool(torch.equal(wide, r))
 
 
