@@ -39,6 +39,27 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         return c->base && c->base.get() != in.objectCls.get() ? Value(c->base) : Value();
     });
     vars["_OrderedDict"] = Value(in.orderedDictCls);
+    // _params(fn): [(name, kind, default or _empty), ...] of a function of the script's, kinds as
+    // inspect.Parameter's (1 positional-or-keyword, 2 *args, 3 keyword-only, 4 **kwargs); None
+    // for anything else (a builtin has no signature to show)
+    vars["_params"] = in.makeBuiltin("_params", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 2) in.raiseType("_params(fn, empty)");
+        if (!a.pos[0].is(OK::Function)) return Value();
+        auto* fn = a.pos[0].as<FunctionObj>();
+        const Arguments& args = fn->args();
+        const Value& empty = a.pos[1];
+        std::vector<Value> out;
+        size_t firstDefault = args.args.size() - fn->defaults.size();
+        for (size_t i = 0; i < args.args.size(); ++i)
+            out.push_back(makeTuple({makeStr(args.args[i].name), Value::integer(1), i >= firstDefault ? fn->defaults[i - firstDefault] : empty}));
+        if (args.vararg) out.push_back(makeTuple({makeStr(args.vararg->name), Value::integer(2), empty}));
+        for (size_t i = 0; i < args.kwonly.size(); ++i) {
+            Value d = i < fn->kwDefaults.size() && !fn->kwDefaults[i].isMissing() ? fn->kwDefaults[i] : empty;
+            out.push_back(makeTuple({makeStr(args.kwonly[i].name), Value::integer(3), d}));
+        }
+        if (args.kwarg) out.push_back(makeTuple({makeStr(args.kwarg->name), Value::integer(4), empty}));
+        return makeList(std::move(out));
+    });
     vars["_del_own_attr"] = in.makeBuiltin("_del_own_attr", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_del_own_attr(cls, name)");
         a.pos[0].as<ClassObj>()->attrs.erase(strOf(a.pos[1]));
