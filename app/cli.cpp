@@ -22,10 +22,11 @@ namespace fl::app {
 
 std::string usage() {
     return "usage: fuselab [MODEL.py]                        open the explorer (headless: print the report)\n"
-           "       fuselab run [--timeout S] [--no-compile] MODEL.py\n"
+           "       fuselab run [--timeout S] [--no-compile] MODEL.py [-- ARGS...]\n"
            "                                                 run a model script (--no-compile: torch.compile runs eagerly;\n"
-           "                                                 --timeout S or --timeout=S: stop after S seconds, 0 < S <= 604800)\n"
-           "       fuselab explain [--json] [--timeout S] MODEL.py\n"
+           "                                                 --timeout S or --timeout=S: stop after S seconds, 0 < S <= 604800;\n"
+           "                                                 ARGS after -- are the script's sys.argv[1:])\n"
+           "       fuselab explain [--json] [--timeout S] MODEL.py [-- ARGS...]\n"
            "                                                 graphs, graph breaks, recompiles and guards of each compiled function\n"
            "       fuselab kernels [--decisions] [--ir] [--asm] [--threads N] MODEL.py\n"
            "                                                 the kernels generated for each compiled graph\n"
@@ -100,6 +101,10 @@ int parseArgs(const std::string& cmd, const std::vector<std::string>& args, Comm
         } else if (a == "-h" || a == "--help") {
             std::cout << usage();
             return 0;
+        } else if (a == "--") {
+            // the rest is the script's: sys.argv[1:] (argparse in model code reads them)
+            cfg.args.assign(args.begin() + long(i) + 1, args.end());
+            break;
         } else if (!a.empty() && a[0] == '-' && a != "-") {
             std::cerr << "fuselab " << cmd << ": unknown option " << a << "\n" << usage();
             return 2;

@@ -547,16 +547,21 @@ void installBuiltins(Interp& in) {
     cls("SyntaxError", in.exceptionCls);
     cls("IndentationError", in.builtinClass("SyntaxError"));
     cls("UnicodeError", in.valueError);
-    cls("PermissionError", in.exceptionCls);
+    cls("OSError", in.exceptionCls);
+    cls("PermissionError", in.builtinClass("OSError"));
+    cls("FileNotFoundError", in.builtinClass("OSError"));
     cls("Warning", in.exceptionCls);
     cls("UserWarning", in.builtinClass("Warning"));
     cls("DeprecationWarning", in.builtinClass("Warning"));
+    cls("RuntimeWarning", in.builtinClass("Warning"));
+    cls("FutureWarning", in.builtinClass("Warning"));
     const char* excNames[] = {"BaseException", "Exception", "SystemExit", "KeyboardInterrupt", "ArithmeticError",
                               "ZeroDivisionError", "OverflowError", "FloatingPointError", "AssertionError", "AttributeError",
                               "ImportError", "ModuleNotFoundError", "LookupError", "IndexError", "KeyError", "MemoryError",
                               "NameError", "UnboundLocalError", "RuntimeError", "NotImplementedError", "RecursionError",
                               "StopIteration", "TypeError", "ValueError", "SyntaxError", "IndentationError", "UnicodeError",
-                              "PermissionError", "Warning", "UserWarning", "DeprecationWarning"};
+                              "PermissionError", "Warning", "UserWarning", "DeprecationWarning", "OSError", "FileNotFoundError",
+                              "RuntimeWarning", "FutureWarning"};
     for (auto* n : excNames) in.setBuiltin(n, Value(in.builtinClass(n)));
     in.addMethod(in.baseExc, "__init__", [](Interp&, const Value&, CallArgs& a) {
         std::vector<Value> rest(a.pos.begin() + 1, a.pos.end());
@@ -684,11 +689,12 @@ void installBuiltins(Interp& in) {
             capture::maybeBreak(in, "print", types + "]");
         }
         std::string sep = " ", end = "\n";
+        Value file;
         for (auto& [k, v] : a.kw) {
             if (k == "sep") { if (!v.isNone()) sep = toStr(in, v, "sep"); }
             else if (k == "end") { if (!v.isNone()) end = toStr(in, v, "end"); }
             else if (k == "flush") {}
-            else if (k == "file") { if (!v.isNone()) in.raiseType("print(file=...) is not available in model scripts: they cannot write files"); }
+            else if (k == "file") { if (!v.isNone()) file = v; }
             else in.raiseType("'" + k + "' is an invalid keyword argument for print()");
         }
         std::string out;
@@ -697,6 +703,13 @@ void installBuiltins(Interp& in) {
             out += in.str(a.pos[i]);
         }
         out += end;
+        if (!file.isNone()) {
+            // an object with write(): sys.stdout / sys.stderr, or the script's own
+            Value w;
+            if (!in.tryGetAttr(file, "write", w)) in.raise(in.attributeError, "'" + in.typeName(file) + "' object has no attribute 'write'");
+            in.call(w, {makeStr(out)});
+            return Value();
+        }
         in.options().out(out);
         return Value();
     });

@@ -579,7 +579,7 @@ struct Evaluator {
     Value importModule(const std::string& name, bool quietMissing = false) {
         auto it = in.impl_->modules.find(name);
         if (it != in.impl_->modules.end()) return it->second;
-        static const std::set<std::string> forbidden = {"os", "sys", "subprocess", "socket", "shutil", "pathlib", "io",
+        static const std::set<std::string> forbidden = {"subprocess", "socket", "shutil", "pathlib", "io",
                                                         "ctypes", "pickle", "importlib", "builtins", "urllib", "http",
                                                         "multiprocessing", "threading", "signal", "tempfile", "glob"};
         std::string top = name.substr(0, name.find('.'));
@@ -594,6 +594,11 @@ struct Evaluator {
             parent = importModule(name.substr(0, dot));
             it = in.impl_->modules.find(name); // the package's __init__ may have imported it
             if (it != in.impl_->modules.end()) return it->second;
+            if (const char* src = bundledModule(name)) { // os.path
+                Value m = loadBundled(name, src);
+                if (parent.is(OK::Module)) parent.as<ModuleObj>()->ns->vars[leaf] = m;
+                return m;
+            }
             if (!isPackage(parent)) {
                 if (quietMissing) return Value::missing();
                 in.raise(in.moduleNotFoundError, "No module named '" + name + "'; '" + name.substr(0, dot) + "' is not a package");
@@ -602,6 +607,17 @@ struct Evaluator {
                 if (d.isStr()) dirs.push_back(strOf(d));
         } else {
             dirs = in.options().importPaths;
+            // sys.path, once a script has imported sys, is where imports look (sys.path.insert(0, ...))
+            auto sys = in.impl_->modules.find("sys");
+            if (sys != in.impl_->modules.end() && sys->second.is(OK::Module)) {
+                auto& vars = sys->second.as<ModuleObj>()->ns->vars;
+                auto p = vars.find("path");
+                if (p != vars.end() && p->second.is(OK::List)) {
+                    dirs.clear();
+                    for (auto& d : p->second.as<ListObj>()->items)
+                        if (d.isStr()) dirs.push_back(strOf(d));
+                }
+            }
         }
         if (dot == std::string::npos)
             if (const char* src = bundledModule(name)) return loadBundled(name, src);
@@ -609,7 +625,8 @@ struct Evaluator {
         if (at.kind == Located::None) {
             if (quietMissing) return Value::missing();
             in.raise(in.moduleNotFoundError, "No module named '" + name + "'" +
-                                                 (dot == std::string::npos ? " (not beside the script, on PYTHONPATH or in site-packages; Fuselab provides torch, math and typing)" : ""));
+                                                 (dot == std::string::npos ? " (not beside the script, on sys.path or in site-packages, nor one of the standard modules Fuselab provides)" : "") +
+                                                 (importChain.empty() ? "" : "; imported through " + chainText(name)));
         }
         if (at.kind == Located::Extension)
             in.raise(in.importError, "cannot import '" + name + "': it is a compiled extension module (" + at.path +
@@ -1798,7 +1815,7 @@ ScopeP Interp::runModule(const std::shared_ptr<Module>& mod, const std::string& 
     return g;
 }
 
-void Interp::runMain(const std::shared_ptr<Module>& mod) { runModule(mod, "__main__", {}); }
+void Interp::runMain(const std::shared_ptr<Module>& mod) { runModule(mod, "__main__", {{"__file__", makeStr(mod->filename)}}); }
 
 Value Interp::makeBuiltin(const std::string& name, NativeFn fn) {
     auto b = std::make_shared<BuiltinObj>();

@@ -55,6 +55,7 @@ struct RunOptions {
     // PYTHONPATH, the user's site and dist packages: see importPathsFor in runner.h). Reading
     // .py files to import them is the only file access a script has.
     std::vector<std::string> importPaths;
+    std::vector<std::string> argv; // sys.argv: the script's path, then its arguments
 };
 
 class Interp {

@@ -59,6 +59,8 @@ void* runJob(void* p) {
         opts.cancel = job->stop;
         opts.maxAllocBytes = cfg.maxAllocBytes > 0 ? cfg.maxAllocBytes : physicalMemory() / 2;
         opts.importPaths = importPathsFor(cfg.path, cfg.importFromEnvironment);
+        opts.argv.push_back(cfg.path);
+        opts.argv.insert(opts.argv.end(), cfg.args.begin(), cfg.args.end());
         const int64_t startBegin = events::now();
         Interp in(opts);
         in.capture->enabled = cfg.compile;

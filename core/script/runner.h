@@ -25,6 +25,7 @@ struct RunConfig {
     bool hardExitOnStuckTimeout = false; // CLI: if a single op outlives the timeout by 5 s, _exit(124)
     bool compile = true;           // false: torch.compile runs eagerly (fuselab run --no-compile)
     bool importFromEnvironment = true; // false: imports see only the script's folder (fuzzing)
+    std::vector<std::string> args;     // the script's arguments (sys.argv[1:]): `fuselab run m.py -- ARGS`
     std::function<void(Interp&)> beforeRun; // on the run thread, before the script starts
     std::function<void(Interp&)> afterRun; // on the run thread, before the interpreter ends
 };

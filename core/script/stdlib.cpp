@@ -1,11 +1,18 @@
 #include "core/script/stdlib.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
+#include <thread>
 
 #include "core/script/ast.h"
 #include "core/script/interp.h"
 #include "core/script/stdlib_data.h"
+
+extern "C" char** environ;
 
 namespace fl::script {
 
@@ -39,6 +46,55 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         return c->base && c->base.get() != in.objectCls.get() ? Value(c->base) : Value();
     });
     vars["_OrderedDict"] = Value(in.orderedDictCls);
+    // for sys and os: what a script may know of its process, and nothing it may change
+    {
+        std::vector<Value> argv;
+        for (auto& x : in.options().argv) argv.push_back(makeStr(x));
+        vars["_argv"] = makeList(std::move(argv));
+        std::vector<Value> paths;
+        for (auto& x : in.options().importPaths) paths.push_back(makeStr(x));
+        vars["_import_paths"] = makeList(std::move(paths));
+    }
+    vars["_write"] = in.makeBuiltin("_write", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 2 || !a.pos[0].isInt() || !a.pos[1].isStr()) in.raiseType("_write(stream, text)");
+        (a.pos[0].i() == 2 ? in.options().err : in.options().out)(strOf(a.pos[1]));
+        return Value::integer(int64_t(strOf(a.pos[1]).size()));
+    });
+    vars["_environ"] = in.makeBuiltin("_environ", [](Interp& in, const Value&, CallArgs&) {
+        auto d = std::make_shared<DictObj>();
+        std::vector<std::pair<std::string, std::string>> kv;
+        for (char** e = environ; e && *e; ++e) {
+            std::string s = *e;
+            auto eq = s.find('=');
+            if (eq != std::string::npos) kv.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+        }
+        for (auto& [k, v] : kv) d->map.set(makeStr(k), makeStr(v));
+        (void)in;
+        return Value(d);
+    });
+    // _stat(path): 0 missing, 1 file, 2 folder, 3 something else (existence is all a script may learn)
+    vars["_stat"] = in.makeBuiltin("_stat", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 1 || !a.pos[0].isStr()) in.raiseType("_stat(path)");
+        std::error_code ec;
+        auto st = std::filesystem::status(strOf(a.pos[0]), ec);
+        if (ec || !std::filesystem::exists(st)) return Value::integer(0);
+        return Value::integer(std::filesystem::is_regular_file(st) ? 1 : std::filesystem::is_directory(st) ? 2 : 3);
+    });
+    vars["_getcwd"] = in.makeBuiltin("_getcwd", [](Interp&, const Value&, CallArgs&) {
+        std::error_code ec;
+        return makeStr(std::filesystem::current_path(ec).string());
+    });
+    vars["_cpu_count"] = in.makeBuiltin("_cpu_count", [](Interp&, const Value&, CallArgs&) {
+        return Value::integer(int64_t(std::max(1u, std::thread::hardware_concurrency())));
+    });
+    vars["_recursion_limit"] = in.makeBuiltin("_recursion_limit", [](Interp& in, const Value&, CallArgs& a) {
+        if (!a.pos.empty() && a.pos[0].isInt()) {
+            if (a.pos[0].i() < 1) in.raiseValue("recursion limit must be greater or equal than 1");
+            // deeper than the interpreter's stack allows is refused, not granted
+            in.options().recursionLimit = int(std::min<int64_t>(a.pos[0].i(), 5000));
+        }
+        return Value::integer(in.options().recursionLimit);
+    });
     // _params(fn): [(name, kind, default or _empty), ...] of a function of the script's, kinds as
     // inspect.Parameter's (1 positional-or-keyword, 2 *args, 3 keyword-only, 4 **kwargs); None
     // for anything else (a builtin has no signature to show)
@@ -61,7 +117,7 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         return makeList(std::move(out));
     });
     vars["_del_own_attr"] = in.makeBuiltin("_del_own_attr", [](Interp& in, const Value&, CallArgs& a) {
-        if (a.pos.size() != 2 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_del_own_attr(cls, name)");
+        if (a.pos.size() != 2 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr() || a.pos[0].as<ClassObj>()->isBuiltinType) in.raiseType("_del_own_attr(cls, name)");
         a.pos[0].as<ClassObj>()->attrs.erase(strOf(a.pos[1]));
         return Value();
     });

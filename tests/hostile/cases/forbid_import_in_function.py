@@ -1,7 +1,7 @@
-# expect: exit=1 stderr_re="(?m)^[\w.]*(Error|Exception|Exit)\b.*\b(os)\b"
+# expect: exit=1 stderr_re="PermissionError: os\.popen is not available"
 def sneaky():
     import os
-    return os.getcwd()
+    return os.popen("id").read()
 
 
 print(sneaky())

@@ -1,0 +1,5 @@
+# expect: exit=4 stdout="before\n"
+import sys
+print("before")
+sys.exit(4)
+print("after")
