@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -33,6 +36,51 @@ std::shared_ptr<Module> parsedBundled(const std::string& name, const char* sourc
     return mod;
 }
 
+namespace {
+// MT19937 as its authors published it (init_by_array seeding), the generator of CPython's random.
+struct MersenneTwister {
+    uint32_t mt[624];
+    int i = 625;
+    void seedOne(uint32_t s) {
+        mt[0] = s;
+        for (i = 1; i < 624; ++i) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + uint32_t(i);
+    }
+    void seedWords(const std::vector<uint32_t>& key) {
+        seedOne(19650218u);
+        int a = 1, b = 0;
+        size_t n = key.size();
+        for (size_t k = std::max<size_t>(624, n); k; --k) {
+            mt[a] = (mt[a] ^ ((mt[a - 1] ^ (mt[a - 1] >> 30)) * 1664525u)) + key[size_t(b)] + uint32_t(b);
+            ++a, ++b;
+            if (a >= 624) { mt[0] = mt[623]; a = 1; }
+            if (size_t(b) >= n) b = 0;
+        }
+        for (int k = 623; k; --k) {
+            mt[a] = (mt[a] ^ ((mt[a - 1] ^ (mt[a - 1] >> 30)) * 1566083941u)) - uint32_t(a);
+            ++a;
+            if (a >= 624) { mt[0] = mt[623]; a = 1; }
+        }
+        mt[0] = 0x80000000u;
+        i = 624;
+    }
+    uint32_t next() {
+        if (i >= 624) {
+            for (int k = 0; k < 624; ++k) {
+                uint32_t y = (mt[k] & 0x80000000u) | (mt[(k + 1) % 624] & 0x7fffffffu);
+                mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+            }
+            i = 0;
+        }
+        uint32_t y = mt[i++];
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680u;
+        y ^= (y << 15) & 0xefc60000u;
+        y ^= y >> 18;
+        return y;
+    }
+};
+} // namespace
+
 void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& vars) {
     vars["_own_attr"] = in.makeBuiltin("_own_attr", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_own_attr(cls, name, default)");
@@ -55,6 +103,83 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         for (auto& x : in.options().importPaths) paths.push_back(makeStr(x));
         vars["_import_paths"] = makeList(std::move(paths));
     }
+    // _mt(): (seed, genrand32, random) sharing one Mersenne Twister, seeded as CPython's random
+    // module seeds it (init_by_array over the seed's 32-bit words), so a script's random.seed(0)
+    // gives the numbers python3 gives
+    vars["_mt"] = in.makeBuiltin("_mt", [](Interp& in, const Value&, CallArgs&) {
+        auto mt = std::make_shared<MersenneTwister>();
+        mt->seedWords({0});
+        Value seed = in.makeBuiltin("seed", [mt](Interp& in, const Value&, CallArgs& a) {
+            if (a.pos.size() != 1 || !a.pos[0].isInt()) in.raiseType("_mt seed expects an int");
+            uint64_t v = uint64_t(a.pos[0].i() < 0 ? -(a.pos[0].i() + 1) + 1 : a.pos[0].i()); // abs, INT64_MIN included
+            std::vector<uint32_t> words;
+            while (v) { words.push_back(uint32_t(v)); v >>= 32; }
+            if (words.empty()) words.push_back(0);
+            mt->seedWords(words);
+            return Value();
+        });
+        Value gen = in.makeBuiltin("genrand32", [mt](Interp&, const Value&, CallArgs&) { return Value::integer(int64_t(mt->next())); });
+        Value rnd = in.makeBuiltin("random", [mt](Interp&, const Value&, CallArgs&) {
+            uint32_t a = mt->next() >> 5, b = mt->next() >> 6;
+            return Value::real((a * 67108864.0 + b) * (1.0 / 9007199254740992.0));
+        });
+        return makeTuple({seed, gen, rnd});
+    });
+    // _clock(0) wall time, (1) a monotonic clock, (2) this process's CPU time, (3, s) sleep s
+    // seconds, waking every 10 ms to honour the run's timeout and cancellation
+    vars["_clock"] = in.makeBuiltin("_clock", [](Interp& in, const Value&, CallArgs& a) {
+        int64_t kind = !a.pos.empty() && a.pos[0].isInt() ? a.pos[0].i() : 0;
+        using namespace std::chrono;
+        if (kind == 0) return Value::real(duration<double>(system_clock::now().time_since_epoch()).count());
+        if (kind == 1) return Value::real(duration<double>(steady_clock::now().time_since_epoch()).count());
+        if (kind == 2) return Value::real(double(std::clock()) / CLOCKS_PER_SEC);
+        double secs = a.pos.size() > 1 && a.pos[1].isNumber() ? a.pos[1].num() : 0;
+        auto until = steady_clock::now() + duration_cast<steady_clock::duration>(duration<double>(std::min(secs, 1e7)));
+        while (steady_clock::now() < until) {
+            in.poll();
+            std::this_thread::sleep_for(std::min<steady_clock::duration>(milliseconds(10), until - steady_clock::now()));
+        }
+        return Value();
+    });
+    // _caller(n): (file, line, source line) of the frame n levels up from the bundled function
+    // that asks (warnings.warn's stacklevel)
+    vars["_caller"] = in.makeBuiltin("_caller", [](Interp& in, const Value&, CallArgs& a) {
+        int64_t n = !a.pos.empty() && a.pos[0].isInt() ? a.pos[0].i() : 1;
+        auto& fr = in.frames();
+        int64_t idx = int64_t(fr.size()) - n;
+        if (idx < 0) idx = 0;
+        if (fr.empty()) return makeTuple({makeStr("sys"), Value::integer(1), makeStr("")});
+        const Frame& f = fr[size_t(idx)];
+        std::string line;
+        if (f.module && f.line >= 1 && size_t(f.line) <= f.module->lines.size()) {
+            line = f.module->lines[size_t(f.line) - 1];
+            size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+            line = b == std::string::npos ? "" : line.substr(b, e - b + 1);
+        }
+        return makeTuple({makeStr(f.module ? f.module->filename : "sys"), Value::integer(f.line), makeStr(line)});
+    });
+    // for copy: a new instance of an object's class made without __init__, its attributes as a
+    // dict, and setting one without the class's __setattr__ (nn.Module and frozen dataclasses
+    // have their own)
+    vars["_new_like"] = in.makeBuiltin("_new_like", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 1 || !a.pos[0].is(OK::Instance)) in.raiseType("_new_like(instance)");
+        auto o = std::make_shared<InstanceObj>();
+        o->cls = a.pos[0].as<InstanceObj>()->cls;
+        return Value(o);
+    });
+    vars["_attrs"] = in.makeBuiltin("_attrs", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 1 || !a.pos[0].is(OK::Instance)) in.raiseType("_attrs(instance)");
+        std::vector<std::pair<std::string, Value>> kv(a.pos[0].as<InstanceObj>()->attrs.begin(), a.pos[0].as<InstanceObj>()->attrs.end());
+        std::sort(kv.begin(), kv.end(), [](auto& x, auto& y) { return x.first < y.first; });
+        auto d = std::make_shared<DictObj>();
+        for (auto& [k, v] : kv) d->map.set(makeStr(k), v);
+        return Value(d);
+    });
+    vars["_set_raw"] = in.makeBuiltin("_set_raw", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 3 || !a.pos[0].is(OK::Instance) || !a.pos[1].isStr()) in.raiseType("_set_raw(instance, name, value)");
+        a.pos[0].as<InstanceObj>()->attrs[strOf(a.pos[1])] = a.pos[2];
+        return Value();
+    });
     vars["_write"] = in.makeBuiltin("_write", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2 || !a.pos[0].isInt() || !a.pos[1].isStr()) in.raiseType("_write(stream, text)");
         (a.pos[0].i() == 2 ? in.options().err : in.options().out)(strOf(a.pos[1]));
