@@ -17,6 +17,7 @@ for files that cannot carry a header (empty or binary files):
 
     # expect: exit=N stderr="substring" [more keys]
     # args: --timeout 2            (optional second line: arguments before the file)
+    # script-args: --epochs 1      (or: the script's own arguments, after `--`)
 
 Keys (values may be "quoted"; inside quotes \\" \\\\ \\n \\t are escapes, other
 backslashes are kept, so regexes like \\w or \\( can be written directly):
@@ -123,6 +124,8 @@ def read_header(path):
             spec_text = line[len("# expect:"):]
         elif i == 1 and spec_text is not None and line.startswith("# args:"):
             args = shlex.split(line[len("# args:"):])
+        elif i == 1 and spec_text is not None and line.startswith("# script-args:"):
+            args = ["@SCRIPT@", "--"] + shlex.split(line[len("# script-args:"):])
     return spec_text, args
 
 
@@ -144,7 +147,8 @@ def run_case(runner, rel, args):
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = "2"
     try:
-        r = runner.run(["run"] + args + [rel], cwd=REPO, env=env, timeout=HANG_LIMIT_S)
+        argv = ["run"] + [rel if a == "@SCRIPT@" else a for a in args] if "@SCRIPT@" in args else ["run"] + args + [rel]
+        r = runner.run(argv, cwd=REPO, env=env, timeout=HANG_LIMIT_S)
     except OSError as exc:
         return None, b"", str(exc).encode(), False
     return r.returncode, r.stdout, r.stderr, r.timed_out
