@@ -575,6 +575,14 @@ void installBuiltins(Interp& in) {
             in.raiseType(a.pos[0].as<InstanceObj>()->cls->name + "() takes no arguments");
         return Value();
     });
+    in.addMethod(in.objectCls, "__new__", [](Interp& in, const Value&, CallArgs& a) {
+        // object.__new__(cls): an instance of a script class, not yet initialised
+        if (a.pos.empty() || !a.pos[0].is(OK::Class) || a.pos[0].as<ClassObj>()->isBuiltinType)
+            in.raiseType("object.__new__(X): X is not a type object that model scripts can create");
+        auto inst = std::make_shared<InstanceObj>();
+        inst->cls = std::static_pointer_cast<ClassObj>(a.pos[0].objp());
+        return Value(inst);
+    });
     in.addMethod(in.objectCls, "__setattr__", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3 || !a.pos[1].isStr()) in.raiseType("__setattr__ expected 3 arguments");
         if (a.pos[0].is(OK::Instance)) a.pos[0].as<InstanceObj>()->attrs[strOf(a.pos[1])] = a.pos[2];
@@ -1241,8 +1249,24 @@ void installBuiltins(Interp& in) {
     };
     auto affix = [S](bool start) {
         return [S, start](Interp& in, const Value& self, CallArgs& a) {
-            if (a.pos.empty()) in.raiseType(std::string(start ? "startswith" : "endswith") + "() takes at least 1 argument");
-            const std::string& s = S(self);
+            if (a.pos.empty() || a.pos.size() > 3) in.raiseType(std::string(start ? "startswith" : "endswith") + "() takes from 1 to 3 arguments");
+            std::string s = S(self);
+            if (a.pos.size() > 1) {
+                // s[start:end], in characters
+                auto chars = utf8Chars(s);
+                int64_t n = int64_t(chars.size());
+                auto norm = [&](size_t k, int64_t dflt) {
+                    if (a.pos.size() <= k || a.pos[k].isNone()) return dflt;
+                    int64_t v = isBigInt(a.pos[k]) ? clampedSliceInt(a.pos[k]) : toInt(in, a.pos[k], "slice indices");
+                    if (v < 0) v = std::max<int64_t>(0, v + n);
+                    return std::min(v, n);
+                };
+                int64_t b = norm(1, 0), e = norm(2, n);
+                std::string cut;
+                for (int64_t i = b; i < e; ++i) cut += chars[size_t(i)];
+                if (b > n || b > e) return Value::boolean(false);
+                s = cut;
+            }
             auto test = [&](const Value& p) {
                 const std::string& x = toStr(in, p, start ? "startswith first arg" : "endswith first arg");
                 if (x.size() > s.size()) return false;

@@ -1989,6 +1989,18 @@ Value Interp::call(const Value& f, CallArgs& args) {
         auto inst = std::make_shared<InstanceObj>();
         inst->cls = std::static_pointer_cast<ClassObj>(f.objp());
         Value self(inst);
+        if (const Value* nw = cls->lookup("__new__"); nw && nw->is(OK::Function)) {
+            // a class's own __new__ (abc.ABC refuses abstract classes there): it makes the object;
+            // __init__ runs when that is an instance of the class
+            CallArgs na;
+            na.pos.reserve(args.pos.size() + 1);
+            na.pos.push_back(f);
+            for (auto& p : args.pos) na.pos.push_back(p);
+            na.kw = args.kw;
+            Value made = call(*nw, na);
+            if (!made.is(OK::Instance) || !made.as<InstanceObj>()->cls->isSubclassOf(cls)) return made;
+            self = made;
+        }
         if (cls->isSubclassOf(baseExc.get())) {
             inst->attrs["args"] = makeTuple(args.pos);
             if (cls->isSubclassOf(systemExit.get())) inst->attrs["code"] = args.pos.empty() ? Value() : args.pos.size() == 1 ? args.pos[0] : makeTuple(args.pos);

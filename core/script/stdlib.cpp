@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "core/script/ast.h"
@@ -239,6 +240,24 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
             out.push_back(makeTuple({makeStr(args.kwonly[i].name), Value::integer(3), d}));
         }
         if (args.kwarg) out.push_back(makeTuple({makeStr(args.kwarg->name), Value::integer(4), empty}));
+        return makeList(std::move(out));
+    });
+    // _names(obj): the attribute names of a script class (its bases' too) or instance, sorted:
+    // what dir() would list of them (dir itself is not available to scripts)
+    vars["_names"] = in.makeBuiltin("_names", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 1) in.raiseType("_names(obj)");
+        std::set<std::string> names;
+        const ClassObj* c = nullptr;
+        if (a.pos[0].is(OK::Instance)) {
+            for (auto& [k, v] : a.pos[0].as<InstanceObj>()->attrs) names.insert(k);
+            c = a.pos[0].as<InstanceObj>()->cls.get();
+        } else if (a.pos[0].is(OK::Class)) {
+            c = a.pos[0].as<ClassObj>();
+        }
+        for (; c; c = c->base.get())
+            for (auto& [k, v] : c->attrs) names.insert(k);
+        std::vector<Value> out;
+        for (auto& n : names) out.push_back(makeStr(n));
         return makeList(std::move(out));
     });
     vars["_del_own_attr"] = in.makeBuiltin("_del_own_attr", [](Interp& in, const Value&, CallArgs& a) {

@@ -109,7 +109,7 @@ def signature(obj):
 
 def getmembers(obj, predicate=None):
     out = []
-    for name in dir(obj):
+    for name in _names(obj):
         try:
             value = getattr(obj, name)
         except AttributeError:
