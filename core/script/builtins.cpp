@@ -1068,10 +1068,14 @@ void installBuiltins(Interp& in) {
         }
         auto sup = std::make_shared<OpaqueObj>();
         sup->cls = in.builtinClass("super");
+        // the classes after `start` in the MRO of self's class (of self, for a classmethod's cls)
+        ClassP selfCls = self.is(OK::Instance) ? self.as<InstanceObj>()->cls
+                         : self.is(OK::Class) ? std::static_pointer_cast<ClassObj>(self.objp()) : ClassP();
+        if (!selfCls || !selfCls->isSubclassOf(start)) selfCls.reset();
         ClassP from = start->base;
-        sup->getattrHook = [from, self](Interp& in, const std::string& name, Value& out) {
-            if (!from) return false;
-            const Value* m = from->lookup(name);
+        const ClassObj* after = start;
+        sup->getattrHook = [from, self, selfCls, after](Interp& in, const std::string& name, Value& out) {
+            const Value* m = selfCls ? selfCls->lookupAfter(after, name) : from ? from->lookup(name) : nullptr;
             if (!m) return false;
             if (m->is(OK::Function)) {
                 auto bm = std::make_shared<BoundMethodObj>();
@@ -1089,6 +1093,10 @@ void installBuiltins(Interp& in) {
                 out = Value(b);
             } else {
                 out = *m;
+                // staticmethod / classmethod / property found through super()
+                if (out.is(OK::Opaque))
+                    in.unwrapDescriptor(out, self.is(OK::Instance) ? self : Value::missing(),
+                                        selfCls ? Value(selfCls) : self.is(OK::Class) ? self : Value());
             }
             (void)in;
             return true;

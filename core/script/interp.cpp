@@ -771,21 +771,65 @@ struct Evaluator {
         return execBody(f->orelse, s, ret);
     }
 
+    // C3 linearization of a class with these bases (Python's MRO), itself first; empty when the
+    // bases admit no consistent order.
+    static std::vector<ClassObj*> c3(ClassObj* cls, const std::vector<ClassP>& bases) {
+        std::vector<std::vector<ClassObj*>> seqs;
+        for (auto& b : bases) {
+            std::vector<ClassObj*> o;
+            for (const ClassObj* x : b->order()) o.push_back(const_cast<ClassObj*>(x));
+            seqs.push_back(std::move(o));
+        }
+        std::vector<ClassObj*> direct;
+        for (auto& b : bases) direct.push_back(b.get());
+        seqs.push_back(direct);
+        std::vector<ClassObj*> out = {cls};
+        for (;;) {
+            bool any = false;
+            for (auto& q : seqs) any = any || !q.empty();
+            if (!any) return out;
+            ClassObj* pick = nullptr;
+            for (auto& q : seqs) {
+                if (q.empty()) continue;
+                ClassObj* head = q.front();
+                bool inTail = false;
+                for (auto& r : seqs)
+                    for (size_t k = 1; k < r.size() && !inTail; ++k) inTail = r[k] == head;
+                if (!inTail) { pick = head; break; }
+            }
+            if (!pick) return {};
+            out.push_back(pick);
+            for (auto& q : seqs)
+                if (!q.empty() && q.front() == pick) q.erase(q.begin());
+        }
+    }
+
     void execClass(const ClassDefStmt* c, Scope* s) {
-        ClassP base;
-        if (c->bases.size() > 1) in.raise(in.typeError, "multiple inheritance is not supported in model scripts (class " + c->name + ")");
-        if (!c->bases.empty()) {
-            Value b = eval(c->bases[0].get(), s);
+        std::vector<ClassP> bases;
+        for (auto& be : c->bases) {
+            Value b = eval(be.get(), s);
             if (!b.is(OK::Class)) in.raiseType("class " + c->name + ": base must be a class, not '" + in.typeName(b) + "'");
-            base = std::static_pointer_cast<ClassObj>(b.objp());
+            ClassP base = std::static_pointer_cast<ClassObj>(b.objp());
             if (base->final_ || (base->isBuiltinType && !base->isSubclassOf(in.baseExc.get()) && base != in.objectCls))
                 in.raiseType("subclassing '" + base->name + "' is not supported in model scripts");
-        } else {
-            base = in.objectCls;
+            for (auto& other : bases)
+                if (other == base) in.raiseType("duplicate base class " + base->name);
+            bases.push_back(base);
         }
+        if (bases.empty()) bases.push_back(in.objectCls);
+        ClassP base = bases[0];
         auto cls = std::make_shared<ClassObj>();
         cls->name = c->name;
         cls->base = base;
+        if (bases.size() > 1) {
+            cls->bases = bases;
+            cls->mro = c3(cls.get(), bases);
+            if (cls->mro.empty()) {
+                std::string names;
+                for (auto& b : bases) names += (names.empty() ? "" : ", ") + b->name;
+                in.raiseType("Cannot create a consistent method resolution\norder (MRO) for bases " + names);
+            }
+        }
         Scope* g = globalsOf(s);
         auto modName = g->vars.find("__name__");
         cls->module = modName != g->vars.end() && modName->second.isStr() ? strOf(modName->second) : "__main__";

@@ -162,6 +162,13 @@ void ValueMap::compact() {
 }
 
 const Value* ClassObj::lookup(const std::string& n) const {
+    if (!mro.empty()) {
+        for (const ClassObj* c : mro) {
+            auto it = c->attrs.find(n);
+            if (it != c->attrs.end()) return &it->second;
+        }
+        return nullptr;
+    }
     for (const ClassObj* c = this; c; c = c->base.get()) {
         auto it = c->attrs.find(n);
         if (it != c->attrs.end()) return &it->second;
@@ -169,7 +176,33 @@ const Value* ClassObj::lookup(const std::string& n) const {
     return nullptr;
 }
 
+std::vector<const ClassObj*> ClassObj::order() const {
+    std::vector<const ClassObj*> out;
+    if (!mro.empty()) {
+        out.assign(mro.begin(), mro.end());
+        return out;
+    }
+    for (const ClassObj* c = this; c; c = c->base.get()) out.push_back(c);
+    return out;
+}
+
+const Value* ClassObj::lookupAfter(const ClassObj* after, const std::string& n) const {
+    std::vector<const ClassObj*> o = order();
+    size_t i = 0;
+    while (i < o.size() && o[i] != after) ++i;
+    for (++i; i < o.size(); ++i) {
+        auto it = o[i]->attrs.find(n);
+        if (it != o[i]->attrs.end()) return &it->second;
+    }
+    return nullptr;
+}
+
 bool ClassObj::isSubclassOf(const ClassObj* other) const {
+    if (!mro.empty()) {
+        for (const ClassObj* c : mro)
+            if (c == other) return true;
+        return false;
+    }
     for (const ClassObj* c = this; c; c = c->base.get())
         if (c == other) return true;
     return false;

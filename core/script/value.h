@@ -191,14 +191,19 @@ struct BoundMethodObj : Obj {
 struct ClassObj : Obj {
     std::string name;
     std::string module = "builtins";
-    ClassP base;                                  // single inheritance; null for object
+    ClassP base;                                  // the first base; null for object
+    std::vector<ClassP> bases;                    // all bases of a script class, in order
+    std::vector<ClassObj*> mro;                   // C3 order, itself first (empty: the base chain)
     std::unordered_map<std::string, Value> attrs; // class namespace
     OK instanceKind = OK::Instance;               // builtin types: the object kind they describe
     bool isBuiltinType = false;
     bool final_ = false;                          // cannot be subclassed from scripts
     std::function<Value(Interp&, CallArgs&)> ctor; // builtin types: what calling the type does
     ClassObj() : Obj(OK::Class) {}
-    const Value* lookup(const std::string& n) const; // walks bases
+    const Value* lookup(const std::string& n) const; // walks the MRO
+    // the first class after `after` in this class's MRO that has `n` (super())
+    const Value* lookupAfter(const ClassObj* after, const std::string& n) const;
+    std::vector<const ClassObj*> order() const;   // the MRO (the base chain where none was computed)
     bool isSubclassOf(const ClassObj* other) const;
 };
 
