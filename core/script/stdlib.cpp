@@ -142,14 +142,25 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         }
         return Value();
     });
-    // _caller(n): (file, line, source line) of the frame n levels up from the bundled function
+    // _strftime(format, seconds since the epoch, local?): time.strftime / logging's asctime
+    vars["_strftime"] = in.makeBuiltin("_strftime", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 3 || !a.pos[0].isStr() || !a.pos[1].isNumber()) in.raiseType("_strftime(format, seconds, local)");
+        std::time_t t = std::time_t(a.pos[1].num());
+        std::tm tm{};
+        if (in.truthy(a.pos[2])) localtime_r(&t, &tm);
+        else gmtime_r(&t, &tm);
+        char buf[512];
+        size_t n = std::strftime(buf, sizeof buf, strOf(a.pos[0]).c_str(), &tm);
+        return makeStr(std::string(buf, n));
+    });
+    // _caller(n): (file, line, source line, function) of the frame n levels up from the bundled function
     // that asks (warnings.warn's stacklevel)
     vars["_caller"] = in.makeBuiltin("_caller", [](Interp& in, const Value&, CallArgs& a) {
         int64_t n = !a.pos.empty() && a.pos[0].isInt() ? a.pos[0].i() : 1;
         auto& fr = in.frames();
         int64_t idx = int64_t(fr.size()) - n;
         if (idx < 0) idx = 0;
-        if (fr.empty()) return makeTuple({makeStr("sys"), Value::integer(1), makeStr("")});
+        if (fr.empty()) return makeTuple({makeStr("sys"), Value::integer(1), makeStr(""), makeStr("<module>")});
         const Frame& f = fr[size_t(idx)];
         std::string line;
         if (f.module && f.line >= 1 && size_t(f.line) <= f.module->lines.size()) {
@@ -157,7 +168,7 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
             size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
             line = b == std::string::npos ? "" : line.substr(b, e - b + 1);
         }
-        return makeTuple({makeStr(f.module ? f.module->filename : "sys"), Value::integer(f.line), makeStr(line)});
+        return makeTuple({makeStr(f.module ? f.module->filename : "sys"), Value::integer(f.line), makeStr(line), makeStr(f.function)});
     });
     // for copy: a new instance of an object's class made without __init__, its attributes as a
     // dict, and setting one without the class's __setattr__ (nn.Module and frozen dataclasses

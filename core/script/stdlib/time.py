@@ -31,3 +31,11 @@ def sleep(seconds):
     if seconds < 0:
         raise ValueError("sleep length must be non-negative")
     _clock(3, seconds)
+
+
+def strftime(format, t=None):
+    return _strftime(format, time() if t is None else t, True)
+
+
+def gmtime_strftime(format, t=None):
+    return _strftime(format, time() if t is None else t, False)

@@ -42,7 +42,7 @@ def warn(message, category=None, stacklevel=1, source=None):
         return
     if action == "error":
         raise category(text)
-    filename, lineno, line = _caller(stacklevel + 1)
+    filename, lineno, line, _ = _caller(stacklevel + 1)
     key = (text, category.__name__, filename, lineno)
     if action != "always" and key in _seen:
         return
