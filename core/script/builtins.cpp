@@ -1255,21 +1255,27 @@ void installBuiltins(Interp& in) {
         for (size_t i = 0; i < s.size(); ++i) s[i] = char(i ? tolower((unsigned char)s[i]) : toupper((unsigned char)s[i]));
         return makeStr(s);
     };
-    auto affix = [S](bool start) {
-        return [S, start](Interp& in, const Value& self, CallArgs& a) {
+    // str methods' optional start and end (arguments 1 and 2) as character offsets into n characters
+    auto charRange = [](Interp& in, CallArgs& a, int64_t n, int64_t& b, int64_t& e) {
+        auto norm = [&](size_t k, int64_t dflt) {
+            if (a.pos.size() <= k || a.pos[k].isNone()) return dflt;
+            int64_t v = isBigInt(a.pos[k]) ? clampedSliceInt(a.pos[k]) : toInt(in, a.pos[k], "slice indices");
+            if (v < 0) v = std::max<int64_t>(0, v + n);
+            return std::min(v, n);
+        };
+        b = norm(1, 0);
+        e = norm(2, n);
+    };
+    auto affix = [S, charRange](bool start) {
+        return [S, start, charRange](Interp& in, const Value& self, CallArgs& a) {
             if (a.pos.empty() || a.pos.size() > 3) in.raiseType(std::string(start ? "startswith" : "endswith") + "() takes from 1 to 3 arguments");
             std::string s = S(self);
             if (a.pos.size() > 1) {
                 // s[start:end], in characters
                 auto chars = utf8Chars(s);
                 int64_t n = int64_t(chars.size());
-                auto norm = [&](size_t k, int64_t dflt) {
-                    if (a.pos.size() <= k || a.pos[k].isNone()) return dflt;
-                    int64_t v = isBigInt(a.pos[k]) ? clampedSliceInt(a.pos[k]) : toInt(in, a.pos[k], "slice indices");
-                    if (v < 0) v = std::max<int64_t>(0, v + n);
-                    return std::min(v, n);
-                };
-                int64_t b = norm(1, 0), e = norm(2, n);
+                int64_t b = 0, e = n;
+                charRange(in, a, n, b, e);
                 std::string cut;
                 for (int64_t i = b; i < e; ++i) cut += chars[size_t(i)];
                 if (b > n || b > e) return Value::boolean(false);
@@ -1289,19 +1295,14 @@ void installBuiltins(Interp& in) {
     };
     sm["startswith"] = affix(true);
     sm["endswith"] = affix(false);
-    auto finder = [S](bool rev, bool raise) {
-        return [S, rev, raise](Interp& in, const Value& self, CallArgs& a) {
+    auto finder = [S, charRange](bool rev, bool raise) {
+        return [S, rev, raise, charRange](Interp& in, const Value& self, CallArgs& a) {
             if (a.pos.empty() || a.pos.size() > 3) in.raiseType("find() takes from 1 to 3 arguments");
             // work on characters so start/end and the result are character offsets
             auto chars = utf8Chars(S(self));
             int64_t n = int64_t(chars.size());
-            auto norm = [&](size_t k, int64_t dflt) {
-                if (a.pos.size() <= k || a.pos[k].isNone()) return dflt;
-                int64_t v = isBigInt(a.pos[k]) ? clampedSliceInt(a.pos[k]) : toInt(in, a.pos[k], "slice indices");
-                if (v < 0) v = std::max<int64_t>(0, v + n);
-                return std::min(v, n);
-            };
-            int64_t start = norm(1, 0), end = norm(2, n);
+            int64_t start = 0, end = n;
+            charRange(in, a, n, start, end);
             const std::string& x = toStr(in, a.pos[0], "must be str");
             auto sub = utf8Chars(x);
             int64_t m = int64_t(sub.size()), found = -1;

@@ -639,14 +639,10 @@ struct Evaluator {
         return m;
     }
 
-    // A standard-library module Fuselab writes in the script language (core/script/stdlib/),
-    // run on first import like any module.
-    Value loadBundled(const std::string& name, const char* source) {
-        std::shared_ptr<Module> ast = parsedBundled(name, source);
-        Value m = in.newModule(name);
-        auto& vars = m.as<ModuleObj>()->ns->vars;
-        vars["__package__"] = makeStr("");
-        installStdlibHelpers(in, vars);
+    // Runs a module's body in module `m`, registered under `name` while it runs: the module is
+    // unregistered again if running it raises, so a failed import leaves nothing half-made.
+    // `load` (may raise) gives the tree; the module is registered before it, as Python does.
+    Value runImported(const std::string& name, const Value& m, const std::function<std::shared_ptr<Module>()>& load) {
         in.registerModule(name, m);
         struct Unregister {
             Interp& in;
@@ -654,6 +650,7 @@ struct Evaluator {
             bool done = false;
             ~Unregister() { if (!done) in.impl_->modules.erase(name); }
         } unregister{in, name};
+        std::shared_ptr<Module> ast = load();
         auto saved = currentModule;
         currentModule = ast;
         in.frames().push_back(Frame{"<module>", ast.get(), 1});
@@ -662,6 +659,16 @@ struct Evaluator {
         execBody(ast->body, m.as<ModuleObj>()->ns.get(), ret);
         unregister.done = true;
         return m;
+    }
+
+    // A standard-library module Fuselab writes in the script language (core/script/stdlib/),
+    // run on first import like any module.
+    Value loadBundled(const std::string& name, const char* source) {
+        Value m = in.newModule(name);
+        auto& vars = m.as<ModuleObj>()->ns->vars;
+        vars["__package__"] = makeStr("");
+        installStdlibHelpers(in, vars);
+        return runImported(name, m, [&] { return parsedBundled(name, source); });
     }
 
     Value loadModule(const std::string& name, const Located& at) {
@@ -674,39 +681,27 @@ struct Evaluator {
             vars["__path__"] = makeList({makeStr(dir)});
         }
         vars["__package__"] = makeStr(package ? name : dot == std::string::npos ? "" : name.substr(0, dot));
-        in.registerModule(name, m);
-        if (at.kind == Located::Namespace) return m;
+        if (at.kind == Located::Namespace) {
+            in.registerModule(name, m);
+            return m;
+        }
         vars["__file__"] = makeStr(at.path);
-        struct Unregister {
-            Interp& in;
-            std::string name;
-            bool done = false;
-            ~Unregister() { if (!done) in.impl_->modules.erase(name); }
-        } unregister{in, name};
-        std::string source;
-        {
+        return runImported(name, m, [&] {
             std::ifstream f(at.path, std::ios::binary);
             if (!f) in.raise(in.importError, "cannot read '" + at.path + "' to import '" + name + "'");
             std::ostringstream ss;
             ss << f.rdbuf();
-            source = ss.str();
+            std::string source = ss.str();
             if (int64_t(source.size()) > in.options().maxAllocBytes) in.raise(in.memoryError, "'" + at.path + "' is too large to import");
-        }
-        std::shared_ptr<Module> ast;
-        try {
-            ast = parseModule(source, at.path);
-        } catch (SyntaxError& e) {
-            in.raise(in.builtinClass(e.kind), e.message + " (" + at.path + ", line " + std::to_string(e.line) + ")");
-        }
-        in.impl_->importedAsts.push_back(ast);
-        auto saved = currentModule;
-        currentModule = ast;
-        in.frames().push_back(Frame{"<module>", ast.get(), 1});
-        struct Pop { Interp& in; Evaluator& e; std::shared_ptr<Module> m; ~Pop() { in.frames().pop_back(); e.currentModule = m; } } pop{in, *this, saved};
-        Value ret;
-        execBody(ast->body, m.as<ModuleObj>()->ns.get(), ret);
-        unregister.done = true;
-        return m;
+            std::shared_ptr<Module> ast;
+            try {
+                ast = parseModule(source, at.path);
+            } catch (SyntaxError& e) {
+                in.raise(in.builtinClass(e.kind), e.message + " (" + at.path + ", line " + std::to_string(e.line) + ")");
+            }
+            in.impl_->importedAsts.push_back(ast);
+            return ast;
+        });
     }
 
     void execAugAssign(const AugAssignStmt* a, Scope* s) {
