@@ -85,7 +85,32 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
     return _NT
 
 
-class defaultdict:
+class _Mapping:
+    # what defaultdict and Counter share over their dict, self._d
+
+    def __contains__(self, key):
+        return key in self._d
+
+    def __len__(self):
+        return len(self._d)
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def keys(self):
+        return self._d.keys()
+
+    def values(self):
+        return self._d.values()
+
+    def items(self):
+        return self._d.items()
+
+    def get(self, key, default=None):
+        return self._d.get(key, default)
+
+
+class defaultdict(_Mapping):
     def __init__(self, default_factory=None, *args, **kwargs):
         self.default_factory = default_factory
         self._d = dict(*args, **kwargs)
@@ -105,29 +130,9 @@ class defaultdict:
     def __delitem__(self, key):
         del self._d[key]
 
-    def __contains__(self, key):
-        return key in self._d
-
-    def __len__(self):
-        return len(self._d)
-
-    def __iter__(self):
-        return iter(self._d)
-
     def __eq__(self, other):
         return self._d == (other._d if isinstance(other, defaultdict) else other)
 
-    def keys(self):
-        return self._d.keys()
-
-    def values(self):
-        return self._d.values()
-
-    def items(self):
-        return self._d.items()
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
 
     def pop(self, key, *default):
         return self._d.pop(key, *default)
@@ -150,7 +155,7 @@ class defaultdict:
         return "defaultdict(%s, %r)" % (fr, self._d)
 
 
-class Counter:
+class Counter(_Mapping):
     def __init__(self, iterable=None, **kwargs):
         self._d = {}
         self.update(iterable, **kwargs)
@@ -184,29 +189,9 @@ class Counter:
         if key in self._d:
             del self._d[key]
 
-    def __contains__(self, key):
-        return key in self._d
-
-    def __len__(self):
-        return len(self._d)
-
-    def __iter__(self):
-        return iter(self._d)
-
     def __eq__(self, other):
         return isinstance(other, Counter) and self._d == other._d
 
-    def keys(self):
-        return self._d.keys()
-
-    def values(self):
-        return self._d.values()
-
-    def items(self):
-        return self._d.items()
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
 
     def total(self):
         return sum(self._d.values())

@@ -277,8 +277,8 @@ def permutations(iterable, r=None):
     return iter(out)
 
 
-def combinations(iterable, r):
-    pool = tuple(iterable)
+def _index_tuples(pool, r, again):
+    """Tuples of r elements of pool in index order; `again` allows an index to repeat."""
     n = len(pool)
     out = []
 
@@ -287,28 +287,20 @@ def combinations(iterable, r):
             out.append(tuple(pool[i] for i in prefix))
             return
         for i in range(start, n):
-            build(i + 1, prefix + [i])
+            build(i if again else i + 1, prefix + [i])
 
-    if r <= n:
-        build(0, [])
+    build(0, [])
     return iter(out)
+
+
+def combinations(iterable, r):
+    pool = tuple(iterable)
+    return _index_tuples(pool, r, False) if r <= len(pool) else iter([])
 
 
 def combinations_with_replacement(iterable, r):
     pool = tuple(iterable)
-    n = len(pool)
-    out = []
-
-    def build(start, prefix):
-        if len(prefix) == r:
-            out.append(tuple(pool[i] for i in prefix))
-            return
-        for i in range(start, n):
-            build(i, prefix + [i])
-
-    if n or not r:
-        build(0, [])
-    return iter(out)
+    return _index_tuples(pool, r, True) if pool or not r else iter([])
 
 
 def tee(iterable, n=2):
