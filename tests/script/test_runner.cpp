@@ -85,9 +85,13 @@ private slots:
         QVERIFY(c.err.find("RecursionError: maximum recursion depth exceeded") != std::string::npos);
     }
     void forbiddenModulesAreClearErrors() {
+        // os imports (environment, os.path), but what reaches processes or files is refused
         auto c = run("import os\nos.system('true')\n");
         QCOMPARE(c.r.exitCode, 1);
-        QVERIFY(c.err.find("ModuleNotFoundError: No module named 'os'") != std::string::npos);
+        QVERIFY(c.err.find("PermissionError: os.system is not available in model scripts") != std::string::npos);
+        auto e = run("import subprocess\n");
+        QCOMPARE(e.r.exitCode, 1);
+        QVERIFY(e.err.find("ModuleNotFoundError: No module named 'subprocess'") != std::string::npos);
         auto d = run("open('/etc/passwd')\n");
         QCOMPARE(d.r.exitCode, 1);
         QVERIFY(d.err.find("'open' is not available in model scripts") != std::string::npos);
