@@ -283,8 +283,10 @@ def _well_conditioned(shadow, new, var, want):
     for name, v in shadow.items():
         if not isinstance(v, torch.Tensor) or v.dtype != torch.float64 or not any(_reads(x, name) for _, x in new):
             continue
-        sign = torch.randint(0, 2, v.shape, generator=gen_).to(torch.float64) * 2 - 1
-        moved[name] = v * (1 + 1e-6 * sign)
+        # a different amount for every element: equal values (3e38 and -3e38 in one sum) must not
+        # move alike and cancel as before
+        amount = torch.rand(v.shape, generator=gen_, dtype=torch.float64) * 2 - 1
+        moved[name] = v * (1 + 1e-6 * amount)
     try:
         got = _step(moved, new)[var]
     except Exception:
