@@ -115,7 +115,7 @@ BINARY = [
     "torch.logical_and({a}, {b})", "torch.logical_or({a}, {b})", "torch.eq({a}, {b})", "torch.ne({a}, {b})",
     "{a} @ {b}", "torch.matmul({a}, {b})", "torch.mm({a}, {b})", "torch.bmm({a}, {b})", "F.linear({a}, {b})",
     "torch.cat([{a}, {b}], {d})", "torch.cat([{a}, {b}], dim=0)", "torch.stack([{a}, {b}])", "torch.stack([{a}, {b}], dim={d})",
-    "{a}.masked_fill({b} > 0, 0.0)", "torch.where({b} > 0, {a}, 0.0)", "torch.copysign({a}, {b})", "torch.hypot({a}, {b})",
+    "{a}.masked_fill({b} > 0, 0.0)", "torch.where({b} > 0, {a}, 0.0)", "torch.copysign({a}, torch.nan_to_num({b}))", "torch.hypot({a}, {b})",
 ]
 TERNARY = ["torch.where({a} > 0, {b}, {c})", "torch.addcmul({a}, {b}, {c})", "torch.clamp({a}, {b}, {c})",
            "torch.lerp({a}, {b}, {c})", "torch.addcdiv({a}, {b}, torch.abs({c}) + 1)"]
