@@ -341,8 +341,16 @@ def make_program(seed, index, specials_rate=0.15):
             tpl = rng.choice({"u": UNARY, "s": SCALAR, "b": BINARY, "t": TERNARY, "r": REDUCE, "v": VIEW}[kind])
             new = [(var, _fill(tpl, rng, names, meta))]
         ok = True
+        # layer_norm over a dim of size 1 is 0 up to rounding noise times 1/sqrt(eps) = 316: a
+        # kernel that computes its input twice (once for the mean) may round the two apart
+        import re
+        for ln in re.findall(r"layer_norm\((\w+),", " ".join(x for _, x in new)):
+            if any(isinstance(e.get(ln), torch.Tensor) and e[ln].dim() and e[ln].shape[-1] == 1 for e in envs):
+                ok = False
         results = []
         for env, shadow in zip(envs, shadows):
+            if not ok:
+                break
             try:
                 e2 = _step(env, new)
                 r = e2[var]
