@@ -80,6 +80,45 @@ def _check(name, f, cf, make):
     print("ok %s" % name)
 
 
+def p11_10406(x0, x1, x2):
+    v0 = torch.rsqrt(torch.abs(x1) + 1)
+    v4 = torch.full_like(v0, float('inf'))
+    v6 = F.gelu(v4)
+    return v6
+
+
+_make_p11_10406 = [
+    (77, lambda: [torch.randn((4, 3, 5, )), torch.randint(-5, 6, (2, )), _special(torch.randn(()))]),
+]
+_check('p11_10406', p11_10406, torch.compile(p11_10406), _make_p11_10406)
+
+
+def p11_11126(x0, x1):
+    v2 = torch.log1p(torch.abs(x0))
+    return v2
+
+
+_make_p11_11126 = [
+    (77, lambda: [_special(torch.randn((4, 10, )))[..., ::2], _special(torch.randn((4, 5, )))]),
+]
+_check('p11_11126', p11_11126, torch.compile(p11_11126), _make_p11_11126)
+
+
+def p11_13655(x0):
+    v0 = torch.where(x0 > 0, x0, x0)
+    v1 = torch.sqrt(v0)
+    v2 = v0.int()
+    v3 = torch.any(v2, 0)
+    v4 = torch.copysign(v3, v1)
+    return v4
+
+
+_make_p11_13655 = [
+    (77, lambda: [_special(torch.randn((1, 5, 2, )))]),
+]
+_check('p11_13655', p11_13655, torch.compile(p11_13655), _make_p11_13655)
+
+
 def p11_1394(x0):
     v0 = torch.log1p(torch.abs(x0))
     return v0
@@ -89,5 +128,55 @@ _make_p11_1394 = [
     (77, lambda: [_special(torch.randn((4, 2, 4, )))[..., ::2]]),
 ]
 _check('p11_1394', p11_1394, torch.compile(p11_1394), _make_p11_1394)
+
+
+def p11_19133(x0):
+    v0 = x0 ** 0.5
+    v4 = torch.copysign(x0, v0)
+    return v4
+
+
+_make_p11_19133 = [
+    (77, lambda: [torch.randn((2, 4, 5, )).transpose(-1, -2)]),
+]
+_check('p11_19133', p11_19133, torch.compile(p11_19133), _make_p11_19133)
+
+
+def p11_34060(x0):
+    v0 = torch.log1p(torch.abs(x0))
+    return v0
+
+
+_make_p11_34060 = [
+    (77, lambda: [_special(torch.randn((3, 4, )))[..., ::2]]),
+    (78, lambda: [_special(torch.randn((5, 4, )))[..., ::2]]),
+    (79, lambda: [_special(torch.randn((7, 4, )))[..., ::2]]),
+]
+_check('p11_34060', p11_34060, torch.compile(p11_34060), _make_p11_34060)
+
+
+def p11_3957(x0, x1):
+    v0 = torch.sqrt(x1)
+    v2 = torch.copysign(x0, v0)
+    return v2
+
+
+_make_p11_3957 = [
+    (77, lambda: [torch.randn((3, 4, ))[..., ::2], torch.randn(())]),
+]
+_check('p11_3957', p11_3957, torch.compile(p11_3957), _make_p11_3957)
+
+
+def p11_40137(x0, x1):
+    v2 = F.leaky_relu(x1, 0.2)
+    v3 = v2 ** 0.5
+    v4 = torch.copysign(x0, v3)
+    return v4
+
+
+_make_p11_40137 = [
+    (77, lambda: [torch.randint(-5, 6, (4, 5, 4, ))[..., ::2], torch.randn((4, 2, 5, )).transpose(-1, -2)]),
+]
+_check('p11_40137', p11_40137, torch.compile(p11_40137), _make_p11_40137)
 
 print('done')
