@@ -14,7 +14,7 @@
 #include "core/runtime/bench.h"
 #include "core/runtime/report.h"
 #include "core/script/interp.h"
-#include "core/script/runner.h"
+#include "core/run/runner.h"
 #include "profiler/phase_timer.h"
 #include "profiler/profile.h"
 
@@ -67,7 +67,7 @@ bool parseTimeout(const std::string& cmd, const std::string& text, double& out) 
 }
 
 struct CommonArgs {
-    script::RunConfig cfg;
+    run::RunConfig cfg;
     std::string path;
     bool json = false;
     int threads = 0;
@@ -76,7 +76,7 @@ struct CommonArgs {
 
 // Parses the options shared by run and explain; returns -1 to go on, else an exit code.
 int parseArgs(const std::string& cmd, const std::vector<std::string>& args, CommonArgs& out) {
-    script::RunConfig& cfg = out.cfg;
+    run::RunConfig& cfg = out.cfg;
     cfg.hardExitOnStuckTimeout = true;
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -126,7 +126,7 @@ int runCommand(const std::vector<std::string>& args) {
     if (int rc = parseArgs("run", args, ca); rc >= 0) return rc;
     ca.cfg.out = [](const std::string& s) { std::cout << s; };
     ca.cfg.err = [](const std::string& s) { std::cout.flush(); std::cerr << s; };
-    script::RunResult r = script::runScript(ca.cfg);
+    run::RunResult r = run::runScript(ca.cfg);
     std::cout.flush();
     return r.exitCode;
 }
@@ -141,8 +141,8 @@ int reportCommand(const std::string& cmd, const std::vector<std::string>& args,
     ca.cfg.out = [&output](const std::string& s) { output += s; };
     ca.cfg.err = [](const std::string& s) { std::cerr << s; };
     ca.cfg.afterRun = [&](script::Interp& in) { text = report(in, ca, output); };
-    script::RunResult r = script::runScript(ca.cfg);
-    if (r.status == script::RunStatus::SyntaxError || r.status == script::RunStatus::CannotRead) return r.exitCode;
+    run::RunResult r = run::runScript(ca.cfg);
+    if (r.status == run::RunStatus::SyntaxError || r.status == run::RunStatus::CannotRead) return r.exitCode;
     std::cout << text;
     std::cout.flush();
     return r.exitCode;
@@ -151,14 +151,14 @@ int reportCommand(const std::string& cmd, const std::vector<std::string>& args,
 // fuselab explain: what capture did.
 int explainCommand(const std::vector<std::string>& args) {
     return reportCommand("explain", args, [](script::Interp& in, const CommonArgs& ca, const std::string& output) {
-        return ca.json ? capture::explainJson(*in.capture, ca.path, output) : capture::explainText(*in.capture, ca.path, output);
+        return ca.json ? capture::explainJson(capture::session(in), ca.path, output) : capture::explainText(capture::session(in), ca.path, output);
     });
 }
 
 // fuselab kernels: the kernels generated for each compiled graph.
 int kernelsCommand(const std::vector<std::string>& args) {
     return reportCommand("kernels", args, [](script::Interp& in, const CommonArgs& ca, const std::string&) {
-        return runtime::kernelsText(*in.capture, ca.kernels);
+        return runtime::kernelsText(capture::session(in), ca.kernels);
     });
 }
 
@@ -173,12 +173,12 @@ int benchCommand(const std::vector<std::string>& args) {
     auto before = ca.cfg.beforeRun;
     ca.cfg.beforeRun = [before](script::Interp& in) {
         if (before) before(in);
-        in.capture->recordCalls = true;
+        capture::session(in).recordCalls = true;
     };
     bool failed = false;
     ca.cfg.afterRun = [&](script::Interp& in) {
         try {
-            if (!json) std::cerr << "fuselab bench: replaying " << in.capture->recorded.size() << " recorded calls...\n";
+            if (!json) std::cerr << "fuselab bench: replaying " << capture::session(in).recorded.size() << " recorded calls...\n";
             runtime::BenchReport br = runtime::runBench(in, runtime::BenchOptions{});
             report = json ? runtime::benchJson(br) : runtime::benchText(br);
         } catch (script::PyException& e) {
@@ -186,7 +186,7 @@ int benchCommand(const std::vector<std::string>& args) {
             failed = true;
         }
     };
-    script::RunResult r = script::runScript(ca.cfg);
+    run::RunResult r = run::runScript(ca.cfg);
     if (r.exitCode != 0) {
         std::cerr << "fuselab bench: the script failed (exit " << r.exitCode << "); nothing to benchmark\n";
         return r.exitCode;
@@ -249,7 +249,7 @@ int profileCommand(const std::vector<std::string>& args) {
             failed = true;
         }
     };
-    script::RunResult r = script::runScript(ca.cfg);
+    run::RunResult r = run::runScript(ca.cfg);
     if (r.exitCode != 0) {
         std::cerr << "fuselab profile: the script failed (exit " << r.exitCode << "); nothing to profile\n";
         return r.exitCode;
@@ -287,7 +287,7 @@ int runCli(const std::vector<std::string>& args) {
 
 int runHeadlessReport(const std::string& path) {
     profiler::PhaseTimer timer;
-    script::RunConfig cfg;
+    run::RunConfig cfg;
     cfg.path = path;
     cfg.hardExitOnStuckTimeout = true;
     std::cout << "== fuselab: " << path << " ==\n-- script output --\n";
@@ -295,12 +295,12 @@ int runHeadlessReport(const std::string& path) {
     cfg.err = [](const std::string& s) { std::cout.flush(); std::cerr << s; };
     std::string capture;
     cfg.afterRun = [&capture](script::Interp& in) {
-        const capture::Session& s = *in.capture;
+        const capture::Session& s = capture::session(in);
         capture = "graphs: " + std::to_string(s.graphCount()) + ", graph breaks: " + std::to_string(s.report().breaks.size()) +
                   ", recompiles: " + std::to_string(s.report().recompiles.size()) + " (details: fuselab explain)";
     };
     timer.begin("run");
-    script::RunResult r = script::runScript(cfg);
+    run::RunResult r = run::runScript(cfg);
     timer.end();
     std::cout << "-- report --\n";
     std::cout << "status: " << (r.exitCode == 0 ? "ok" : "failed (exit " + std::to_string(r.exitCode) + ")") << "\n";

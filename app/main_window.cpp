@@ -21,7 +21,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include "core/script/runner.h"
+#include "core/run/runner.h"
 #include "profiler/profile.h"
 #include "viz/code_view.h"
 #include "viz/graph_view.h"
@@ -303,7 +303,7 @@ void MainWindow::run() {
     runAct_->setEnabled(false);
     cancelAct_->setEnabled(true);
     status_->setText("Running…");
-    script::RunConfig cfg;
+    run::RunConfig cfg;
     cfg.path = path_.isEmpty() ? QString("untitled.py").toStdString() : QFileInfo(path_).fileName().toStdString();
     cfg.source = source_->toPlainText().toStdString();
     cfg.haveSource = true;
@@ -339,7 +339,7 @@ void MainWindow::run() {
         *profile = std::make_shared<const profiler::Profile>(profiler::collect(in, po));
     };
     worker_ = std::thread([this, cfg, snap, profile] {
-        script::RunResult r = script::runScript(cfg);
+        run::RunResult r = run::runScript(cfg);
         QMetaObject::invokeMethod(this, [this, r, snap, profile] {
             auto done = [this, r, profile] {
                 if (*profile) timing_->setProfile(**profile);

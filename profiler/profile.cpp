@@ -118,13 +118,13 @@ std::string CallProfile::breakEven() const {
 }
 
 void prepare(script::Interp& in) {
-    in.capture->recordCalls = true;
-    in.capture->events.setLevel(events::Level::Kernels);
+    capture::session(in).recordCalls = true;
+    capture::session(in).events.setLevel(events::Level::Kernels);
 }
 
 Profile collect(script::Interp& in, const CollectOptions& opts) {
     Profile p;
-    capture::Session& s = *in.capture;
+    capture::Session& s = capture::session(in);
     p.machine = cpuModel();
     p.cores = int(std::thread::hardware_concurrency());
     p.threads = runtime::threads();
@@ -145,7 +145,7 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     auto findGraphs = [&] {
         for (auto* fr : s.framesInOrder())
             for (auto& e : fr->entries)
-                if (e->compiled) graphs[double(reinterpret_cast<uintptr_t>(e->compiled.get()))] = GraphInfo{e->id, e->compiled.get(), &e->graph};
+                if (const runtime::Compiled* c = runtime::compiledOf(*e)) graphs[double(reinterpret_cast<uintptr_t>(c))] = GraphInfo{e->id, c, &e->graph};
     };
     findGraphs();
 

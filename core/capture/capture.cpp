@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include "core/capture/tracer.h"
-#include "core/runtime/runtime.h"
 #include "core/script/pyformat.h"
 #include "core/script/tensor_obj.h"
 
@@ -83,9 +82,6 @@ static std::string replaceAll(std::string s, const std::string& from, const std:
     return s;
 }
 
-void maybeBreak(Interp& in, const std::string& id, const std::string& detail) {
-    if (in.tracer && !in.tracer->suspended) in.tracer->breakNow(id, detail);
-}
 
 // ---------------------------------------------------------------- sources
 static std::string pyStrLit(const std::string& s) { return reprStr(s); }
@@ -440,7 +436,11 @@ static void recordMeta(Tracer& t, OpNode& n, const Value& r);
 
 // ---------------------------------------------------------------- the tracer
 Tracer::Tracer(Session& s_, CFrame& f, Entry& e_, Scope* root, Scope* globals, int depth)
-    : s(s_), in(s_.interp()), fr(f), e(e_), rootScope(root), userGlobals(globals), rootDepth(depth) {}
+    : s(s_), in(s_.interp()), fr(f), e(e_) {
+    rootScope = root;
+    userGlobals = globals;
+    rootDepth = depth;
+}
 
 bool Tracer::atRoot() const { return in.callDepth() == rootDepth; }
 
@@ -936,7 +936,7 @@ void Tracer::afterAssign(const Expr* target, const Expr* value, const Value& v) 
     }
 }
 
-ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
+ArgT Tracer::scalarArg(const std::string& name, const Value& v) {
     auto sl = symLocals.find(name);
     if (sl != symLocals.end()) return sl->second;
     Source src = localSource(*this, name);
@@ -962,7 +962,7 @@ ArgT Tracer::scalarPlaceholder(const std::string& name, const Value& v) {
     return a;
 }
 
-ArgT Tracer::symBinary(BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out) {
+ArgT Tracer::symBinaryArg(BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out) {
     ++suspended;
     {
         struct Un { int& s; ~Un() { --s; } } un{suspended};
@@ -1181,10 +1181,10 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if ((pendingCall && pendingCall == &ca) || (pendingBinary && target.rfind("operator.", 0) == 0)) {
         size_t shift = pendingCall ? ca.pos.size() - pendingCount : 0;
         for (auto& [i, t] : pendingPos)
-            if (i + shift < n.pos.size()) n.pos[i + shift] = t;
+            if (i + shift < n.pos.size()) n.pos[i + shift] = symArg(t);
         for (auto& [k, t] : pendingKw)
             for (auto& kv : n.kw)
-                if (kv.first == k) kv.second = t;
+                if (kv.first == k) kv.second = symArg(t);
         pendingPos.clear();
         pendingKw.clear();
         pendingCall = nullptr;
@@ -1226,10 +1226,6 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     return r;
 }
 
-Value traceOp(Interp& in, const std::string& target, CallArgs& ca, const OpInvoke& run) {
-    if (!in.tracer) return run(in, ca);
-    return in.tracer->op(target, ca, run);
-}
 
 // ---------------------------------------------------------------- the reference backend
 struct SrcCtx {
@@ -1307,12 +1303,12 @@ static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* loca
             const Value& v = env[o.node];
             if (o.index < 0 && v.isTensor()) lg.bytesOut += int64_t(tensorOf(v).nbytes());
         }
-        in.capture->lastGraph = lg;
+        session(in).lastGraph = lg;
     };
-    events::Log& log = in.capture->events;
+    events::Log& log = session(in).events;
     const bool timed = log.at(events::Level::Calls);
     const events::Ns t0 = timed ? events::now() : 0;
-    if (e.compiled && runtime::execute(in, g, *e.compiled, env)) {
+    if (e.compiled && e.compiled->execute(in, g, env)) {
         noteIO();
         if (timed) log.span("runtime", "graph", "graph", t0, events::now() - t0, {events::Arg::str("id", e.id), events::Arg::str("path", "compiled")});
         return env;
@@ -1415,7 +1411,15 @@ void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
 }
 
 // ---------------------------------------------------------------- session
-Session::Session(Interp& in) : in_(in) { logs = LogChannels::fromEnv(); }
+Session::Session(Interp& in, Backend* b) : backend(b), in_(in) { logs = LogChannels::fromEnv(); }
+
+Session& install(Interp& in, Backend* backend) {
+    in.compileHooks = std::make_unique<Session>(in, backend);
+    return session(in);
+}
+
+Session& session(Interp& in) { return static_cast<Session&>(*in.compileHooks); }
+const Session& session(const Interp& in) { return static_cast<const Session&>(*in.compileHooks); }
 Session::~Session() = default;
 
 LogChannels LogChannels::fromEnv() {
@@ -1806,7 +1810,7 @@ struct CompileRecord {
     const Entry& entry;
     const CFrame& fr;
     events::Ns begin = events::now();
-    std::vector<runtime::PhaseSpan> phases;
+    std::vector<PhaseSpan> phases;
     bool done = false;
     void phase(const char* name, events::Ns b, events::Ns e) { phases.push_back({name, b, double(e - b) * 1e-6}); }
     void finish() {
@@ -1815,7 +1819,7 @@ struct CompileRecord {
         if (!log.at(events::Level::Compile)) return;
         const events::Ns end = events::now();
         const std::string track = "compile " + entry.id;
-        const runtime::Compiled* c = entry.compiled.get();
+        const CompiledCode* c = entry.compiled.get();
         std::string cache = !c ? "none" : c->cache == "miss" ? "miss" : "hit (" + c->cache + ")";
         double sum = 0, compileMs = 0;
         for (auto& p : phases) {
@@ -1825,7 +1829,7 @@ struct CompileRecord {
         log.span(track, "compile " + entry.id, "compile", begin, end - begin,
                  {events::Arg::str("id", entry.id), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
                   events::Arg::num("line", fr.line), events::Arg::str("status", entry.status), events::Arg::str("cache", cache),
-                  events::Arg::str("jit", c ? c->jitBackend : ""), events::Arg::num("kernels", c ? double(c->kernels.size()) : 0),
+                  events::Arg::str("jit", c ? c->jitBackend : ""), events::Arg::num("kernels", c ? double(c->kernelCount()) : 0),
                   events::Arg::num("phase_sum_ms", sum), events::Arg::num("compile_ms", compileMs),
                   events::Arg::str("error", c ? c->error : "")});
         for (auto& p : phases) log.span(track, p.name, "phase", p.beginNs, int64_t(p.ms * 1e6), {events::Arg::str("id", entry.id)});
@@ -1860,11 +1864,11 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     const auto traceStart = std::chrono::steady_clock::now();
     auto commit = [&] {
         rec.phase("trace", rec.begin, events::now());
-        if (entry.status == "compiled" && !entry.graph.nodes.empty() && entry.graph.ops > 0 && runtime::backend() == "fuselab" &&
+        if (entry.status == "compiled" && !entry.graph.nodes.empty() && entry.graph.ops > 0 && backend &&
             (fr.opts.backend == "inductor" || fr.opts.backend.empty())) {
             double traceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traceStart).count();
-            entry.compiled = runtime::compile(entry, traceMs);
-            for (auto& p : entry.compiled->phases.spans) rec.phases.push_back(p);
+            entry.compiled = backend->compile(entry, traceMs);
+            for (auto& p : entry.compiled->phaseSpans) rec.phases.push_back(p);
         }
         if (entry.status == "compiled" && logs.graphCode)
             log(entry.id, "graph_code", "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(++compiledFns_) + " =====\n" +
@@ -1910,9 +1914,9 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
         T.stopCall = stopCall;
         T.stopPath = stopPath;
         T.stopOcc = stopOcc;
-        Tracer* saved = in_.tracer;
+        script::TraceHooks* saved = in_.tracer;
         in_.tracer = &T;
-        struct Reset { Interp& in; Tracer* t; ~Reset() { in.tracer = t; } } reset{in_, saved};
+        struct Reset { Interp& in; script::TraceHooks* t; ~Reset() { in.tracer = t; } } reset{in_, saved};
         auto restore = [&] {
             at::GradMode::set_enabled(gradAtStart);
             scope->vars = savedVars;
@@ -1933,7 +1937,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             // Like torch.compile, the first call returns what the compiled code computes (the trace
             // computed it with eager ops): rerun it when running the graph twice changes nothing.
             Entry& committed = *fr.entries.back();
-            if (committed.compiled && runtime::rerunnable(*committed.compiled)) {
+            if (committed.compiled && committed.compiled->rerunnable()) {
                 const events::Ns tRun = events::now();
                 scope->vars = savedVars; // the inputs as the call received them
                 std::vector<Value> vals;

@@ -17,23 +17,17 @@
 
 #include "core/graph/graph.h"
 #include "core/script/ast.h"
+#include "core/script/hooks.h"
 #include "core/script/interp.h"
 #include "core/script/value.h"
 #include "core/support/events.h"
-
-namespace fl::script {
-class Interp;
-struct TraceEntry;
-}
-
-namespace fl::runtime {
-struct Compiled;
-}
 
 namespace fl::capture {
 
 using script::Value;
 using script::Interp;
+using script::CompileOptions;
+using script::OpInvoke;
 
 // ---------------------------------------------------------------- break registry
 // Every kind of graph break has a stable id, a reason, an explanation and hints (Dynamo's words).
@@ -46,7 +40,7 @@ struct BreakKind {
 };
 
 // Thrown through the interpreter by an operation that cannot be traced.
-struct GraphBreakSignal {
+struct GraphBreakSignal : script::ControlSignal {
     BreakKind kind;
     std::string context;  // what was being traced: "CALL: a function call, e.g. f(x, y)"
     int depth = 0;        // interpreter depth at the break (root frame: the traced frame's depth)
@@ -113,8 +107,6 @@ struct ArgT {
     std::vector<Value> keys;
 };
 
-using OpInvoke = std::function<Value(Interp&, script::CallArgs&)>;
-
 // The value of a recorded argument, given the graph's node values; `ensure` (optional) is called
 // with each node a Ref reads before it is read.
 Value instantiateArg(const ArgT& a, std::vector<Value>& env, const std::function<void(int)>& ensure);
@@ -159,6 +151,42 @@ struct ExitPlan {
     std::string stackAlias; // `name = call()` broke at the call: the resume frame sees ___stack0
 };
 
+// ---------------------------------------------------------------- the backend interface
+// Capture hands each committed graph to a backend, which the layer that wires a run together
+// registers (core/run: Fuselab's compiler, core/runtime). Capture knows no more of it than this.
+struct PhaseSpan {
+    std::string name;   // "lower", "fuse", "codegen", "jit frontend", "jit optimisation", "jit machine code", "load", ...
+    int64_t beginNs = 0; // on the steady clock (events::now())
+    double ms = 0;
+};
+
+// What a backend made of one graph.
+class CompiledCode {
+public:
+    virtual ~CompiledCode() = default;
+    // Runs the graph: `env` holds the placeholders' values; fills in the values the exit plan
+    // reads. Returns false (env untouched past the placeholders) when the call must take the
+    // reference path: an input's size or dtype differs from what the code was made for.
+    virtual bool execute(Interp& in, const CapturedGraph& g, std::vector<Value>& env) = 0;
+    // It compiled, and may run again after its trace ran it (no side effects, no randomness).
+    virtual bool rerunnable() const = 0;
+    virtual size_t kernelCount() const = 0;
+    std::vector<PhaseSpan> phaseSpans; // the compile's steps, in order
+    std::string cache = "miss";        // "miss", "memory", "disk"
+    std::string jitBackend;            // "llvm", "cc", "disk"
+    std::string error;                 // why the graph runs on the reference path
+    bool ok = false;
+};
+
+struct Entry;
+class Backend {
+public:
+    virtual ~Backend() = default;
+    // Compiles an entry's graph. Never throws; on failure the result's `ok` is false and its
+    // `error` says why.
+    virtual std::shared_ptr<CompiledCode> compile(const Entry& e, double traceMs) = 0;
+};
+
 // Sources of an entry's guards and graph inputs as a tree of accessors (shared prefixes are
 // resolved once per call): slot i = step applied to slot `parent` (-1: the frame's scope).
 struct SourceSlot {
@@ -176,19 +204,13 @@ struct Entry {
     CapturedGraph graph;
     ExitPlan exit;
     std::string status = "compiled"; // compiled | empty | error
-    std::shared_ptr<runtime::Compiled> compiled; // the backend's code (null: replayed op by op)
+    std::shared_ptr<CompiledCode> compiled; // the backend's code (null: replayed op by op)
 };
 
 struct FrameKey {
     const void* code = nullptr;  // FunctionDefStmt / LambdaExpr
     std::string path;            // "" for the function itself, "3.0.1" for a resume point
     bool operator<(const FrameKey& o) const { return code != o.code ? code < o.code : path < o.path; }
-};
-
-struct CompileOptions {
-    bool fullgraph = false;
-    int dynamic = -1; // -1 automatic, 0 False, 1 True
-    std::string backend = "inductor", mode = "default";
 };
 
 struct CFrame {
@@ -248,20 +270,22 @@ struct LogChannels {
 
 class Tracer;
 
-// Per-run capture state, owned by the interpreter.
-class Session {
+// Per-run capture state: the interpreter's compile hooks (install()).
+class Session final : public script::CompileHooks {
 public:
-    explicit Session(Interp& in);
-    ~Session();
+    Session(Interp& in, Backend* backend);
+    ~Session() override;
 
     // A call into a torch.compile'd function or module (`fn` is the user function, `self` bound
     // first when it is a method). Returns the call's result.
-    Value callCompiled(const Value& fn, script::CallArgs& args, const CompileOptions& opts);
+    Value callCompiled(const Value& fn, script::CallArgs& args, const CompileOptions& opts) override;
     // A user function called from eager code inside a compiled region becomes a frame of its own.
-    bool intercepting() const { return interceptDepth_ > 0; }
-    Value callAsFrame(script::FunctionObj* fn, script::CallArgs& args);
+    bool intercepting() const override { return interceptDepth_ > 0; }
+    Value callAsFrame(script::FunctionObj* fn, script::CallArgs& args) override;
     // torch.compiler.disable'd function: runs with interception off
-    Value callDisabled(const Value& fn, script::CallArgs& args);
+    Value callDisabled(const Value& fn, script::CallArgs& args) override;
+    // Compiles committed graphs (null: every graph is replayed op by op, the reference path).
+    Backend* backend = nullptr;
 
     const Report& report() const { return report_; }
     const std::vector<CFrame*>& framesInOrder() const { return order_; }
@@ -329,8 +353,11 @@ private:
 // "backward", "disable", "skipped", "loop").
 const BreakKind& breakKind(const std::string& id);
 
-// Raises a graph break if `in` is tracing; otherwise returns. Used by builtins (print, ...).
-void maybeBreak(Interp& in, const std::string& id, const std::string& detail = {});
+// Makes a Session the interpreter's compile hooks, compiling with `backend` (null: none).
+Session& install(Interp& in, Backend* backend);
+// The session install() made (precondition: one was installed).
+Session& session(Interp& in);
+const Session& session(const Interp& in);
 
 // Explain report: text and JSON.
 std::string explainText(const Session& s, const std::string& file, const std::string& output);

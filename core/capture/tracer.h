@@ -14,7 +14,9 @@
 
 namespace fl::capture {
 
-class Tracer {
+// The interpreter's trace hooks (core/script/hooks.h: the traced frame's position is kept there
+// by the interpreter) for one entry being captured.
+class Tracer final : public script::TraceHooks {
 public:
     Tracer(Session& s, CFrame& fr, Entry& e, script::Scope* root, script::Scope* userGlobals, int rootDepth);
 
@@ -22,55 +24,56 @@ public:
     Interp& in;
     CFrame& fr;
     Entry& e;
-    script::Scope* rootScope;
-    script::Scope* userGlobals;
-    int rootDepth;
 
-    // ---- root statement tracking (maintained by the interpreter)
-    std::vector<int> path;          // statement path of the current root statement
+    // ---- root statement tracking (the position itself is in TraceHooks)
     const script::Stmt* stmt = nullptr;
-    bool inIfTest = false;
-    int loopDepth = 0;              // >0: inside a loop / with / try / comprehension of the root frame
     std::vector<std::pair<const script::Expr*, Value>> done; // completed sub-expressions of `stmt`
-    const script::CallExpr* rootCall = nullptr; // the root-level call being evaluated
-    std::vector<int> rootCallPath;
-    int rootCallOcc = 0;
-    std::map<const script::CallExpr*, int> callOcc;
     // restart after a break inside an inlined call: stop before this root-level call
     const script::CallExpr* stopCall = nullptr;
     std::vector<int> stopPath;
     int stopOcc = 0;
-    const script::Expr* curExpr = nullptr; // for node source spans
 
-    bool atRoot() const;
-    void beginStmt(const script::Stmt* st);
-    void exprDone(const script::Expr* e, const Value& v);
-    void beforeRootCall(const script::CallExpr* c); // throws at the restart stop point
+    bool atRoot() const override;
+    void beginStmt(const script::Stmt* st) override;
+    void exprDone(const script::Expr* e, const Value& v) override;
+    void beforeRootCall(const script::CallExpr* c) override; // throws at the restart stop point
 
     // ---- guards from reads
     std::set<std::string> inputs, reassigned;
-    void onLocalRead(const std::string& name, const Value& v);
-    void onStore(const std::string& name) {
+    void onLocalRead(const std::string& name, const Value& v) override;
+    void onStore(const std::string& name) override {
         reassigned.insert(name);
         symLocals.erase(name);
     }
-    void onGlobalRead(const std::string& name, const Value& v);
-    void onClosureRead(const std::string& name, const Value& v);
-    void onAttr(const Value& base, const std::string& name, const Value& result);
-    void onItem(const Value& base, const Value& key, const Value& result);
-    void onSeqUse(const Value& seq);
+    void onGlobalRead(const std::string& name, const Value& v) override;
+    void onClosureRead(const std::string& name, const Value& v) override;
+    void onAttr(const Value& base, const std::string& name, const Value& result) override;
+    void onItem(const Value& base, const Value& key, const Value& result) override;
+    void onSeqUse(const Value& seq) override;
     // Mutating an object that existed before the trace (an input, a global, a module): cached
     // calls would not repeat it, so the statement breaks the graph and runs eagerly.
-    void onMutate(const Value& obj);
-    void onGlobalStore(const std::string& name);
+    void onMutate(const Value& obj) override;
+    void onGlobalStore(const std::string& name) override;
 
     // ---- symbolic scalars: an int/float input whose value changed since the first compile is a
     // graph input (Sym) where it meets tensor ops or arithmetic; anywhere else it specialises.
     std::set<std::string> dynamicScalars;
-    bool isSymName(const std::string& name) const;
-    ArgT scalarPlaceholder(const std::string& name, const Value& v);
-    ArgT symBinary(script::BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out);
-    void specializeName(const std::string& name);
+    bool isSymName(const std::string& name) const override;
+    ArgT scalarArg(const std::string& name, const Value& v);
+    ArgT symBinaryArg(script::BinOpKind op, const Value& l, const ArgT& lt, const Value& r, const ArgT& rt, Value& out);
+    void specializeName(const std::string& name) override;
+    // the interpreter's side of these: graph arguments by number (symArgs)
+    std::vector<ArgT> symArgs;
+    script::SymRef keepSym(ArgT a) {
+        symArgs.push_back(std::move(a));
+        return {int(symArgs.size()) - 1};
+    }
+    const ArgT& symArg(script::SymRef r) const { return symArgs.at(size_t(r.id)); }
+    script::SymRef scalarPlaceholder(const std::string& name, const Value& v) override { return keepSym(scalarArg(name, v)); }
+    script::SymRef symBinary(script::BinOpKind op, const Value& l, script::SymRef lt, const Value& r, script::SymRef rt, Value& out) override {
+        return keepSym(symBinaryArg(op, l, symArg(lt), r, symArg(rt), out));
+    }
+    script::SymRef symOf(const Value& v) override { return keepSym(argOf(v)); }
     // symbolic sizes: a size read from a tensor with dynamic dims is a graph node; assigned
     // straight to locals (`B, T, C = x.size()`, `n = x.shape[0]`) it stays symbolic, any other
     // use specialises the entry's sizes.
@@ -92,19 +95,15 @@ public:
         if (!unclaimedSizes.empty()) specializeAll = true;
         unclaimedSizes.clear();
     }
-    void afterAssign(const script::Expr* target, const script::Expr* value, const Value& v);
+    void afterAssign(const script::Expr* target, const script::Expr* value, const Value& v) override;
     Value sizeOp(script::CallArgs& ca, const OpInvoke& run);
-    // sym arguments of the call / binary op about to run (consumed by op())
-    std::vector<std::pair<int, ArgT>> pendingPos;
-    std::vector<std::pair<std::string, ArgT>> pendingKw;
-    const script::CallArgs* pendingCall = nullptr;
-    size_t pendingCount = 0;
-    bool pendingBinary = false;
-
-    // ---- ops
-    Value op(const std::string& target, script::CallArgs& ca, const OpInvoke& run);
+    // ---- ops (symbolic arguments of the call about to run: TraceHooks::pendingPos, consumed here)
+    Value op(const std::string& target, script::CallArgs& ca, const OpInvoke& run) override;
     [[noreturn]] void breakNow(const std::string& kindId, const std::string& detail);
-    void metadataRead(const Value& tensor); // a size/stride read: dynamic dims specialise
+    void maybeBreak(const std::string& kindId, const std::string& detail) override {
+        if (!suspended) breakNow(kindId, detail);
+    }
+    void metadataRead(const Value& tensor) override; // a size/stride read: dynamic dims specialise
     bool splitDimIsDynamic(const std::string& target, const script::CallArgs& ca);
     bool hasDynamicDims() const; // any input dim of the entry is dynamic
     // Per dim of a node's result (`item`: of a tuple result, or -1): whether it depends on the
@@ -143,8 +142,5 @@ public:
     bool specializeAll = false;
     int suspended = 0;
 };
-
-// Called by the torch bindings: records an op when tracing (in.tracer), otherwise runs it.
-Value traceOp(Interp& in, const std::string& target, script::CallArgs& ca, const OpInvoke& run);
 
 } // namespace fl::capture

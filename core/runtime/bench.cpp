@@ -272,7 +272,7 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
     // between its own blocks (the figure its % of copy divides by)
     CopyProbe probe;
     std::vector<double> copy = probe.samples(20);
-    capture::Session& s = *in.capture;
+    capture::Session& s = capture::session(in);
     std::vector<capture::Session::RecordedCall> calls = s.recorded;
     s.recordCalls = false;
     std::set<std::pair<const void*, std::string>> seen;
@@ -305,9 +305,9 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         const capture::Entry* entry = nullptr;
         for (auto* fr : s.framesInOrder())
             for (auto& e : fr->entries)
-                if (e->compiled) entry = e.get();
-        if (entry && entry->compiled) {
-            const Compiled& c = *entry->compiled;
+                if (compiledOf(*e)) entry = e.get();
+        if (entry && compiledOf(*entry)) {
+            const Compiled& c = *compiledOf(*entry);
             bc.phases = c.phases;
             bc.compileMs = c.phases.total();
             bc.kernels = int(c.kernels.size());
@@ -361,7 +361,7 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
         bc.eagerMs = median(times.b);
         bc.eagerRuns = int(times.b.size());
         bc.bytesMin = s.lastGraph.bytesIn + s.lastGraph.bytesOut;
-        if (entry && entry->compiled && entry->compiled->fallbacks > 0 && bc.note.empty())
+        if (entry && compiledOf(*entry) && compiledOf(*entry)->fallbacks > 0 && bc.note.empty())
             bc.note = "cached calls took the reference path (inputs differ from the traced ones)";
         for (auto [kind, samples] : {std::pair{"cached", &times.a}, std::pair{"eager", &times.b}}) {
             std::string spread = spreadNote(kind, *samples);

@@ -116,7 +116,7 @@ AlternatingTimes timeAlternating(const BenchOptions& o, Settle settleA, Settle s
 constexpr double kSpreadRatio = 4;
 std::string spreadNote(const std::string& kind, const std::vector<double>& samples);
 
-// Replays the calls `in.capture` recorded; the script has finished running.
+// Replays the calls the run's capture session recorded; the script has finished running.
 BenchReport runBench(script::Interp& in, const BenchOptions& opts);
 std::string benchText(const BenchReport& r);
 // Shared by bench and the profiler: the median of a sample (0 when empty); the CPU's model name.

@@ -20,8 +20,8 @@ std::string kernelsText(const capture::Session& s, const KernelsOptions& o) {
     int graphs = 0;
     for (const capture::CFrame* fr : s.framesInOrder())
         for (auto& e : fr->entries) {
-            if (!e->compiled) continue;
-            const Compiled& c = *e->compiled;
+            if (!compiledOf(*e)) continue;
+            const Compiled& c = *compiledOf(*e);
             const Program& p = c.lowered.program;
             ++graphs;
             int externs = 0, fallbacks = 0;

@@ -27,10 +27,6 @@ using namespace lower;
 
 namespace {
 
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // ------------------------------------------------------------------ thread pool
 using KernelFn = void (*)(void* const*, const long*, const float*, long, long);
 
@@ -219,15 +215,6 @@ at::Tensor rowMajor(const at::Tensor& t) {
     return m;
 }
 
-// Read on first use, not while the program loads: a child of `fuselab --serve` sets its
-// environment after the server loaded.
-std::string& backendName() {
-    static std::string name = [] {
-        const char* e = std::getenv("FUSELAB_BACKEND");
-        return std::string(e && std::string(e) == "reference" ? "reference" : "fuselab");
-    }();
-    return name;
-}
 
 // ------------------------------------------------------------------ compile
 DType dtypeOf(at::ScalarType t, bool& ok) {
@@ -240,93 +227,7 @@ DType dtypeOf(at::ScalarType t, bool& ok) {
 }
 at::ScalarType scalarType(DType d) { return d == DType::F32 ? at::kFloat : d == DType::Bool ? at::kBool : at::kLong; }
 
-void loadsOf(const SE& e, std::set<int>& out) {
-    if (e->kind == SExpr::Load) out.insert(e->buffer);
-    if (e->kind == SExpr::Scalar) out.insert(e->buffer);
-    for (auto& a : e->args) loadsOf(a, out);
-}
-
-// Program nodes whose buffers a graph node's value is made from (through views).
-void graphDeps(const Lowered& l, const capture::CapturedGraph& g, const capture::ArgT& a, std::set<int>& out, int depth = 0) {
-    if (depth > 10000) return;
-    if (a.kind == capture::ArgT::Ref) {
-        const GraphNodeInfo& gi = l.info[a.node];
-        if (gi.viewOp) {
-            const capture::OpNode& n = g.nodes[a.node];
-            for (auto& x : n.pos) graphDeps(l, g, x, out, depth + 1);
-            for (auto& [k, x] : n.kw) graphDeps(l, g, x, out, depth + 1);
-        } else if (gi.value.buffer >= 0) {
-            out.insert(gi.value.buffer);
-        }
-        for (auto& it : gi.items)
-            if (it.buffer >= 0 && !gi.viewOp) out.insert(it.buffer);
-    }
-    for (auto& x : a.items) graphDeps(l, g, x, out, depth + 1);
-}
-
-std::string canonicalGraph(const capture::CapturedGraph& g) {
-    std::string s;
-    std::function<void(const capture::ArgT&)> arg = [&](const capture::ArgT& a) {
-        switch (a.kind) {
-        case capture::ArgT::Const:
-            if (a.c.isNumber()) s += a.c.isFloat() ? "f" + std::to_string(a.c.f()) : "i" + std::to_string(a.c.i());
-            else if (a.c.isNone()) s += "None";
-            else if (a.c.isStr()) s += "'" + a.c.as<script::StrObj>()->s + "'";
-            else s += "<" + std::to_string(int(a.c.type())) + ">";
-            break;
-        case capture::ArgT::Ref: s += "%" + std::to_string(a.node) + (a.index >= 0 ? "[" + std::to_string(a.index) + "]" : ""); break;
-        default:
-            s += "(";
-            for (auto& x : a.items) { arg(x); s += ","; }
-            s += ")";
-        }
-    };
-    for (auto& n : g.nodes) {
-        s += n.placeholder ? (n.scalar ? "sym" : "in") : n.target;
-        s += "(";
-        for (auto& a : n.pos) { arg(a); s += ","; }
-        for (auto& [k, a] : n.kw) { s += k + "="; arg(a); s += ","; }
-        s += ")";
-        for (auto& m : n.meta) s += graph::formatMeta(m);
-        s += ";";
-    }
-    for (auto& o : g.outputs) arg(o);
-    return s;
-}
-
-// The JIT's own measurements of one compile, as steps laid end to end from `begin` in the order
-// they happen (cache lookup, plugin load, frontend, optimisation, machine code, load, cache write).
-void jitSteps(const jit::CompileOutcome& out, events::Ns begin, std::vector<PhaseSpan>& spans) {
-    events::Ns at = begin;
-    auto add = [&](const char* name, double ms) {
-        if (ms <= 0) return;
-        spans.push_back({name, at, ms});
-        at += events::Ns(ms * 1e6);
-    };
-    if (out.cache == jit::CompileOutcome::Cache::Memory) {
-        add("cache lookup (memory)", out.totalMs);
-        return;
-    }
-    add("cache lookup", out.lookupMs);
-    if (out.cache == jit::CompileOutcome::Cache::Disk) {
-        add("load (disk cache)", out.cacheLoadMs);
-        return;
-    }
-    add("jit plugin load", out.pluginLoadMs);
-    if (out.lib && out.lib->backend == "cc") {
-        add("jit (cc)", out.frontendMs);
-    } else {
-        add("jit frontend", out.frontendMs);
-        add("jit optimisation", out.optimizeMs);
-        add("jit machine code", out.codegenMs);
-    }
-    add("load", out.loadMs);
-    add("cache write", out.cacheWriteMs);
-}
-
 } // namespace
-
-bool rerunnable(const Compiled& c) { return c.ok && c.recomputable; }
 
 void setThreads(int n) {
     at::set_num_threads(n);
@@ -336,122 +237,17 @@ int threads() { return Pool::get().size(); }
 
 GradModeScope::GradModeScope(bool enabled) : saved_(at::GradMode::is_enabled()) { at::GradMode::set_enabled(enabled); }
 GradModeScope::~GradModeScope() { at::GradMode::set_enabled(saved_); }
-void setBackend(const std::string& name) { backendName() = name; }
-const std::string& backend() { return backendName(); }
+capture::Backend* fuselabBackend() {
+    struct FuselabBackend final : capture::Backend {
+        std::shared_ptr<capture::CompiledCode> compile(const capture::Entry& e, double traceMs) override { return runtime::compile(e, traceMs); }
+    };
+    static FuselabBackend backend;
+    return &backend;
+}
 
 std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
     auto c = std::make_shared<Compiled>();
-    c->phases.trace = traceMs;
-    const capture::CapturedGraph& g = e.graph;
-    auto& spans = c->phases.spans;
-    events::Ns mark = events::now();
-    auto step = [&](const char* name) { // closes the step that began at `mark`
-        events::Ns t = events::now();
-        spans.push_back({name, mark, double(t - mark) * 1e-6});
-        mark = t;
-    };
-    try {
-        auto t0 = std::chrono::steady_clock::now();
-        c->lowered = lowerGraph(g);
-        const Program& p = c->lowered.program;
-        // dependencies and values read whole
-        c->deps.assign(p.nodes.size(), {});
-        c->needsValue.assign(p.nodes.size(), false);
-        for (auto& n : p.nodes) {
-            std::set<int> d;
-            if (n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) loadsOf(n.body, d);
-            if (n.kind == NodeKind::Extern || n.kind == NodeKind::Fallback) {
-                const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
-                for (auto& a : op.pos) graphDeps(c->lowered, g, a, d);
-                for (auto& [k, a] : op.kw) graphDeps(c->lowered, g, a, d);
-            }
-            d.erase(n.id);
-            c->deps[n.id].assign(d.begin(), d.end());
-        }
-        // an op that changes a tensor in place is a barrier: what comes before it runs before it,
-        // what comes after runs after it
-        for (auto& n : p.nodes) {
-            if (n.kind != NodeKind::Fallback) continue;
-            std::string b = n.callee.substr(n.callee.rfind('.') + 1);
-            if (b.empty() || b.back() != '_' || b.front() == '_') continue;
-            for (auto& m : p.nodes) {
-                if (m.kind == NodeKind::Input || m.id == n.id) continue;
-                auto& d = m.id < n.id ? c->deps[n.id] : c->deps[m.id];
-                int other = m.id < n.id ? m.id : n.id;
-                if (std::find(d.begin(), d.end(), other) == d.end()) d.push_back(other);
-            }
-        }
-        for (size_t i = 0; i < g.nodes.size(); ++i) {
-            const GraphNodeInfo& gi = c->lowered.info[i];
-            if (!gi.needsValue || gi.viewOp) continue;
-            if (gi.value.buffer >= 0 && (gi.value.kind == LoweredValue::Buffer)) c->needsValue[gi.value.buffer] = true;
-        }
-        // values read through views by externs, fallbacks and outputs: their base buffers
-        for (size_t i = 0; i < g.nodes.size(); ++i) {
-            const GraphNodeInfo& gi = c->lowered.info[i];
-            if (!gi.needsValue || !gi.viewOp) continue;
-            capture::ArgT ref;
-            ref.kind = capture::ArgT::Ref;
-            ref.node = int(i);
-            std::set<int> d;
-            graphDeps(c->lowered, g, ref, d);
-            for (int b : d) c->needsValue[b] = true;
-        }
-        // backward reruns the graph eagerly: only when running it twice is harmless
-        static const std::set<std::string> impure = {"batch_norm", "dropout", "dropout2d", "alpha_dropout", "rand", "randn", "randint", "rand_like",
-                                                     "randn_like", "randperm", "bernoulli", "multinomial", "normal", "uniform", "manual_seed"};
-        for (auto& n : p.nodes)
-            if (n.kind == NodeKind::Fallback) {
-                std::string b = n.callee.substr(n.callee.rfind('.') + 1);
-                if (impure.count(b) || (!b.empty() && b.back() == '_' && b.front() != '_')) c->recomputable = false;
-            }
-        c->phases.lower = msSince(t0);
-        step("lower");
-
-        t0 = std::chrono::steady_clock::now();
-        fuse::Options fo;
-        for (auto& sym : p.symbols) fo.symbolHints[sym] = 64; // a typical dynamic size, for byte estimates only
-        c->schedule = fuse::schedule(p, c->deps, c->needsValue, fo);
-        c->order = fuse::executionOrder(p, c->schedule, c->deps);
-        c->phases.fuse = msSince(t0);
-        step("fuse");
-
-        t0 = std::chrono::steady_clock::now();
-        c->kernels = codegen::generate(p, c->schedule, c->order);
-        c->translationUnit = codegen::translationUnit(c->kernels);
-        for (size_t k = 0; k < c->kernels.size(); ++k) c->kernelOfGroup[c->kernels[k].group] = k;
-        c->producerOf.assign(g.nodes.size(), -1);
-        for (auto& n : p.nodes)
-            if (n.graphNode >= 0) c->producerOf[n.graphNode] = n.id;
-        c->key = jit::hashHex(canonicalGraph(g));
-        c->phases.codegen = msSince(t0);
-        step("codegen");
-
-        t0 = std::chrono::steady_clock::now();
-        if (!c->kernels.empty()) {
-            jit::CompileRequest req;
-            req.source = c->translationUnit;
-            req.key = c->key;
-            for (auto& k : c->kernels) req.symbols.push_back(k.name);
-            jit::CompileOutcome out = jit::Jit::instance().compile(req);
-            jitSteps(out, mark, spans);
-            if (!out.lib) {
-                c->error = "the kernels did not compile: " + out.error;
-                c->phases.jit = msSince(t0);
-                return c;
-            }
-            c->lib = out.lib;
-            c->cache = out.cache == jit::CompileOutcome::Cache::Miss ? "miss" : out.cache == jit::CompileOutcome::Cache::Memory ? "memory" : "disk";
-            c->jitBackend = out.lib->backend;
-            const events::Ns tLookup = events::now();
-            for (auto& k : c->kernels) c->fns.push_back(out.lib->lookup(k.name));
-            spans.push_back({"symbol lookup", tLookup, double(events::now() - tLookup) * 1e-6});
-        }
-        c->phases.jit = msSince(t0);
-        c->ok = true;
-    } catch (std::exception& ex) {
-        c->error = std::string("internal compiler error: ") + ex.what();
-    }
+    fl::compile::run(e.graph, traceMs, *c, *c);
     return c;
 }
 
@@ -645,7 +441,8 @@ struct Run {
             if (g.nodes[i].placeholder) haveValue[i] = 1;
         bindInputs();
         std::set<int> done;
-        events::Log* log = in.capture->events.at(events::Level::Kernels) ? &in.capture->events : nullptr;
+        events::Log& events = capture::session(in).events;
+        events::Log* log = events.at(events::Level::Kernels) ? &events : nullptr;
         for (int unit : c.order) {
             if (unit >= 0) {
                 if (done.count(unit)) continue;
@@ -795,7 +592,8 @@ bool runWithGrad(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
 
 } // namespace
 
-bool execute(script::Interp& in, const capture::CapturedGraph& g, Compiled& c, std::vector<Value>& env) {
+bool Compiled::execute(script::Interp& in, const capture::CapturedGraph& g, std::vector<Value>& env) {
+    Compiled& c = *this;
     if (!c.ok) return false;
     std::vector<Value> placeholders = env;
     try {

@@ -227,14 +227,15 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
                 }
                 se.nodes.push_back(std::move(sn));
             }
-            if (e.compiled && e.compiled->ok) {
-                const lower::Program& p = e.compiled->lowered.program;
+            const Compiled* compiled = compiledOf(e);
+            if (compiled && compiled->ok) {
+                const lower::Program& p = compiled->lowered.program;
                 for (auto& n : p.nodes) {
                     if (n.graphNode < 0 || size_t(n.graphNode) >= se.nodes.size()) continue;
                     if (n.kind == lower::NodeKind::Extern) se.nodes[n.graphNode].kind = SnapNode::Kind::Extern;
                     if (n.kind == lower::NodeKind::Fallback) se.nodes[n.graphNode].kind = SnapNode::Kind::Fallback;
                 }
-                fillCompiled(se, e, *e.compiled, file, o);
+                fillCompiled(se, e, *compiled, file, o);
             } else {
                 se.backend = "reference";
                 if (e.compiled) se.note = e.compiled->error;
@@ -274,7 +275,7 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
 }
 
 Snapshot takeSnapshot(script::Interp& in, const std::string& file, const SnapshotOptions& o) {
-    return takeSnapshot(*in.capture, file, o);
+    return takeSnapshot(capture::session(in), file, o);
 }
 
 } // namespace fl::runtime

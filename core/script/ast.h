@@ -296,4 +296,7 @@ struct SyntaxError {
 // nesting deeper than 200 levels is a SyntaxError "too many nested parentheses").
 std::shared_ptr<Module> parseModule(const std::string& source, const std::string& filename);
 
+// The SyntaxError block Python prints: file and line, the line quoted, a caret under the column.
+std::string formatSyntaxError(const SyntaxError& e, const std::string& source);
+
 } // namespace fl::script

@@ -1,6 +1,6 @@
 #include "core/script/builtins.h"
 
-#include "core/capture/tracer.h"
+#include "core/script/hooks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -694,7 +694,7 @@ void installBuiltins(Interp& in) {
         if (in.tracer) {
             std::string types = "[";
             for (size_t i = 0; i < a.pos.size(); ++i) types += (i ? ", '" : "'") + (a.pos[i].isTensor() ? std::string("Tensor") : in.typeName(a.pos[i])) + "'";
-            capture::maybeBreak(in, "print", types + "]");
+            maybeBreak(in, "print", types + "]");
         }
         std::string sep = " ", end = "\n";
         Value file;

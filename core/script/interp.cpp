@@ -11,7 +11,6 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "core/capture/tracer.h"
 #include "core/script/builtins.h"
 #include "core/script/pyformat.h"
 #include "core/script/stdlib.h"
@@ -410,7 +409,7 @@ struct Evaluator {
             if (in.tracer && test.isTensor()) {
                 CallArgs ca;
                 ca.pos = {test, a->msg ? eval(a->msg.get(), s) : Value()};
-                capture::traceOp(in, "torch._assert", ca, [](Interp& in, CallArgs& ca) {
+                traceOp(in, "torch._assert", ca, [](Interp& in, CallArgs& ca) {
                     if (!in.truthy(ca.pos[0])) {
                         if (!ca.pos[1].isNone()) throw in.ev().makePy(in.call(Value(in.assertionError), {ca.pos[1]}));
                         throw in.ev().makePy(in.makeException(in.assertionError, ""));
@@ -1094,7 +1093,7 @@ struct Evaluator {
         return v;
     }
 
-    // ---------------- symbolic scalars while tracing (see capture::Tracer::isSymName)
+    // ---------------- symbolic scalars while tracing (TraceHooks::isSymName)
     bool isSymExpr(const Expr* e, Scope* s) {
         if (!in.tracer || s != in.tracer->rootScope) return false;
         if (e->kind == ExprKind::Name) return in.tracer->isSymName(static_cast<const NameExpr*>(e)->id);
@@ -1116,7 +1115,7 @@ struct Evaluator {
 
     // Evaluates e; `ref` gets its graph argument (a Sym placeholder, a Sym arithmetic node, a
     // tensor's node or a constant).
-    Value evalSym(const Expr* e, Scope* s, capture::ArgT& ref) {
+    Value evalSym(const Expr* e, Scope* s, SymRef& ref) {
         auto* tr = in.tracer;
         if (e->kind == ExprKind::Name && tr->isSymName(static_cast<const NameExpr*>(e)->id)) {
             Value v = lookup(s, static_cast<const NameExpr*>(e)->id);
@@ -1125,7 +1124,7 @@ struct Evaluator {
         }
         if (e->kind == ExprKind::BinOp && isSymExpr(e, s)) {
             auto* b = static_cast<const BinOpExpr*>(e);
-            capture::ArgT lt, rt;
+            SymRef lt, rt;
             Value l = evalSym(b->left.get(), s, lt);
             Value r = evalSym(b->right.get(), s, rt);
             tr->curExpr = e;
@@ -1141,12 +1140,12 @@ struct Evaluator {
             tr->pendingBinary = true;
             Value v = in.binary(b->op, l, r);
             if (tr->pendingBinary) { tr->pendingBinary = false; specializeSyms(e, s); }
-            ref = tr->argOf(v);
+            ref = tr->symOf(v);
             tr->exprDone(e, v);
             return v;
         }
         Value v = eval(e, s);
-        ref = tr->argOf(v);
+        ref = tr->symOf(v);
         return v;
     }
 
@@ -1163,7 +1162,7 @@ struct Evaluator {
             auto* b = static_cast<const BinOpExpr*>(e);
             if (in.tracer && isSymExpr(e, s)) {
                 // a symbolic scalar input in arithmetic: graph nodes; used as a plain number here
-                capture::ArgT t;
+                SymRef t;
                 Value v = evalSym(e, s, t);
                 if (!v.isTensor()) specializeSyms(e, s);
                 return v;
@@ -1396,8 +1395,8 @@ struct Evaluator {
         // The first iterable is evaluated in the enclosing scope, as in Python.
         Value first = eval(c->generators[0].iter.get(), s);
         struct LoopMark {
-            capture::Tracer* t;
-            explicit LoopMark(capture::Tracer* x) : t(x) { if (t) ++t->loopDepth; }
+            TraceHooks* t;
+            explicit LoopMark(TraceHooks* x) : t(x) { if (t) ++t->loopDepth; }
             ~LoopMark() { if (t) --t->loopDepth; }
         } mark(in.tracer);
         compLoop(c, 0, first, cs.get(), result);
@@ -1474,14 +1473,14 @@ struct Evaluator {
         }
         CallArgs args;
         if (!self.isMissing()) args.pos.push_back(self);
-        std::vector<std::pair<int, capture::ArgT>> symPos;
-        std::vector<std::pair<std::string, capture::ArgT>> symKw;
+        std::vector<std::pair<int, SymRef>> symPos;
+        std::vector<std::pair<std::string, SymRef>> symKw;
         std::vector<const Expr*> symExprs;
         for (auto& a : c->args) {
             if (a->kind == ExprKind::Starred) {
                 for (auto& v : in.toVector(eval(static_cast<const StarredExpr*>(a.get())->value.get(), s))) args.pos.push_back(v);
             } else if (in.tracer && isSymExpr(a.get(), s)) {
-                capture::ArgT t;
+                SymRef t;
                 Value v = evalSym(a.get(), s, t);
                 symPos.emplace_back(int(args.pos.size()), t);
                 symExprs.push_back(a.get());
@@ -1492,7 +1491,7 @@ struct Evaluator {
         }
         for (auto& k : c->keywords) {
             if (in.tracer && !k.arg.empty() && isSymExpr(k.value.get(), s)) {
-                capture::ArgT t;
+                SymRef t;
                 Value v = evalSym(k.value.get(), s, t);
                 symKw.emplace_back(k.arg, t);
                 symExprs.push_back(k.value.get());
@@ -1554,7 +1553,7 @@ struct Evaluator {
         return r;
     }
 
-    // ---------------- compiled frames (core/capture drives these)
+    // ---------------- compiled frames (the compile hooks drive these)
     // Pushes fn's interpreter frame (tracebacks, zero-argument super, recursion depth).
     struct FrameGuard {
         Evaluator& ev;
@@ -1598,7 +1597,7 @@ struct Evaluator {
         }
         for (; i < body.size(); ++i) {
             const Stmt* st = body[i].get();
-            capture::Tracer* tr = in.tracer;
+            TraceHooks* tr = in.tracer;
             if (tr) {
                 tr->path.resize(level + 1);
                 tr->path[level] = int(i);
@@ -1621,7 +1620,7 @@ struct Evaluator {
                     iterable = eval(static_cast<const ForStmt*>(st)->iter.get(), s);
                 }
                 struct LoopMark {
-                    capture::Tracer* t;
+                    TraceHooks* t;
                     ~LoopMark() { --t->loopDepth; }
                 } mark{tr};
                 ++tr->loopDepth;
@@ -1640,8 +1639,8 @@ struct Evaluator {
 
     Value callFunction(FunctionObj* fn, CallArgs& a) {
         in.poll();
-        if (in.capture && !in.tracer && in.capture->intercepting() && fn->def && isUserCode(fn))
-            return in.capture->callAsFrame(fn, a);
+        if (in.compileHooks && !in.tracer && in.compileHooks->intercepting() && fn->def && isUserCode(fn))
+            return in.compileHooks->callAsFrame(fn, a);
         if (in.impl_->depth >= in.options().recursionLimit) in.raise(in.recursionError, "maximum recursion depth exceeded");
         ScopeP sc = callScope(fn, a);
         FrameGuard guard(*this, fn, sc.get());
@@ -1733,7 +1732,6 @@ struct Evaluator {
 
 // ---------------------------------------------------------------- Interp
 Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::move(opts)) {
-    capture = std::make_unique<capture::Session>(*this);
     if (!opts_.out) opts_.out = [](const std::string& s) { std::cout << s; };
     if (!opts_.err) opts_.err = [](const std::string& s) { std::cerr << s; };
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
@@ -1743,7 +1741,7 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
 }
 
 Interp::~Interp() {
-    capture.reset(); // compiled entries hold values of this run
+    compileHooks.reset(); // compiled entries hold values of this run
     // A module's functions hold its scope and the scope holds the functions: break those cycles so
     // a finished run frees its globals (tensors included), which matters when the window runs
     // scripts again and again.
@@ -1760,6 +1758,14 @@ Interp::~Interp() {
 }
 
 Evaluator& Interp::ev() { return *evaluator_; }
+
+Value traceOp(Interp& in, const std::string& target, CallArgs& ca, const OpInvoke& run) {
+    return in.tracer ? in.tracer->op(target, ca, run) : run(in, ca);
+}
+
+void maybeBreak(Interp& in, const std::string& id, const std::string& detail) {
+    if (in.tracer) in.tracer->maybeBreak(id, detail);
+}
 
 int Interp::callDepth() const { return impl_->depth; }
 

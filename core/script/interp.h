@@ -9,13 +9,9 @@
 #include <vector>
 
 #include "core/script/ast.h"
+#include "core/script/hooks.h"
 #include "core/script/value.h"
 #include "core/support/cancel.h"
-
-namespace fl::capture {
-class Tracer;
-class Session;
-}
 
 namespace fl::script {
 
@@ -52,11 +48,17 @@ struct RunOptions {
     int recursionLimit = 1000;
     int64_t maxAllocBytes = int64_t(8) << 30;   // one tensor / list / string
     // Where `import NAME` looks for NAME.py and NAME/__init__.py, in order (the script's folder,
-    // PYTHONPATH, the user's site and dist packages: see importPathsFor in runner.h). Reading
+    // PYTHONPATH, the user's site and dist packages: see importPathsFor below). Reading
     // .py files to import them is the only file access a script has.
     std::vector<std::string> importPaths;
     std::vector<std::string> argv; // sys.argv: the script's path, then its arguments
 };
+
+// Where a script's imports look, in order, as the user's python3 would: the script's folder (when
+// `scriptPath` names a file), then, with `environment`, PYTHONPATH's entries, the active virtual
+// environment's site-packages, the user's ~/.local site-packages and the system's dist-packages
+// for /usr/bin/python3's version.
+std::vector<std::string> importPathsFor(const std::string& scriptPath, bool environment);
 
 class Interp {
 public:
@@ -143,10 +145,10 @@ public:
     int builtinMethodKey(const ClassObj* c) const;
     bool unwrapDescriptor(Value& v, const Value& instance, const Value& owner);
 
-    // ---- the capture layer (core/capture): tracing hooks and compiled-frame execution
-    capture::Tracer* tracer = nullptr;          // set while a compiled frame is being traced
+    // ---- the hooks of a layer above (core/capture, installed by core/run): see hooks.h
+    TraceHooks* tracer = nullptr;               // set while a compiled frame is being traced
     int callDepth() const;                      // nesting of interpreted calls
-    std::unique_ptr<capture::Session> capture;  // per-run state of torch.compile
+    std::unique_ptr<CompileHooks> compileHooks; // torch.compile's handler (none: compiled calls run eagerly)
     // A fresh scope for a call of fn with its arguments bound.
     ScopeP bindCall(FunctionObj* fn, CallArgs& a);
     // Runs fn's body in `scope` from statement path `path` (empty: the start) inside fn's

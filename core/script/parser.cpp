@@ -28,6 +28,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -2550,6 +2551,37 @@ std::shared_ptr<Module> parseModule(const std::string& source, const std::string
     Parser parser(src, filename);
     parser.parseFile(module->body);
     return module;
+}
+
+// ---------------------------------------------------------------- error text
+std::string formatSyntaxError(const SyntaxError& e, const std::string& source) {
+    std::string out = "  File \"" + e.filename + "\", line " + std::to_string(e.line) + "\n";
+    // Quote the line with its leading whitespace removed, caret under the column (as CPython does).
+    std::istringstream ss(source);
+    std::string line;
+    for (int i = 1; i <= e.line && std::getline(ss, line); ++i) {}
+    if (e.line >= 1 && !line.empty()) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        size_t indent = line.find_first_not_of(" \t\f");
+        if (indent == std::string::npos) indent = line.size();
+        std::string shown = line.substr(indent);
+        bool printable = true;
+        for (unsigned char c : shown)
+            if (c < 0x20 && c != '\t') printable = false;
+        if (printable && shown.size() < 2000) {
+            out += "    " + shown + "\n";
+            int col = e.col - int(indent);
+            if (col < 0) col = 0;
+            if (col > int(shown.size())) col = int(shown.size());
+            // count characters, not bytes, for the caret position
+            int chars = 0;
+            for (int i = 0; i < col; ++i)
+                if ((static_cast<unsigned char>(shown[i]) & 0xC0) != 0x80) ++chars;
+            out += "    " + std::string(size_t(chars), ' ') + "^\n";
+        }
+    }
+    out += e.kind + ": " + e.message + "\n";
+    return out;
 }
 
 } // namespace fl::script

@@ -278,4 +278,49 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
     });
 }
 
+// ---------------------------------------------------------------- where imports look
+std::vector<std::string> importPathsFor(const std::string& scriptPath, bool environment) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    std::error_code ec;
+    auto add = [&](const fs::path& p) {
+        if (p.empty() || !fs::is_directory(p, ec)) return;
+        std::string s = fs::absolute(p, ec).lexically_normal().string();
+        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    };
+    if (!scriptPath.empty() && fs::is_regular_file(scriptPath, ec)) {
+        fs::path dir = fs::path(scriptPath).parent_path();
+        add(dir.empty() ? fs::path(".") : dir);
+    }
+    if (!environment) return out;
+    if (const char* pp = std::getenv("PYTHONPATH")) {
+        std::string all = pp;
+        for (size_t b = 0; b <= all.size();) {
+            size_t e = all.find(':', b);
+            if (e == std::string::npos) e = all.size();
+            if (e > b) add(all.substr(b, e - b));
+            b = e + 1;
+        }
+    }
+    // python3.N: what /usr/bin/python3 names, else the newest /usr/lib/python3.N
+    std::string version;
+    fs::path target = fs::read_symlink("/usr/bin/python3", ec);
+    if (!ec && target.filename().string().rfind("python3.", 0) == 0) version = target.filename().string();
+    if (version.empty()) {
+        int best = -1;
+        for (auto& e : fs::directory_iterator("/usr/lib", ec)) {
+            std::string n = e.path().filename().string();
+            if (n.rfind("python3.", 0) == 0 && n.find_first_not_of("0123456789", 8) == std::string::npos && n.size() > 8 && std::stoi(n.substr(8)) > best) {
+                best = std::stoi(n.substr(8));
+                version = n;
+            }
+        }
+    }
+    if (const char* venv = std::getenv("VIRTUAL_ENV"); venv && !version.empty()) add(fs::path(venv) / "lib" / version / "site-packages");
+    if (const char* home = std::getenv("HOME"); home && !version.empty()) add(fs::path(home) / ".local" / "lib" / version / "site-packages");
+    if (!version.empty()) add(fs::path("/usr/local/lib") / version / "dist-packages");
+    add("/usr/lib/python3/dist-packages");
+    return out;
+}
+
 } // namespace fl::script

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/capture/capture.h"
+#include "core/script/hooks.h"
 #include "core/script/interp.h"
 #include "core/script/value.h"
 
@@ -34,7 +34,7 @@ auto guarded(Interp& in, F&& f) -> decltype(f()) {
         throw;
     } catch (Cancelled&) {
         throw;
-    } catch (capture::GraphBreakSignal&) {
+    } catch (ControlSignal&) {
         throw;
     } catch (...) {
         rethrowTorchError(in);

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <mutex>
 
-#include "core/capture/tracer.h"
+#include "core/script/hooks.h"
 #include "core/script/builtins.h"
 #include "core/script/prelude_data.h"
 #include "core/script/tensor_obj.h"
@@ -44,7 +44,7 @@ struct FArgs {
 
 void defn(Interp& in, const Value& module, const std::string& name, const std::string& sig, std::function<Value(FArgs&)> fn) {
     auto s = std::make_shared<Sig>(name, sig);
-    capture::OpInvoke run = [s, fn](Interp& in, CallArgs& ca) {
+    OpInvoke run = [s, fn](Interp& in, CallArgs& ca) {
         FArgs a{in, s->bind(in, ca)};
         return guarded(in, [&] { return fn(a); });
     };
@@ -53,7 +53,7 @@ void defn(Interp& in, const Value& module, const std::string& name, const std::s
         if (in.tracer) {
             // the graph records the in-place flag by name, however the call passed it
             s->keywordize(ca, "inplace");
-            return capture::traceOp(in, *target, ca, run);
+            return traceOp(in, *target, ca, run);
         }
         return run(in, ca);
     }));
@@ -71,15 +71,15 @@ int64_t reductionOf(Interp& in, FArgs& a, size_t k) {
 void setGradEnabled(Interp& in, bool enabled) {
     CallArgs ca;
     ca.pos = {Value::boolean(enabled)};
-    capture::traceOp(in, "torch._C._set_grad_enabled", ca, [](Interp&, CallArgs& ca) {
+    traceOp(in, "torch._C._set_grad_enabled", ca, [](Interp&, CallArgs& ca) {
         c10::GradMode::set_enabled(ca.pos[0].b());
         return Value();
     });
 }
 
 // torch.compile's keyword arguments, checked like PyTorch checks them.
-capture::CompileOptions compileOptions(Interp& in, const std::vector<std::pair<std::string, Value>>& options) {
-    capture::CompileOptions o;
+CompileOptions compileOptions(Interp& in, const std::vector<std::pair<std::string, Value>>& options) {
+    CompileOptions o;
     for (auto& [k, v] : options) {
         if (k == "fullgraph") o.fullgraph = in.truthy(v);
         else if (k == "dynamic") o.dynamic = v.isNone() ? -1 : in.truthy(v) ? 1 : 0;
@@ -208,7 +208,9 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
         for (auto& e : a.pos[1].as<DictObj>()->map.entries())
             if (e.live) options.emplace_back(strOf(e.key), e.val);
         // the module's forward is the compiled frame (its hooks are not run, as with Dynamo)
-        return in.capture->callCompiled(in.getAttr(a.pos[0], "forward"), ca, compileOptions(in, options));
+        Value forward = in.getAttr(a.pos[0], "forward");
+        if (!in.compileHooks) return in.call(forward, ca); // no capture layer installed: eager
+        return in.compileHooks->callCompiled(forward, ca, compileOptions(in, options));
     });
     static std::shared_ptr<Module> compileAst = parseModule(kCompilePrelude, "<fuselab:prelude/compile.py>");
     ScopeP compNs = in.runModule(compileAst, "torch._dynamo.eval_frame", {{"Module", moduleCls}, {"_run_compiled", runCompiled}});
@@ -384,7 +386,7 @@ void installFunctional(Interp& in, const Value& F) {
 }
 
 // torch.compile(target): modules become an OptimizedModule sharing the original's parameters;
-// functions get a wrapper whose calls go through the capture layer.
+// functions get a wrapper whose calls go through the compile hooks (hooks.h).
 Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair<std::string, Value>>& options) {
     auto reg = in.registry.find("torch.nn.Module");
     if (reg != in.registry.end() && in.isInstance(target, reg->second.as<ClassObj>())) {
@@ -397,13 +399,13 @@ Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair
     std::string name = "compiled";
     Value n;
     if (in.tryGetAttr(target, "__name__", n) && n.isStr()) name = strOf(n);
-    capture::CompileOptions opts = compileOptions(in, options);
+    CompileOptions opts = compileOptions(in, options);
     bool disabled = false;
     for (auto& [k, v] : options)
         if (k == "disable" && in.truthy(v)) disabled = true;
     return in.makeBuiltin(name, [target, opts, disabled](Interp& in, const Value&, CallArgs& a) {
-        if (disabled) return in.call(target, a);
-        return in.capture->callCompiled(target, a, opts);
+        if (disabled || !in.compileHooks) return in.call(target, a);
+        return in.compileHooks->callCompiled(target, a, opts);
     });
 }
 
@@ -480,7 +482,7 @@ void installTorch(Interp& in) {
         if (name == "shape") {
             CallArgs ca;
             ca.pos = {self};
-            out = capture::traceOp(in, "Tensor.size", ca, [](Interp&, CallArgs& ca) { return sizeValue(tensorOf(ca.pos[0]).sizes()); });
+            out = traceOp(in, "Tensor.size", ca, [](Interp&, CallArgs& ca) { return sizeValue(tensorOf(ca.pos[0]).sizes()); });
             return true;
         }
         if (name == "dtype") { out = dtypeValue(in, t.scalar_type()); return true; }
@@ -497,7 +499,7 @@ void installTorch(Interp& in) {
         if (name == "data" || name == "T" || name == "mT") {
             CallArgs ca;
             ca.pos = {self};
-            out = capture::traceOp(in, "Tensor." + name, ca, [name](Interp& in, CallArgs& ca) {
+            out = traceOp(in, "Tensor." + name, ca, [name](Interp& in, CallArgs& ca) {
                 const at::Tensor& t = tensorOf(ca.pos[0]);
                 if (name == "data") return wrap(t.detach());
                 if (name == "mT") return guarded(in, [&] { return wrap(t.transpose(-2, -1)); });
@@ -811,7 +813,7 @@ void installTorch(Interp& in) {
     nsSet(dynamo, "exc", exc);
     auto noop = [](Interp&, const Value&, CallArgs&) { return Value(); };
     nsSet(dynamo, "graph_break", in.makeBuiltin("graph_break", [](Interp& in, const Value&, CallArgs&) {
-        capture::maybeBreak(in, "graph_break");
+        maybeBreak(in, "graph_break");
         return Value();
     }));
     nsSet(dynamo, "mark_dynamic", in.makeBuiltin("mark_dynamic", [](Interp& in, const Value&, CallArgs& a) {
@@ -835,7 +837,9 @@ void installTorch(Interp& in) {
         std::string name = "disabled";
         Value n;
         if (in.tryGetAttr(fn, "__name__", n) && n.isStr()) name = strOf(n);
-        return in.makeBuiltin(name, [fn](Interp& in, const Value&, CallArgs& a) { return in.capture->callDisabled(fn, a); });
+        return in.makeBuiltin(name, [fn](Interp& in, const Value&, CallArgs& a) {
+            return in.compileHooks ? in.compileHooks->callDisabled(fn, a) : in.call(fn, a);
+        });
     };
     auto disable = in.makeBuiltin("disable", [disabledWrapper](Interp& in, const Value&, CallArgs& a) -> Value {
         static Sig sig("disable", "fn=, recursive=");

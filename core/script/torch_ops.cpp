@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/capture/tracer.h"
+#include "core/script/hooks.h"
 #include "core/script/builtins.h"
 #include "core/script/tensor_obj.h"
 
@@ -67,14 +67,14 @@ struct Registry {
             auto shared = std::make_shared<std::pair<Sig, OpFn>>(Sig(name, sig), fn);
             auto nm = std::make_shared<std::string>(name);
             // The op itself, re-runnable by the capture layer's reference backend.
-            capture::OpInvoke run = [shared, nm](Interp& in, CallArgs& ca) {
+            OpInvoke run = [shared, nm](Interp& in, CallArgs& ca) {
                 Args a{in, shared->first.bind(in, ca), *nm};
                 return guarded(in, [&] { return shared->second(a); });
             };
             if (where & FN) {
                 auto target = std::make_shared<std::string>("torch." + name);
                 torch->ns->vars[name] = in.makeBuiltin(name, [run, target](Interp& in, const Value&, CallArgs& ca) {
-                    if (in.tracer) return capture::traceOp(in, *target, ca, run);
+                    if (in.tracer) return traceOp(in, *target, ca, run);
                     return run(in, ca);
                 });
             }
@@ -82,7 +82,7 @@ struct Registry {
                 auto target = std::make_shared<std::string>("Tensor." + name);
                 in.methodsOf(OK::Tensor)[name] = [run, target](Interp& in, const Value& self, CallArgs& ca) {
                     ca.pos.insert(ca.pos.begin(), self);
-                    if (in.tracer) return capture::traceOp(in, *target, ca, run);
+                    if (in.tracer) return traceOp(in, *target, ca, run);
                     return run(in, ca);
                 };
             }

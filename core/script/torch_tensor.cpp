@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "core/capture/tracer.h"
+#include "core/script/hooks.h"
 #include "core/script/builtins.h"
 #include "core/script/pyformat.h"
 #include "core/script/tensor_obj.h"
@@ -238,7 +238,7 @@ std::string tensorFormat(Interp& in, const Value& v, const std::string& spec) {
 }
 
 bool tensorTruth(Interp& in, const Value& v) {
-    capture::maybeBreak(in, "data_dependent");
+    maybeBreak(in, "data_dependent");
     const at::Tensor& t = tensorOf(v);
     if (t.numel() == 0) in.raise(in.runtimeError, "Boolean value of Tensor with no values is ambiguous");
     if (t.numel() > 1) in.raise(in.runtimeError, "Boolean value of Tensor with more than one value is ambiguous");
@@ -259,7 +259,7 @@ Value tensorIter(Interp& in, const Value& v) {
         // iterating a traced tensor: unbind in the graph, then walk the tuple
         CallArgs ca;
         ca.pos = {v};
-        Value parts = capture::traceOp(in, "torch.unbind", ca, [](Interp& in, CallArgs& ca) {
+        Value parts = traceOp(in, "torch.unbind", ca, [](Interp& in, CallArgs& ca) {
             std::vector<Value> out;
             for (auto& p : guarded(in, [&] { return tensorOf(ca.pos[0]).unbind(0); })) out.push_back(wrap(p));
             return makeTuple(std::move(out));
@@ -287,7 +287,7 @@ bool tensorContains(Interp& in, const Value& c, const Value& item) {
 }
 
 Value tensorToIndex(Interp& in, const Value& v) {
-    capture::maybeBreak(in, "item");
+    maybeBreak(in, "item");
     const at::Tensor& t = tensorOf(v);
     if (t.numel() != 1 || at::isFloatingType(t.scalar_type()))
         in.raiseType("only integer tensors of a single element can be converted to an index");
@@ -295,7 +295,7 @@ Value tensorToIndex(Interp& in, const Value& v) {
 }
 
 double tensorToFloat(Interp& in, const Value& v) {
-    capture::maybeBreak(in, "item");
+    maybeBreak(in, "item");
     const at::Tensor& t = tensorOf(v);
     if (t.numel() != 1) in.raiseValue("only one element tensors can be converted to Python scalars");
     return guarded(in, [&] { return t.item().toDouble(); });
@@ -307,7 +307,7 @@ Value tensorUnary(Interp& in, const char* op, const Value& v) {
     CallArgs ca;
     ca.pos = {v};
     std::string o = op;
-    return capture::traceOp(in, "operator." + o, ca, [o](Interp& in, CallArgs& ca) { return tensorUnaryImpl(in, o.c_str(), ca.pos[0]); });
+    return traceOp(in, "operator." + o, ca, [o](Interp& in, CallArgs& ca) { return tensorUnaryImpl(in, o.c_str(), ca.pos[0]); });
 }
 
 static Value tensorUnaryImpl(Interp& in, const char* op, const Value& v) {
@@ -331,7 +331,7 @@ Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, boo
     std::string target = std::string("operator.") + (inplace && a.isTensor() ? "i" : "") + names[int(op)];
     CallArgs ca;
     ca.pos = {a, b};
-    return capture::traceOp(in, target, ca, [op, inplace](Interp& in, CallArgs& ca) { return tensorBinaryImpl(in, op, ca.pos[0], ca.pos[1], inplace); });
+    return traceOp(in, target, ca, [op, inplace](Interp& in, CallArgs& ca) { return tensorBinaryImpl(in, op, ca.pos[0], ca.pos[1], inplace); });
 }
 
 static Value tensorBinaryImpl(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
@@ -430,7 +430,7 @@ Value tensorCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
     static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     CallArgs ca;
     ca.pos = {a, b};
-    return capture::traceOp(in, std::string("operator.") + names[int(op)], ca, [op](Interp& in, CallArgs& ca) { return tensorCompareImpl(in, op, ca.pos[0], ca.pos[1]); });
+    return traceOp(in, std::string("operator.") + names[int(op)], ca, [op](Interp& in, CallArgs& ca) { return tensorCompareImpl(in, op, ca.pos[0], ca.pos[1]); });
 }
 
 static Value tensorCompareImpl(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
@@ -533,7 +533,7 @@ Value tensorGetItem(Interp& in, const Value& t, const Value& key) {
     if (!in.tracer) return tensorGetItemImpl(in, t, key);
     CallArgs ca;
     ca.pos = {t, key};
-    return capture::traceOp(in, "operator.getitem", ca, [](Interp& in, CallArgs& ca) { return tensorGetItemImpl(in, ca.pos[0], ca.pos[1]); });
+    return traceOp(in, "operator.getitem", ca, [](Interp& in, CallArgs& ca) { return tensorGetItemImpl(in, ca.pos[0], ca.pos[1]); });
 }
 
 static Value tensorGetItemImpl(Interp& in, const Value& t, const Value& key) {
@@ -550,7 +550,7 @@ void tensorSetItem(Interp& in, const Value& t, const Value& key, const Value& v)
     if (!in.tracer) return tensorSetItemImpl(in, t, key, v);
     CallArgs ca;
     ca.pos = {t, key, v};
-    capture::traceOp(in, "operator.setitem", ca, [](Interp& in, CallArgs& ca) {
+    traceOp(in, "operator.setitem", ca, [](Interp& in, CallArgs& ca) {
         tensorSetItemImpl(in, ca.pos[0], ca.pos[1], ca.pos[2]);
         return ca.pos[0];
     });

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/script/runner.h"
+#include "core/run/runner.h"
 
 namespace fl::fuzz {
 
@@ -18,9 +18,9 @@ constexpr int64_t kMaxObjectBytes = int64_t(32) << 20; // one tensor / list / st
 // Runs `source` as a model script; `afterRun` sees the finished interpreter (explain).
 // An internal error (exit 70: an exception of ours escaped the interpreter) is a finding:
 // hostile input must get a Python error and a clean exit, never our internals.
-inline script::RunResult runInput(const uint8_t* data, size_t size, bool compile,
+inline run::RunResult runInput(const uint8_t* data, size_t size, bool compile,
                                   std::function<void(script::Interp&)> afterRun = {}) {
-    script::RunConfig cfg;
+    run::RunConfig cfg;
     cfg.path = "fuzz.py";
     cfg.source.assign(reinterpret_cast<const char*>(data), size);
     cfg.haveSource = true;
@@ -31,8 +31,8 @@ inline script::RunResult runInput(const uint8_t* data, size_t size, bool compile
     cfg.out = [](const std::string&) {};
     cfg.err = [](const std::string&) {};
     cfg.afterRun = std::move(afterRun);
-    script::RunResult r = script::runScript(cfg);
-    if (r.status == script::RunStatus::InternalError && !std::getenv("FUSELAB_FUZZ_ALLOW_INTERNAL")) {
+    run::RunResult r = run::runScript(cfg);
+    if (r.status == run::RunStatus::InternalError && !std::getenv("FUSELAB_FUZZ_ALLOW_INTERNAL")) {
         std::fprintf(stderr, "fuzz: internal error (exit %d): %s", r.exitCode, r.message.c_str());
         std::abort();
     }

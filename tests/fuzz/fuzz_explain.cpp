@@ -34,8 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text, json;
     fl::fuzz::runInput(data, size, /*compile=*/true, [&](fl::script::Interp& in) {
         const std::string output = "";
-        text = fl::capture::explainText(*in.capture, "fuzz.py", output);
-        json = fl::capture::explainJson(*in.capture, "fuzz.py", output);
+        text = fl::capture::explainText(fl::capture::session(in), "fuzz.py", output);
+        json = fl::capture::explainJson(fl::capture::session(in), "fuzz.py", output);
     });
     if (!json.empty() && !balancedJson(json)) {
         std::fprintf(stderr, "fuzz_explain: unbalanced JSON:\n%s\n", json.c_str());

@@ -7,7 +7,7 @@
 
 #include "core/script/ast.h"
 #include "core/script/ast_dump.h"
-#include "core/script/runner.h"
+#include "core/run/runner.h"
 
 using namespace fl::script;
 

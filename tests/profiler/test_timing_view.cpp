@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/script/runner.h"
+#include "core/run/runner.h"
 #include "profiler/profile.h"
 #include "viz/timing_view.h"
 
@@ -22,7 +22,7 @@ class TestTimingView : public QObject {
 
 private slots:
     void initTestCase() {
-        script::RunConfig cfg;
+        run::RunConfig cfg;
         cfg.path = "resources/models/graph_break.py";
         cfg.out = [](const std::string&) {};
         cfg.beforeRun = [](script::Interp& in) { profiler::prepare(in); };
@@ -30,7 +30,7 @@ private slots:
         co.budgetSeconds = 1;
         co.minSeconds = 0.05;
         cfg.afterRun = [&](script::Interp& in) { prof = profiler::collect(in, co); };
-        script::RunResult r = script::runScript(cfg);
+        run::RunResult r = run::runScript(cfg);
         QCOMPARE(r.exitCode, 0);
         prof.file = cfg.path;
         QVERIFY(prof.compiles.size() >= 2);

@@ -8,9 +8,10 @@
 #include <fstream>
 #include <thread>
 
-#include "core/script/runner.h"
+#include "core/run/runner.h"
 
 using namespace fl::script;
+using namespace fl::run;
 
 namespace {
 struct Captured {

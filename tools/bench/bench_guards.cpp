@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/capture/capture.h"
+#include "core/runtime/runtime.h"
 #include "core/script/interp.h"
 
 using namespace fl;
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     script::RunOptions opts;
     opts.out = [](const std::string&) {};
     script::Interp in(opts);
+    capture::Session& session = capture::install(in, runtime::fuselabBackend());
     try {
         in.runMain(script::parseModule(source, path));
     } catch (script::PyException& e) {
@@ -51,7 +53,7 @@ int main(int argc, char** argv) {
     }
     std::printf("guard check per cached call (%s), median of 7 batches of %d, %u hardware threads\n", path.c_str(), iterations,
                 std::thread::hardware_concurrency());
-    for (auto& t : in.capture->timeGuards(iterations, 7))
+    for (auto& t : session.timeGuards(iterations, 7))
         std::printf("  [%s] %2d guards  %8.1f ns  %s\n", t.id.c_str(), t.guards, t.nanos, t.passed ? "pass" : "FAIL (inputs no longer match)");
     return 0;
 }

@@ -41,11 +41,12 @@ struct Result {
     bool ok = false;
 };
 
-static Result runOnce(int n, const std::string& shape) {
+static Result runOnce(int n, const std::string& shape, bool fuselab) {
     Result r;
     script::RunOptions opts;
     opts.out = [](const std::string&) {};
     script::Interp in(opts);
+    capture::Session& session = capture::install(in, fuselab ? runtime::fuselabBackend() : nullptr);
     const auto t0 = std::chrono::steady_clock::now();
     try {
         in.runMain(script::parseModule(scriptFor(n, shape), "<bench_trace>"));
@@ -54,7 +55,7 @@ static Result runOnce(int n, const std::string& shape) {
         return r;
     }
     r.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    for (const events::Event& ev : in.capture->events.snapshot()) {
+    for (const events::Event& ev : session.events.snapshot()) {
         if (ev.category != "phase") continue;
         double ms = double(ev.dur) * 1e-6;
         if (ev.name == "trace") r.traceMs += ms;
@@ -63,12 +64,12 @@ static Result runOnce(int n, const std::string& shape) {
             r.phases.emplace_back(ev.name, ms);
         }
     }
-    for (const capture::CFrame* fr : in.capture->framesInOrder())
+    for (const capture::CFrame* fr : session.framesInOrder())
         for (const auto& e : fr->entries) {
             r.ops += e->graph.ops;
-            if (e->compiled) r.kernels += int(e->compiled->kernels.size());
+            if (e->compiled) r.kernels += int(e->compiled->kernelCount());
         }
-    r.graphs = in.capture->graphCount();
+    r.graphs = session.graphCount();
     r.ok = true;
     return r;
 }
@@ -91,14 +92,13 @@ int main(int argc, char** argv) {
     if (shape != "loop" && shape != "lines") { std::cerr << "bench_trace: --shape is loop or lines\n"; return 2; }
     if (backend != "reference" && backend != "fuselab") { std::cerr << "bench_trace: --backend is reference or fuselab\n"; return 2; }
     if (sizes.empty()) sizes = {1000, 2000, 4000, 20000};
-    runtime::setBackend(backend);
     std::printf("trace time of a compiled function of N ops (--shape %s, --backend %s, median of %d), %u hardware threads\n",
                 shape.c_str(), backend.c_str(), repeat, std::thread::hardware_concurrency());
     std::printf("%8s %8s %12s %12s %12s %12s\n", "N", "ops", "trace ms", "us per op", backend == "fuselab" ? "backend ms" : "", "run ms");
     for (int n : sizes) {
         std::vector<Result> runs;
         for (int k = 0; k < repeat; ++k) {
-            Result r = runOnce(n, shape);
+            Result r = runOnce(n, shape, backend == "fuselab");
             if (!r.ok) return 1;
             runs.push_back(r);
         }

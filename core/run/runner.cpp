@@ -1,14 +1,13 @@
-#include "core/script/runner.h"
-
-#include <algorithm>
-#include <filesystem>
+#include "core/run/runner.h"
 
 #include "core/capture/capture.h"
+#include "core/runtime/runtime.h"
 
 #include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <fstream>
 #include <iostream>
@@ -19,7 +18,9 @@
 #include "core/script/ast.h"
 #include "core/script/interp.h"
 
-namespace fl::script {
+namespace fl::run {
+
+using namespace script;
 
 namespace {
 
@@ -63,9 +64,14 @@ void* runJob(void* p) {
         opts.argv.insert(opts.argv.end(), cfg.args.begin(), cfg.args.end());
         const int64_t startBegin = events::now();
         Interp in(opts);
-        in.capture->enabled = cfg.compile;
+        // FUSELAB_BACKEND=reference: graphs are replayed op by op (read per run: a child of
+        // `fuselab --serve` sets its environment after the server loaded)
+        const char* be = std::getenv("FUSELAB_BACKEND");
+        const bool reference = be && std::string(be) == "reference";
+        capture::Session& session = capture::install(in, reference ? nullptr : runtime::fuselabBackend());
+        session.enabled = cfg.compile;
         {
-            events::Log& log = in.capture->events;
+            events::Log& log = session.events;
             const std::string file = cfg.path;
             log.span("script", "parse", "phase", job->parseBegin, job->parseDur, {events::Arg::str("file", file)});
             log.span("script", "interpreter start-up", "phase", startBegin, events::now() - startBegin, {events::Arg::str("file", file)});
@@ -83,7 +89,7 @@ void* runJob(void* p) {
             int64_t begin = events::now();
             ~RunSpan() {
                 try {
-                    in.capture->events.span("script", "run", "phase", begin, events::now() - begin);
+                    capture::session(in).events.span("script", "run", "phase", begin, events::now() - begin);
                 } catch (...) { // unwinding (a MemoryError, say): a lost event, never a second exception
                 }
             }
@@ -121,7 +127,7 @@ void* runJob(void* p) {
         r.status = RunStatus::InternalError;
         r.exitCode = 70;
         emitErr("fuselab: internal error while setting up the interpreter\n");
-    } catch (capture::GraphBreakSignal&) {
+    } catch (ControlSignal&) {
         r.status = RunStatus::InternalError;
         r.exitCode = 70;
         emitErr("fuselab: internal error: a graph break escaped the compiled frame\n");
@@ -143,80 +149,6 @@ void* runJob(void* p) {
 }
 
 } // namespace
-
-std::string formatSyntaxError(const SyntaxError& e, const std::string& source) {
-    std::string out = "  File \"" + e.filename + "\", line " + std::to_string(e.line) + "\n";
-    // Quote the line with its leading whitespace removed, caret under the column (as CPython does).
-    std::istringstream ss(source);
-    std::string line;
-    for (int i = 1; i <= e.line && std::getline(ss, line); ++i) {}
-    if (e.line >= 1 && !line.empty()) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        size_t indent = line.find_first_not_of(" \t\f");
-        if (indent == std::string::npos) indent = line.size();
-        std::string shown = line.substr(indent);
-        bool printable = true;
-        for (unsigned char c : shown)
-            if (c < 0x20 && c != '\t') printable = false;
-        if (printable && shown.size() < 2000) {
-            out += "    " + shown + "\n";
-            int col = e.col - int(indent);
-            if (col < 0) col = 0;
-            if (col > int(shown.size())) col = int(shown.size());
-            // count characters, not bytes, for the caret position
-            int chars = 0;
-            for (int i = 0; i < col; ++i)
-                if ((static_cast<unsigned char>(shown[i]) & 0xC0) != 0x80) ++chars;
-            out += "    " + std::string(size_t(chars), ' ') + "^\n";
-        }
-    }
-    out += e.kind + ": " + e.message + "\n";
-    return out;
-}
-
-std::vector<std::string> importPathsFor(const std::string& scriptPath, bool environment) {
-    namespace fs = std::filesystem;
-    std::vector<std::string> out;
-    std::error_code ec;
-    auto add = [&](const fs::path& p) {
-        if (p.empty() || !fs::is_directory(p, ec)) return;
-        std::string s = fs::absolute(p, ec).lexically_normal().string();
-        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-    };
-    if (!scriptPath.empty() && fs::is_regular_file(scriptPath, ec)) {
-        fs::path dir = fs::path(scriptPath).parent_path();
-        add(dir.empty() ? fs::path(".") : dir);
-    }
-    if (!environment) return out;
-    if (const char* pp = std::getenv("PYTHONPATH")) {
-        std::string all = pp;
-        for (size_t b = 0; b <= all.size();) {
-            size_t e = all.find(':', b);
-            if (e == std::string::npos) e = all.size();
-            if (e > b) add(all.substr(b, e - b));
-            b = e + 1;
-        }
-    }
-    // python3.N: what /usr/bin/python3 names, else the newest /usr/lib/python3.N
-    std::string version;
-    fs::path target = fs::read_symlink("/usr/bin/python3", ec);
-    if (!ec && target.filename().string().rfind("python3.", 0) == 0) version = target.filename().string();
-    if (version.empty()) {
-        int best = -1;
-        for (auto& e : fs::directory_iterator("/usr/lib", ec)) {
-            std::string n = e.path().filename().string();
-            if (n.rfind("python3.", 0) == 0 && n.find_first_not_of("0123456789", 8) == std::string::npos && n.size() > 8 && std::stoi(n.substr(8)) > best) {
-                best = std::stoi(n.substr(8));
-                version = n;
-            }
-        }
-    }
-    if (const char* venv = std::getenv("VIRTUAL_ENV"); venv && !version.empty()) add(fs::path(venv) / "lib" / version / "site-packages");
-    if (const char* home = std::getenv("HOME"); home && !version.empty()) add(fs::path(home) / ".local" / "lib" / version / "site-packages");
-    if (!version.empty()) add(fs::path("/usr/local/lib") / version / "dist-packages");
-    add("/usr/lib/python3/dist-packages");
-    return out;
-}
 
 RunResult runScript(const RunConfig& cfg) {
     auto t0 = std::chrono::steady_clock::now();
@@ -314,4 +246,4 @@ RunResult runScript(const RunConfig& cfg) {
     return r;
 }
 
-} // namespace fl::script
+} // namespace fl::run

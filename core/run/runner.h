@@ -1,17 +1,24 @@
-// Runs a model script from start to end: parse, interpret, report errors the way Python does.
-// Used by the command line and the window alike. Safe against hostile input: errors become
-// messages and exit codes, a timeout or Cancel stops the run, nothing escapes as a crash.
+// Runs a model script from start to end: parse, interpret (with torch.compile's capture layer and
+// Fuselab's backend wired in), report errors the way Python does. Used by the command line and the
+// window alike. Safe against hostile input: errors become messages and exit codes, a timeout or
+// Cancel stops the run, nothing escapes as a crash. This folder sits above script, capture and
+// runtime: it is the only place that knows all three.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/support/cancel.h"
 
 namespace fl::script {
-
 class Interp;
+}
+
+namespace fl::run {
+
+using script::Interp;
 
 struct RunConfig {
     std::string path;              // shown in messages; read from disk unless `source` is set
@@ -42,14 +49,4 @@ struct RunResult {
 
 RunResult runScript(const RunConfig& cfg);
 
-// Where a script's imports look, in order, as the user's python3 would: the script's folder (when
-// `scriptPath` names a file), then, with `environment`, PYTHONPATH's entries, the active virtual
-// environment's site-packages, the user's ~/.local site-packages and the system's dist-packages
-// for /usr/bin/python3's version.
-std::vector<std::string> importPathsFor(const std::string& scriptPath, bool environment);
-
-struct SyntaxError;
-// The SyntaxError block Python prints: file and line, the line quoted, a caret under the column.
-std::string formatSyntaxError(const SyntaxError& e, const std::string& source);
-
-} // namespace fl::script
+} // namespace fl::run

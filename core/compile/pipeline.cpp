@@ -1,0 +1,259 @@
+// The compile pipeline (see pipeline.h): the passes, and run(), which calls them in order and is
+// the one place that times and logs them.
+#include "core/compile/pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <set>
+
+#include "core/jit/jit.h"
+#include "core/support/events.h"
+
+namespace fl::compile {
+
+using namespace lower;
+using capture::PhaseSpan;
+
+namespace {
+
+void loadsOf(const SE& e, std::set<int>& out) {
+    if (e->kind == SExpr::Load) out.insert(e->buffer);
+    if (e->kind == SExpr::Scalar) out.insert(e->buffer);
+    for (auto& a : e->args) loadsOf(a, out);
+}
+
+// Program nodes whose buffers a graph node's value is made from (through views).
+void graphDeps(const Lowered& l, const capture::CapturedGraph& g, const capture::ArgT& a, std::set<int>& out, int depth = 0) {
+    if (depth > 10000) return;
+    if (a.kind == capture::ArgT::Ref) {
+        const GraphNodeInfo& gi = l.info[a.node];
+        if (gi.viewOp) {
+            const capture::OpNode& n = g.nodes[a.node];
+            for (auto& x : n.pos) graphDeps(l, g, x, out, depth + 1);
+            for (auto& [k, x] : n.kw) graphDeps(l, g, x, out, depth + 1);
+        } else if (gi.value.buffer >= 0) {
+            out.insert(gi.value.buffer);
+        }
+        for (auto& it : gi.items)
+            if (it.buffer >= 0 && !gi.viewOp) out.insert(it.buffer);
+    }
+    for (auto& x : a.items) graphDeps(l, g, x, out, depth + 1);
+}
+
+std::string canonicalGraph(const capture::CapturedGraph& g) {
+    std::string s;
+    std::function<void(const capture::ArgT&)> arg = [&](const capture::ArgT& a) {
+        switch (a.kind) {
+        case capture::ArgT::Const:
+            if (a.c.isNumber()) s += a.c.isFloat() ? "f" + std::to_string(a.c.f()) : "i" + std::to_string(a.c.i());
+            else if (a.c.isNone()) s += "None";
+            else if (a.c.isStr()) s += "'" + a.c.as<script::StrObj>()->s + "'";
+            else s += "<" + std::to_string(int(a.c.type())) + ">";
+            break;
+        case capture::ArgT::Ref: s += "%" + std::to_string(a.node) + (a.index >= 0 ? "[" + std::to_string(a.index) + "]" : ""); break;
+        default:
+            s += "(";
+            for (auto& x : a.items) { arg(x); s += ","; }
+            s += ")";
+        }
+    };
+    for (auto& n : g.nodes) {
+        s += n.placeholder ? (n.scalar ? "sym" : "in") : n.target;
+        s += "(";
+        for (auto& a : n.pos) { arg(a); s += ","; }
+        for (auto& [k, a] : n.kw) { s += k + "="; arg(a); s += ","; }
+        s += ")";
+        for (auto& m : n.meta) s += graph::formatMeta(m);
+        s += ";";
+    }
+    for (auto& o : g.outputs) arg(o);
+    return s;
+}
+
+// The JIT's own measurements of one compile, as steps laid end to end from `begin` in the order
+// they happen (cache lookup, plugin load, frontend, optimisation, machine code, load, cache write).
+void jitSteps(const jit::CompileOutcome& out, events::Ns begin, std::vector<PhaseSpan>& spans) {
+    events::Ns at = begin;
+    auto add = [&](const char* name, double ms) {
+        if (ms <= 0) return;
+        spans.push_back({name, at, ms});
+        at += events::Ns(ms * 1e6);
+    };
+    if (out.cache == jit::CompileOutcome::Cache::Memory) {
+        add("cache lookup (memory)", out.totalMs);
+        return;
+    }
+    add("cache lookup", out.lookupMs);
+    if (out.cache == jit::CompileOutcome::Cache::Disk) {
+        add("load (disk cache)", out.cacheLoadMs);
+        return;
+    }
+    add("jit plugin load", out.pluginLoadMs);
+    if (out.lib && out.lib->backend == "cc") {
+        add("jit (cc)", out.frontendMs);
+    } else {
+        add("jit frontend", out.frontendMs);
+        add("jit optimisation", out.optimizeMs);
+        add("jit machine code", out.codegenMs);
+    }
+    add("load", out.loadMs);
+    add("cache write", out.cacheWriteMs);
+}
+
+} // namespace
+
+// ------------------------------------------------------------------ passes
+void lowerPass(const capture::CapturedGraph& g, Artifact& a) { a.lowered = lowerGraph(g); }
+
+void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
+    const Program& p = a.lowered.program;
+    // dependencies and values read whole
+    a.deps.assign(p.nodes.size(), {});
+    a.needsValue.assign(p.nodes.size(), false);
+    for (auto& n : p.nodes) {
+        std::set<int> d;
+        if (n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) loadsOf(n.body, d);
+        if (n.kind == NodeKind::Extern || n.kind == NodeKind::Fallback) {
+            const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
+            for (auto& x : op.pos) graphDeps(a.lowered, g, x, d);
+            for (auto& [k, x] : op.kw) graphDeps(a.lowered, g, x, d);
+        }
+        d.erase(n.id);
+        a.deps[n.id].assign(d.begin(), d.end());
+    }
+    // an op that changes a tensor in place is a barrier: what comes before it runs before it,
+    // what comes after runs after it
+    for (auto& n : p.nodes) {
+        if (n.kind != NodeKind::Fallback) continue;
+        std::string b = n.callee.substr(n.callee.rfind('.') + 1);
+        if (b.empty() || b.back() != '_' || b.front() == '_') continue;
+        for (auto& m : p.nodes) {
+            if (m.kind == NodeKind::Input || m.id == n.id) continue;
+            auto& d = m.id < n.id ? a.deps[n.id] : a.deps[m.id];
+            int other = m.id < n.id ? m.id : n.id;
+            if (std::find(d.begin(), d.end(), other) == d.end()) d.push_back(other);
+        }
+    }
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const GraphNodeInfo& gi = a.lowered.info[i];
+        if (!gi.needsValue || gi.viewOp) continue;
+        if (gi.value.buffer >= 0 && (gi.value.kind == LoweredValue::Buffer)) a.needsValue[gi.value.buffer] = true;
+    }
+    // values read through views by externs, fallbacks and outputs: their base buffers
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const GraphNodeInfo& gi = a.lowered.info[i];
+        if (!gi.needsValue || !gi.viewOp) continue;
+        capture::ArgT ref;
+        ref.kind = capture::ArgT::Ref;
+        ref.node = int(i);
+        std::set<int> d;
+        graphDeps(a.lowered, g, ref, d);
+        for (int b : d) a.needsValue[b] = true;
+    }
+    // backward reruns the graph eagerly: only when running it twice is harmless
+    static const std::set<std::string> impure = {"batch_norm", "dropout", "dropout2d", "alpha_dropout", "rand", "randn", "randint", "rand_like",
+                                                 "randn_like", "randperm", "bernoulli", "multinomial", "normal", "uniform", "manual_seed"};
+    for (auto& n : p.nodes)
+        if (n.kind == NodeKind::Fallback) {
+            std::string b = n.callee.substr(n.callee.rfind('.') + 1);
+            if (impure.count(b) || (!b.empty() && b.back() == '_' && b.front() != '_')) a.recomputable = false;
+        }
+}
+
+void fusePass(Artifact& a) {
+    const Program& p = a.lowered.program;
+    fuse::Options fo;
+    for (auto& sym : p.symbols) fo.symbolHints[sym] = 64; // a typical dynamic size, for byte estimates only
+    a.schedule = fuse::schedule(p, a.deps, a.needsValue, fo);
+    a.order = fuse::executionOrder(p, a.schedule, a.deps);
+}
+
+void emitPass(const capture::CapturedGraph& g, Artifact& a) {
+    const Program& p = a.lowered.program;
+    a.kernels = codegen::generate(p, a.schedule, a.order);
+    a.translationUnit = codegen::translationUnit(a.kernels);
+    for (size_t k = 0; k < a.kernels.size(); ++k) a.kernelOfGroup[a.kernels[k].group] = k;
+    a.producerOf.assign(g.nodes.size(), -1);
+    for (auto& n : p.nodes)
+        if (n.graphNode >= 0) a.producerOf[n.graphNode] = n.id;
+    a.key = jit::hashHex(canonicalGraph(g));
+}
+
+bool jitPass(Artifact& a, capture::CompiledCode& status, int64_t beginNs) {
+    if (a.kernels.empty()) return true;
+    jit::CompileRequest req;
+    req.source = a.translationUnit;
+    req.key = a.key;
+    for (auto& k : a.kernels) req.symbols.push_back(k.name);
+    jit::CompileOutcome out = jit::Jit::instance().compile(req);
+    jitSteps(out, beginNs, status.phaseSpans);
+    if (!out.lib) {
+        status.error = "the kernels did not compile: " + out.error;
+        return false;
+    }
+    a.lib = out.lib;
+    status.cache = out.cache == jit::CompileOutcome::Cache::Miss ? "miss" : out.cache == jit::CompileOutcome::Cache::Memory ? "memory" : "disk";
+    status.jitBackend = out.lib->backend;
+    const events::Ns tLookup = events::now();
+    for (auto& k : a.kernels) a.fns.push_back(out.lib->lookup(k.name));
+    status.phaseSpans.push_back({"symbol lookup", tLookup, double(events::now() - tLookup) * 1e-6});
+    return true;
+}
+
+// ------------------------------------------------------------------ the pipeline
+namespace {
+
+struct Pass {
+    const char* name;
+    const char* phase;        // the span it is timed under ("lower" holds lowering and its analysis)
+    double Phases::*ms;       // where its time adds up
+    std::function<bool(const capture::CapturedGraph&, Artifact&, capture::CompiledCode&, int64_t)> run;
+};
+
+const std::vector<Pass>& passes() {
+    static const std::vector<Pass> kPasses = {
+        {"lower", "lower", &Phases::lower, [](auto& g, auto& a, auto&, int64_t) { lowerPass(g, a); return true; }},
+        {"dependencies", "lower", &Phases::lower, [](auto& g, auto& a, auto&, int64_t) { dependencyPass(g, a); return true; }},
+        {"fuse", "fuse", &Phases::fuse, [](auto&, auto& a, auto&, int64_t) { fusePass(a); return true; }},
+        {"emit", "codegen", &Phases::codegen, [](auto& g, auto& a, auto&, int64_t) { emitPass(g, a); return true; }},
+        {"jit", nullptr, &Phases::jit, [](auto&, auto& a, auto& st, int64_t begin) { return jitPass(a, st, begin); }},
+    };
+    return kPasses;
+}
+
+} // namespace
+
+std::vector<std::string> passNames() {
+    std::vector<std::string> out;
+    for (auto& p : passes()) out.push_back(p.name);
+    return out;
+}
+
+void run(const capture::CapturedGraph& g, double traceMs, Artifact& a, capture::CompiledCode& status) {
+    a.phases.trace = traceMs;
+    events::Ns mark = events::now(); // start of the open span
+    const char* open = nullptr;      // the phase whose span is open
+    auto close = [&](events::Ns t) {
+        if (open) status.phaseSpans.push_back({open, mark, double(t - mark) * 1e-6});
+        open = nullptr;
+        mark = t;
+    };
+    try {
+        for (const Pass& p : passes()) {
+            const events::Ns t0 = events::now();
+            if (open && (!p.phase || std::string(open) != p.phase)) close(t0);
+            if (!open && p.phase) open = p.phase;
+            bool ok = p.run(g, a, status, t0);
+            const events::Ns t1 = events::now();
+            a.phases.*p.ms += double(t1 - t0) * 1e-6;
+            if (!ok) return;
+        }
+        close(events::now());
+        status.ok = true;
+    } catch (std::exception& ex) {
+        status.error = std::string("internal compiler error: ") + ex.what();
+    }
+}
+
+} // namespace fl::compile
