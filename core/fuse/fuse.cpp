@@ -394,7 +394,9 @@ private:
             for (int n : g.nodes)
                 for (int dep : deps_[n]) {
                     if (!why.empty()) break;
-                    if (dep > e && s_.groupOf[dep] != g.id) why = "not fused: the kernel also reads " + p_.nodes[dep].name + ", computed after " + en.what;
+                    // the graph's inputs exist before any node runs, whatever their number
+                    if (dep > e && s_.groupOf[dep] != g.id && p_.nodes[dep].kind != NodeKind::Input)
+                        why = "not fused: the kernel also reads " + p_.nodes[dep].name + ", computed after " + en.what;
                 }
             if (why.empty()) {
                 // every read of the extern's output must be at the row being computed
