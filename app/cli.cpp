@@ -11,8 +11,8 @@
 #include <iostream>
 
 #include "core/capture/capture.h"
-#include "core/runtime/bench.h"
-#include "core/runtime/report.h"
+#include "core/inspect/bench.h"
+#include "core/inspect/report.h"
 #include "core/script/interp.h"
 #include "core/run/runner.h"
 #include "profiler/phase_timer.h"
@@ -71,7 +71,7 @@ struct CommonArgs {
     std::string path;
     bool json = false;
     int threads = 0;
-    runtime::KernelsOptions kernels;
+    inspect::KernelsOptions kernels;
 };
 
 // Parses the options shared by run and explain; returns -1 to go on, else an exit code.
@@ -158,7 +158,7 @@ int explainCommand(const std::vector<std::string>& args) {
 // fuselab kernels: the kernels generated for each compiled graph.
 int kernelsCommand(const std::vector<std::string>& args) {
     return reportCommand("kernels", args, [](script::Interp& in, const CommonArgs& ca, const std::string&) {
-        return runtime::kernelsText(capture::session(in), ca.kernels);
+        return inspect::kernelsText(capture::session(in), ca.kernels);
     });
 }
 
@@ -179,8 +179,8 @@ int benchCommand(const std::vector<std::string>& args) {
     ca.cfg.afterRun = [&](script::Interp& in) {
         try {
             if (!json) std::cerr << "fuselab bench: replaying " << capture::session(in).recorded.size() << " recorded calls...\n";
-            runtime::BenchReport br = runtime::runBench(in, runtime::BenchOptions{});
-            report = json ? runtime::benchJson(br) : runtime::benchText(br);
+            inspect::BenchReport br = inspect::runBench(in, inspect::BenchOptions{});
+            report = json ? inspect::benchJson(br) : inspect::benchText(br);
         } catch (script::PyException& e) {
             std::cerr << "fuselab bench: a replayed call raised " << in.formatException(e) << "\n";
             failed = true;

@@ -322,15 +322,15 @@ void MainWindow::run() {
     // capture and the compiler did; the panes draw from it on the UI thread.
     // The profile comes after the snapshot: its replays recompile, and the snapshot must show
     // what the script itself did.
-    auto snap = std::make_shared<std::shared_ptr<const runtime::Snapshot>>();
+    auto snap = std::make_shared<std::shared_ptr<const inspect::Snapshot>>();
     auto profile = std::make_shared<std::shared_ptr<const profiler::Profile>>();
     std::string file = cfg.path;
     cfg.beforeRun = [](script::Interp& in) { profiler::prepare(in); };
     cfg.afterRun = [this, snap, profile, file](script::Interp& in) {
         QMetaObject::invokeMethod(this, [this] { status_->setText("Collecting the compiler's results…"); }, Qt::QueuedConnection);
-        runtime::SnapshotOptions so;
+        inspect::SnapshotOptions so;
         so.irAndAssembly = true;
-        *snap = std::make_shared<const runtime::Snapshot>(runtime::takeSnapshot(in, file, so));
+        *snap = std::make_shared<const inspect::Snapshot>(inspect::takeSnapshot(in, file, so));
         if (cancel_.cancelled()) return;
         QMetaObject::invokeMethod(this, [this] { status_->setText("Timing cached and eager calls…"); }, Qt::QueuedConnection);
         profiler::CollectOptions po;
@@ -383,13 +383,13 @@ void MainWindow::dropEvent(QDropEvent* e) {
         if (u.isLocalFile() && u.toLocalFile().endsWith(".py")) { openFile(u.toLocalFile()); run(); break; }
 }
 
-void MainWindow::applySnapshot(std::shared_ptr<const runtime::Snapshot> snap, std::function<void()> done) {
+void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done) {
     snap_ = std::move(snap);
-    const runtime::Snapshot& s = *snap_;
+    const inspect::Snapshot& s = *snap_;
     // Marks on the script: graph breaks (red) and the lines whose guards failed (amber).
     QList<fl::viz::LineMark> marks;
     for (const auto& b : s.breaks) {
-        if (runtime::scriptLineIn("File \"" + b.file + "\", line " + std::to_string(b.line), s.file) != b.line || b.line <= 0) continue;
+        if (inspect::scriptLineIn("File \"" + b.file + "\", line " + std::to_string(b.line), s.file) != b.line || b.line <= 0) continue;
         QString tip = QString("<b>Graph break</b> in %1: %2<br>%3").arg(QString::fromStdString(b.id), QString::fromStdString(b.reason).toHtmlEscaped(),
                                                                        QString::fromStdString(b.explanation).toHtmlEscaped());
         for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
@@ -434,7 +434,7 @@ void MainWindow::entryChanged(int index) {
     kernels_->setEntry(index);
     fusion_->setEntry(index);
     guards_->showEntry(index);
-    const runtime::SnapEntry& e = snap_->entries[size_t(index)];
+    const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     QMap<int, QColor> tints;
     for (const auto& n : e.nodes)
         if (n.line > 0 && n.kernel >= 0 && (!tints.contains(n.line) || e.kernels[size_t(n.kernel)].kind == "kernel"))
@@ -453,7 +453,7 @@ void MainWindow::selectLine(int line) {
     for (int i : order) {
         std::vector<int> nodes;
         for (const auto& n : snap_->entries[size_t(i)].nodes)
-            if (n.line == line && n.kind != runtime::SnapNode::Kind::Output) nodes.push_back(n.id);
+            if (n.line == line && n.kind != inspect::SnapNode::Kind::Output) nodes.push_back(n.id);
         if (nodes.empty()) continue;
         graphs_->selectEntry(i);
         selectNodes(nodes);
@@ -473,10 +473,10 @@ void MainWindow::selectMark(int line) {
             if (e.id != b.id) continue;
             std::vector<int> nodes;
             for (const auto& n : e.nodes)
-                if (n.line == line && n.kind != runtime::SnapNode::Kind::Output) nodes.push_back(n.id);
+                if (n.line == line && n.kind != inspect::SnapNode::Kind::Output) nodes.push_back(n.id);
             if (nodes.empty())
                 for (auto it = e.nodes.rbegin(); it != e.nodes.rend(); ++it)
-                    if (it->kind == runtime::SnapNode::Kind::Op || it->kind == runtime::SnapNode::Kind::Extern || it->kind == runtime::SnapNode::Kind::Fallback) {
+                    if (it->kind == inspect::SnapNode::Kind::Op || it->kind == inspect::SnapNode::Kind::Extern || it->kind == inspect::SnapNode::Kind::Fallback) {
                         nodes.push_back(it->id);
                         break;
                     }
@@ -502,7 +502,7 @@ void MainWindow::selectMark(int line) {
 void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
     int index = graphs_->currentEntry();
     if (!snap_ || index < 0 || nodes.empty()) return;
-    const runtime::SnapEntry& e = snap_->entries[size_t(index)];
+    const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     graphs_->graphView()->selectNodes(nodes);
     QList<int> lines;
     int kernel = -1;

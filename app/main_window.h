@@ -45,7 +45,7 @@ public:
     fl::viz::KernelsPane* kernelsPane() const { return kernels_; }
     fl::viz::FusionPane* fusionPane() const { return fusion_; }
     fl::viz::TimingView* timingView() const { return timing_; }
-    const runtime::Snapshot* snapshot() const { return snap_.get(); }
+    const inspect::Snapshot* snapshot() const { return snap_.get(); }
     // The widget of a pane by name: source, graph, guards, kernels, fusion, timing, output
     // (nullptr for another name).
     QWidget* pane(const QString& name) const;
@@ -74,7 +74,7 @@ private:
     void appendOutput(const QString& text, bool isError);
     void finishRun(int exitCode, int errorLine, double seconds);
     void setDocument(const QString& path, const QString& text);
-    void applySnapshot(std::shared_ptr<const runtime::Snapshot> snap, std::function<void()> done);
+    void applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done);
     void entryChanged(int index);
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
@@ -94,7 +94,7 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QString path_;
-    std::shared_ptr<const runtime::Snapshot> snap_;
+    std::shared_ptr<const inspect::Snapshot> snap_;
     CancelToken cancel_;
     std::thread worker_;
     std::atomic<bool> running_{false};

@@ -11,7 +11,7 @@
 
 #include "core/capture/capture.h"
 #include "core/jit/jit.h"
-#include "core/runtime/bench.h"
+#include "core/inspect/bench.h"
 #include "core/runtime/runtime.h"
 #include "core/script/interp.h"
 #include "core/support/events.h"
@@ -27,8 +27,8 @@ namespace fl::profiler {
 
 using script::Value;
 using script::OK;
-using runtime::cpuModel;
-using runtime::median;
+using inspect::cpuModel;
+using inspect::median;
 
 namespace {
 
@@ -230,11 +230,11 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     for (size_t i = 0; i < s.recorded.size(); ++i) {
         auto& rc = s.recorded[i];
         std::string sig = signature(in, rc.args);
-        if (!seen.insert(runtime::callIdentity(rc, sig)).second) continue;
+        if (!seen.insert(inspect::callIdentity(rc, sig)).second) continue;
         Site site{i, {}};
         CallProfile& cp = site.prof;
         cp.inputs = rc.gradMode ? sig : sig + " (under torch.no_grad())";
-        runtime::CallSite where = runtime::callSite(rc);
+        inspect::CallSite where = inspect::callSite(rc);
         cp.function = where.function;
         cp.file = where.file;
         cp.line = where.line;

@@ -24,8 +24,8 @@
 
 namespace fl::viz {
 
-using runtime::SnapEntry;
-using runtime::SnapNode;
+using inspect::SnapEntry;
+using inspect::SnapNode;
 
 namespace {
 

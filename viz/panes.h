@@ -1,4 +1,4 @@
-// The explorer's panes over a run's snapshot (core/runtime/snapshot.h): compiled frames and their
+// The explorer's panes over a run's snapshot (core/inspect/snapshot.h): compiled frames and their
 // graphs, guards and recompiles, kernels, and the fusion stepper. Each pane draws from the
 // snapshot it is given and reports what the user picked (an entry, nodes, a script line); the
 // main window links the picks across panes.
@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/runtime/snapshot.h"
+#include "core/inspect/snapshot.h"
 #include "viz/graph_data.h"
 
 class QLabel;
@@ -28,14 +28,14 @@ namespace fl::viz {
 class CodeView;
 class GraphView;
 
-using SnapshotP = std::shared_ptr<const runtime::Snapshot>;
+using SnapshotP = std::shared_ptr<const inspect::Snapshot>;
 
 // The graph a snapshot entry draws.
-GraphData graphDataOf(const runtime::SnapEntry& e);
+GraphData graphDataOf(const inspect::SnapEntry& e);
 // Colour keys of each graph node after `step` fusion decisions: a group that is (or contains the
 // first node of) a final kernel takes that kernel's index, so the colours settle on the kernels'
 // as the steps go; other partial groups get keys of their own; -1 for nodes outside every group.
-std::vector<int> colourKeysAt(const runtime::SnapEntry& e, int step);
+std::vector<int> colourKeysAt(const inspect::SnapEntry& e, int step);
 // The fill colour of a colour key (the graph view's, the source tints' and the kernel list's).
 QColor keyColour(int key);
 

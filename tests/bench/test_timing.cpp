@@ -1,4 +1,4 @@
-// The bench's alternating timing (runtime::timeAlternating), with calls that take a known time
+// The bench's alternating timing (inspect::timeAlternating), with calls that take a known time
 // and log what ran: the number of untimed runs before each block (each kind's settle: for its
 // time, at most its maxRuns, at least one), that every timed run follows a run of its own kind,
 // the order of the blocks per round, the sample counts, and where the copy probes go; the bench's
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime/bench.h"
+#include "core/inspect/bench.h"
 
-using namespace fl::runtime;
+using namespace fl::inspect;
 
 static int passed = 0, failed = 0;
 

@@ -83,8 +83,9 @@ def main():
         for line in m.group(1).splitlines():
             lm = re.match(r'\s*[-|]?\s*`(\w+)`\s*(?:→|->)\s*(.*)', line)
             if lm:
-                deps = [d.strip(' `') for d in lm.group(2).split('`') if d.strip(' ,`')]
-                drawn[lm.group(1)] = sorted(d for d in deps if re.match(r'^\w+$', d) and d != '(none)')
+                listed = lm.group(2).strip()
+                listed = '' if listed.startswith('(none)') else listed.split('(')[0] # a description may follow in ( )
+                drawn[lm.group(1)] = sorted(re.findall(r'`(\w+)`', listed))
         want = {n: sorted(d) for n, d in layers}
         if drawn != want:
             problems.append('README.md layer list %s differs from core/CMakeLists.txt %s' % (drawn, want))

@@ -1,5 +1,5 @@
 // `fuselab bench` measurements (see bench.h). Includes LibTorch.
-#include "core/runtime/bench.h"
+#include "core/inspect/bench.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -24,7 +24,14 @@
 #include <torch/csrc/api/include/torch/version.h>
 #endif
 
-namespace fl::runtime {
+namespace fl::inspect {
+
+using runtime::Compiled;
+using runtime::compiledOf;
+using runtime::threads;
+using runtime::blasCore;
+using runtime::blasChoiceNote;
+using runtime::GradModeScope;
 
 using script::Value;
 using script::OK;
@@ -444,4 +451,4 @@ std::string benchJson(const BenchReport& r) {
     return o.str();
 }
 
-} // namespace fl::runtime
+} // namespace fl::inspect

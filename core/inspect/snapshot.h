@@ -14,7 +14,7 @@
 namespace fl::capture { class Session; }
 namespace fl::script { class Interp; }
 
-namespace fl::runtime {
+namespace fl::inspect {
 
 struct SnapNode {
     enum class Kind { Input, Parameter, Op, Extern, Fallback, Output };
@@ -115,4 +115,4 @@ Snapshot takeSnapshot(script::Interp& in, const std::string& file, const Snapsho
 // when the file is `file` (compared by base name), else 0.
 int scriptLineIn(const std::string& text, const std::string& file);
 
-} // namespace fl::runtime
+} // namespace fl::inspect

@@ -5,7 +5,7 @@
 
 #include "core/runtime/runtime.h"
 
-namespace fl::runtime {
+namespace fl::inspect {
 
 struct KernelsOptions {
     bool decisions = false; // list every fusion decision
@@ -18,4 +18,4 @@ std::string kernelsText(const capture::Session& s, const KernelsOptions& o);
 // "buf3(gelu) + buf4(mul)"
 std::string describeNodes(const lower::Program& p, const std::vector<int>& nodes);
 
-} // namespace fl::runtime
+} // namespace fl::inspect

@@ -1,4 +1,4 @@
-#include "core/runtime/snapshot.h"
+#include "core/inspect/snapshot.h"
 
 #include <algorithm>
 #include <map>
@@ -11,9 +11,12 @@
 #include "core/jit/jit.h"
 #include "core/runtime/runtime.h"
 #include "core/script/interp.h"
-#include "core/runtime/report.h"
+#include "core/inspect/report.h"
 
-namespace fl::runtime {
+namespace fl::inspect {
+
+using runtime::Compiled;
+using runtime::compiledOf;
 
 namespace {
 
@@ -278,4 +281,4 @@ Snapshot takeSnapshot(script::Interp& in, const std::string& file, const Snapsho
     return takeSnapshot(capture::session(in), file, o);
 }
 
-} // namespace fl::runtime
+} // namespace fl::inspect

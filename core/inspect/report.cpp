@@ -1,11 +1,14 @@
 // `fuselab kernels`: what the compiler made of each captured graph. No LibTorch here.
-#include "core/runtime/report.h"
+#include "core/inspect/report.h"
 
 #include <sstream>
 
 #include "core/jit/jit.h"
 
-namespace fl::runtime {
+namespace fl::inspect {
+
+using runtime::Compiled;
+using runtime::compiledOf;
 
 using namespace lower;
 
@@ -65,4 +68,4 @@ std::string kernelsText(const capture::Session& s, const KernelsOptions& o) {
     return out.str();
 }
 
-} // namespace fl::runtime
+} // namespace fl::inspect

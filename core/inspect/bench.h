@@ -14,7 +14,9 @@
 
 #include "core/runtime/runtime.h"
 
-namespace fl::runtime {
+namespace fl::inspect {
+
+using runtime::Phases;
 
 struct BenchCall {
     std::string function;
@@ -124,4 +126,4 @@ double median(std::vector<double> v);
 std::string cpuModel();
 std::string benchJson(const BenchReport& r);
 
-} // namespace fl::runtime
+} // namespace fl::inspect
