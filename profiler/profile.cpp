@@ -139,13 +139,13 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     for (auto& e : ev) origin = std::min(origin, e.begin);
     auto rel = [&](events::Ns t) { return double(t - origin) * 1e-6; };
 
-    // compiled graphs by address (kernel events name their graph so); again after each replay,
+    // compiled graphs by compile id (kernel events name their graph so); again after each replay,
     // which may have compiled more
-    std::map<double, GraphInfo> graphs;
+    std::map<std::string, GraphInfo> graphs;
     auto findGraphs = [&] {
         for (auto* fr : s.framesInOrder())
             for (auto& e : fr->entries)
-                if (const runtime::Compiled* c = runtime::compiledOf(*e)) graphs[double(reinterpret_cast<uintptr_t>(c))] = GraphInfo{e->id, c, &e->graph};
+                if (const runtime::Compiled* c = runtime::compiledOf(*e)) graphs[e->id] = GraphInfo{e->id, c, &e->graph};
     };
     findGraphs();
 
@@ -153,12 +153,10 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
         for (auto& e : list) {
             if (e.kind == events::Kind::Span) {
                 SpanEvent se{prefix + e.track, e.name, e.category, rel(e.begin), double(e.dur) * 1e-6, argsOf(e)};
-                double addr = e.number("compiled", -1);
-                if (addr >= 0) { // a kernel event: its graph by compile id, an extern's epilogue by name
-                    auto g = graphs.find(addr);
-                    se.args.erase(std::remove_if(se.args.begin(), se.args.end(), [](auto& a) { return a.first == "compiled"; }), se.args.end());
+                const std::string* gid = e.arg("graph");
+                if (gid) { // a kernel event: its graph by compile id, an extern's epilogue by name
+                    auto g = graphs.find(*gid);
                     if (g != graphs.end()) {
-                        se.args.insert(se.args.begin(), {"graph", g->second.id});
                         int epi = int(e.number("epilogue", -1));
                         if (epi >= 0 && epi < int(g->second.compiled->kernels.size())) se.name += " + " + g->second.compiled->kernels[epi].name;
                     }
@@ -324,8 +322,8 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                         else if (x.category == "graph") b.graphMs += double(x.dur) * 1e-6;
                         else if (x.category == "kernel" || x.category == "extern" || x.category == "fallback") {
                             b.launchedMs += double(x.dur) * 1e-6;
-                            const double graphKey = x.number("compiled", -1);
-                            auto g = graphs.find(graphKey);
+                            const std::string* graphKey = x.arg("graph");
+                            auto g = graphKey ? graphs.find(*graphKey) : graphs.end();
                             std::string name = x.name;
                             int epi = int(x.number("epilogue", -1));
                             if (epi >= 0 && g != graphs.end() && epi < int(g->second.compiled->kernels.size()))

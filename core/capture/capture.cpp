@@ -1407,11 +1407,21 @@ void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
     std::vector<graph::Arg> outs;
     for (auto& o : g.outputs) outs.push_back(printableArg(in, o, map));
     g.printable.setOutput(std::move(outs));
-    if (g.ops == 0) e.status = "empty";
+    if (g.ops == 0) e.status = EntryStatus::Empty;
 }
 
 // ---------------------------------------------------------------- session
 Session::Session(Interp& in, Backend* b) : backend(b), in_(in) { logs = LogChannels::fromEnv(); }
+
+const char* statusName(EntryStatus s) {
+    switch (s) {
+    case EntryStatus::Compiled: return "compiled";
+    case EntryStatus::Empty: return "empty";
+    case EntryStatus::Error: return "error";
+    case EntryStatus::Eager: return "eager";
+    }
+    return "?";
+}
 
 Session& install(Interp& in, Backend* backend) {
     in.compileHooks = std::make_unique<Session>(in, backend);
@@ -1492,7 +1502,7 @@ int Session::graphCount() const {
     int n = 0;
     for (auto* f : order_)
         for (auto& e : f->entries)
-            if (e->status == "compiled") ++n;
+            if (e->status == EntryStatus::Compiled) ++n;
     return n;
 }
 
@@ -1622,7 +1632,7 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
     const events::Ns tGuards = timed ? events::now() : 0;
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
         Entry& e = **it;
-        if (e.status == "error") continue;
+        if (e.status == EntryStatus::Error) continue;
         std::vector<Value> vals;
         std::vector<uint8_t> state;
         if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr, vals, state)) {
@@ -1638,7 +1648,7 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
     std::vector<std::string> reasons, comments;
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
         Entry& e = **it;
-        if (e.status == "error") continue;
+        if (e.status == EntryStatus::Error) continue;
         std::string why, cmt;
         checkEntry(in_, e, scope.get(), globals, &why, &cmt);
         reasons.push_back(e.id + ": " + why);
@@ -1828,7 +1838,7 @@ struct CompileRecord {
         }
         log.span(track, "compile " + entry.id, "compile", begin, end - begin,
                  {events::Arg::str("id", entry.id), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
-                  events::Arg::num("line", fr.line), events::Arg::str("status", entry.status), events::Arg::str("cache", cache),
+                  events::Arg::num("line", fr.line), events::Arg::str("status", statusName(entry.status)), events::Arg::str("cache", cache),
                   events::Arg::str("jit", c ? c->jitBackend : ""), events::Arg::num("kernels", c ? double(c->kernelCount()) : 0),
                   events::Arg::num("phase_sum_ms", sum), events::Arg::num("compile_ms", compileMs),
                   events::Arg::str("error", c ? c->error : "")});
@@ -1864,16 +1874,17 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     const auto traceStart = std::chrono::steady_clock::now();
     auto commit = [&] {
         rec.phase("trace", rec.begin, events::now());
-        if (entry.status == "compiled" && !entry.graph.nodes.empty() && entry.graph.ops > 0 && backend &&
+        if (entry.status == EntryStatus::Compiled && !entry.graph.nodes.empty() && entry.graph.ops > 0 && backend &&
             (fr.opts.backend == "inductor" || fr.opts.backend.empty())) {
             double traceMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - traceStart).count();
             entry.compiled = backend->compile(entry, traceMs);
+            entry.compiled->compileId = entry.id;
             for (auto& p : entry.compiled->phaseSpans) rec.phases.push_back(p);
         }
-        if (entry.status == "compiled" && logs.graphCode)
+        if (entry.status == EntryStatus::Compiled && logs.graphCode)
             log(entry.id, "graph_code", "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(++compiledFns_) + " =====\n" +
                                         graph::printGraph(entry.graph.printable, "forward"));
-        if (entry.status == "compiled" && logs.guards) {
+        if (entry.status == EntryStatus::Compiled && logs.guards) {
             std::string text = "GUARDS:\n";
             for (auto& g : entry.guards) text += "+- " + g.describe() + "\n";
             log(entry.id, "guards", text);
@@ -1960,7 +1971,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 if (fr.opts.fullgraph) {
                     std::string msg = b.kind.reason + "\n  Explanation: " + b.kind.explanation + "\n";
                     for (auto& h : b.kind.hints) msg += "  Hint: " + h + "\n";
-                    entry.status = "error";
+                    entry.status = EntryStatus::Error;
                     commit();
                     at::GradMode::set_enabled(gradAtStart);
                     in_.raise(in_.unsupportedCls, msg);
@@ -1978,7 +1989,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 // cannot resume inside a loop / with / try: the whole frame runs eagerly
                 restore();
                 fr.skip = true;
-                entry.status = "eager";
+                entry.status = EntryStatus::Eager;
                 commit();
                 rec.finish();
                 return runEager(fr, fn, scope);
@@ -2022,7 +2033,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             return afterGraph(committed, fr, fn, scope, real);
         } catch (PyException& ex) {
             in_.tracer = saved;
-            entry.status = "error";
+            entry.status = EntryStatus::Error;
             if (noteBreak && !ex.traceback.empty()) {
                 BreakEvent ev;
                 ev.id = entry.id;
@@ -2042,7 +2053,7 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             throw;
         } catch (...) {
             in_.tracer = saved;
-            entry.status = "error";
+            entry.status = EntryStatus::Error;
             commit();
             throw;
         }

@@ -172,6 +172,7 @@ public:
     virtual bool rerunnable() const = 0;
     virtual size_t kernelCount() const = 0;
     std::vector<PhaseSpan> phaseSpans; // the compile's steps, in order
+    std::string compileId;             // the entry's ("0/1"): what events name the code by
     std::string cache = "miss";        // "miss", "memory", "disk"
     std::string jitBackend;            // "llvm", "cc", "disk"
     std::string error;                 // why the graph runs on the reference path
@@ -195,6 +196,11 @@ struct SourceSlot {
     Value key; // a dict key, made once
 };
 
+// What became of an entry: a graph (with ops), an empty graph, a trace that failed, or a frame
+// that runs eagerly (a break inside a loop). statusName() gives the word the reports print.
+enum class EntryStatus : uint8_t { Compiled, Empty, Error, Eager };
+const char* statusName(EntryStatus s);
+
 struct Entry {
     std::string id; // "0/1"
     std::vector<Guard> guards;
@@ -203,7 +209,7 @@ struct Entry {
     std::vector<int> placeholderSlot; // per graph node (-1: not a sourced placeholder)
     CapturedGraph graph;
     ExitPlan exit;
-    std::string status = "compiled"; // compiled | empty | error
+    EntryStatus status = EntryStatus::Compiled;
     std::shared_ptr<CompiledCode> compiled; // the backend's code (null: replayed op by op)
 };
 

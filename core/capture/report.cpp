@@ -56,11 +56,11 @@ std::string explainJson(const Session& s, const std::string& file, const std::st
             std::vector<std::string> guards;
             for (auto& g : e->guards) guards.push_back(g.describe());
             o << "{\"id\": " << jsonStr(e->id) << ", \"function\": " << jsonStr(fr->function) << ", \"file\": " << jsonStr(fr->file)
-              << ", \"line\": " << fr->line << ", \"status\": " << jsonStr(e->status) << ", \"ops\": " << e->graph.ops
+              << ", \"line\": " << fr->line << ", \"status\": " << jsonStr(statusName(e->status)) << ", \"ops\": " << e->graph.ops
               << ", \"options\": {\"fullgraph\": " << (fr->opts.fullgraph ? "true" : "false") << ", \"dynamic\": "
               << (fr->opts.dynamic < 0 ? "null" : fr->opts.dynamic ? "true" : "false") << ", \"backend\": " << jsonStr(fr->opts.backend)
               << ", \"mode\": " << jsonStr(fr->opts.mode) << "}"
-              << ", \"guards\": " << jsonList(guards) << ", \"graph_code\": " << jsonStr(e->status == "compiled" ? graph::printGraph(e->graph.printable) : "")
+              << ", \"guards\": " << jsonList(guards) << ", \"graph_code\": " << jsonStr(e->status == EntryStatus::Compiled ? graph::printGraph(e->graph.printable) : "")
               << ", \"nodes\": [";
             bool firstNode = true;
             for (auto& n : e->graph.printable.nodes()) {
@@ -145,15 +145,15 @@ std::string explainText(const Session& s, const std::string& file, const std::st
     o << "\nFrames\n";
     for (const CFrame* fr : s.framesInOrder()) {
         for (const auto& e : fr->entries) {
-            o << "  [" << e->id << "] " << fr->function << " (" << fr->file << ":" << fr->line << ")  " << e->status;
-            if (e->status == "compiled" || e->status == "empty") o << ", " << e->graph.ops << " ops, " << e->guards.size() << " guards";
+            o << "  [" << e->id << "] " << fr->function << " (" << fr->file << ":" << fr->line << ")  " << statusName(e->status);
+            if (e->status == EntryStatus::Compiled || e->status == EntryStatus::Empty) o << ", " << e->graph.ops << " ops, " << e->guards.size() << " guards";
             o << "\n";
-            if (e->status == "compiled") {
+            if (e->status == EntryStatus::Compiled) {
                 std::istringstream code(graph::printGraph(e->graph.printable));
                 std::string line;
                 while (std::getline(code, line)) o << "      " << line << "\n";
             }
-            if (e->status == "compiled" || e->status == "empty") {
+            if (e->status == EntryStatus::Compiled || e->status == EntryStatus::Empty) {
                 o << "    guards:\n";
                 for (auto& g : e->guards) o << "      " << g.describe() << "\n";
             }

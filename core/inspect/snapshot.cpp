@@ -201,11 +201,11 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
             const capture::Entry& e = *ep;
             SnapEntry se;
             se.id = e.id, se.function = fr->function, se.file = fr->file, se.line = fr->line;
-            se.status = fr->skip ? "eager" : e.status;
+            se.status = fr->skip ? "eager" : capture::statusName(e.status);
             se.limitHit = fr->limitHit;
             se.ops = e.graph.ops;
             for (auto& g : e.guards) se.guards.push_back({g.describe(), g.userLine, scriptLineIn(g.userLine, file)});
-            if (e.status == "compiled") se.graphCode = graph::printGraph(e.graph.printable);
+            if (e.status == capture::EntryStatus::Compiled) se.graphCode = graph::printGraph(e.graph.printable);
             std::map<const graph::Node*, int> index;
             const auto& pnodes = e.graph.printable.nodes();
             for (size_t i = 0; i < pnodes.size(); ++i) index[pnodes[i].get()] = int(i);

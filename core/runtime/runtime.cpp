@@ -455,7 +455,7 @@ struct Run {
                 runKernel(k);
                 // the graph is named by its Compiled's address (a number: no allocation per launch)
                 log->span("kernels", c.kernels[k].name, "kernel", t0, events::now() - t0,
-                          {events::Arg::num("compiled", double(reinterpret_cast<uintptr_t>(&c))), events::Arg::num("kernel", double(k))});
+                          {events::Arg::str("graph", c.compileId), events::Arg::num("kernel", double(k))});
                 continue;
             }
             const Node& n = p.nodes[-1 - unit];
@@ -464,7 +464,7 @@ struct Run {
                 int epi = runNode(n, done);
                 log->span("kernels", n.callee.empty() ? "node " + std::to_string(n.id) : n.callee, n.kind == NodeKind::Extern ? "extern" : "fallback", t0,
                           events::now() - t0,
-                          {events::Arg::num("compiled", double(reinterpret_cast<uintptr_t>(&c))), events::Arg::num("node", n.id),
+                          {events::Arg::str("graph", c.compileId), events::Arg::num("node", n.id),
                            events::Arg::num("epilogue", epi)});
                 continue;
             }
