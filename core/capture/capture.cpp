@@ -1853,6 +1853,8 @@ struct CompileRecord {
     }
 };
 
+// Long: one trace with its commit, break and restart paths, which share the entry being built and
+// the state to restore; the steps are commented in order.
 Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
     if (fr.index < 0) {
         fr.index = int(order_.size());

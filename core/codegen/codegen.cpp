@@ -937,6 +937,8 @@ private:
         return out;
     }
 
+    // Long: the reduction's loop nest and its variants (two-stage, rows kept), printed in source
+    // order.
     std::string reductionBody(Kernel& k) {
         const Domain& d = g_.domain;
         k.rows = product(d.outer);

@@ -739,6 +739,8 @@ private:
     }
 
     // ---------------------------------------------------------------- ops
+    // Long: one branch per op it lowers; it becomes one function per op family when op facts
+    // come from one table.
     void lowerOp(const OpNode& n) {
         std::string op = baseName(n.target);
         DType outDt = DType::F32;

@@ -216,6 +216,7 @@ public:
         open(h.c_str(), s);
     }
 
+    // Long: one case per expression kind, as CPython's ast.dump prints it.
     void expr(const Expr& e) {
         switch (e.kind) {
         case ExprKind::Name: {
@@ -477,6 +478,7 @@ public:
         out += ')';
     }
 
+    // Long: one case per statement kind, as CPython's ast.dump prints it.
     void stmt(const Stmt& s) {
         switch (s.kind) {
         case StmtKind::FunctionDef: {

@@ -496,7 +496,9 @@ Value setCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
 }
 
 // ---------------------------------------------------------------- install
-void installBuiltins(Interp& in) {
+// ---- the builtins, by type (installBuiltins calls these in order)
+
+static void installTypes(Interp& in) {
     auto cls = [&](const std::string& name, const ClassP& base) { return in.makeClass(name, base); };
     in.objectCls = cls("object", nullptr);
     in.typeCls = cls("type", in.objectCls);
@@ -601,6 +603,10 @@ void installBuiltins(Interp& in) {
         return Value(inst);
     };
 
+}
+
+// The constructors of the built-in types (int(x), str(x), list(it), ...).
+static void installConstructors(Interp& in) {
     // ---- type constructors
     in.intCls->ctor = [](Interp& in, CallArgs& a) {
         static Sig sig("int", "x=, base=");
@@ -688,7 +694,12 @@ void installBuiltins(Interp& in) {
     for (auto* n : {"int", "float", "bool", "str", "list", "tuple", "dict", "set", "range", "slice", "type", "object"})
         in.setBuiltin(n, Value(in.builtinClass(n)));
 
-    auto def = [&](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
+}
+
+// The builtin functions: print, len, range, isinstance, ...
+// Long: a table, one short def() per builtin.
+static void installFunctions(Interp& in) {
+    auto def = [&in](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
 
     def("print", [](Interp& in, const Value&, CallArgs& a) {
         if (in.tracer) {
@@ -944,6 +955,12 @@ void installBuiltins(Interp& in) {
         };
         return Value::boolean(check(a.pos[1]));
     });
+}
+
+// getattr / setattr / hasattr / delattr, object's raw attribute operations, exit, super.
+// Long: a table, one short def() per builtin.
+static void installObjectProtocol(Interp& in) {
+    auto def = [&in](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
     auto checkAttrName = [](Interp& in, const Value& n) -> const std::string& {
         const std::string& s = toStr(in, n, "attribute name");
         static const char* blocked[] = {"__subclasses__", "__globals__", "__builtins__", "__code__", "__mro__", "__dict__", "__bases__", "__base__"};
@@ -1105,6 +1122,11 @@ void installBuiltins(Interp& in) {
     });
     in.makeClass("super", in.objectCls);
 
+}
+
+// What model scripts cannot reach; staticmethod, classmethod, property; OrderedDict.
+static void installRestricted(Interp& in) {
+    auto def = [&in](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
     // Things a model script must not reach: clear errors instead of silent absence.
     for (const char* n : {"open", "eval", "exec", "compile", "__import__", "globals", "locals", "input", "breakpoint", "vars", "dir", "memoryview", "help", "bytes", "bytearray"}) {
         std::string name = n;
@@ -1163,6 +1185,11 @@ void installBuiltins(Interp& in) {
     in.setBuiltin("NotImplemented", Value());
     in.setBuiltin("__name__", makeStr("__main__"));
 
+}
+
+// str's methods.
+// Long: a table, one short entry per method.
+static void installStrMethods(Interp& in) {
     // ---- str methods
     auto& sm = in.methodsOf(OK::Str);
     auto S = [](const Value& self) -> const std::string& { return strOf(self); };
@@ -1393,6 +1420,10 @@ void installBuiltins(Interp& in) {
         return makeStr(!p.empty() && s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0 ? s.substr(0, s.size() - p.size()) : s);
     };
 
+}
+
+// List and tuple methods.
+static void installSequenceMethods(Interp& in) {
     // ---- list methods
     auto& lm = in.methodsOf(OK::List);
     auto L = [](const Value& self) -> std::vector<Value>& { return self.as<ListObj>()->items; };
@@ -1468,6 +1499,10 @@ void installBuiltins(Interp& in) {
         return Value::integer(n);
     };
 
+}
+
+// Dict methods and views.
+static void installDictMethods(Interp& in) {
     // ---- dict methods
     auto& dm = in.methodsOf(OK::Dict);
     auto D = [](const Value& self) -> ValueMap& { return self.as<DictObj>()->map; };
@@ -1552,6 +1587,10 @@ void installBuiltins(Interp& in) {
         return Value(d);
     });
 
+}
+
+// Set methods.
+static void installSetMethods(Interp& in) {
     // ---- set methods
     auto& stm = in.methodsOf(OK::Set);
     auto SM = [](const Value& self) -> ValueMap& { return self.as<SetObj>()->map; };
@@ -1597,6 +1636,10 @@ void installBuiltins(Interp& in) {
     stm["issubset"] = [](Interp& in, const Value& self, CallArgs& a) { return setCompare(in, CmpOpKind::LtE, self, newSet(in, in.toVector(a.pos.at(0)))); };
     stm["issuperset"] = [](Interp& in, const Value& self, CallArgs& a) { return setCompare(in, CmpOpKind::GtE, self, newSet(in, in.toVector(a.pos.at(0)))); };
 
+}
+
+// Int and float methods.
+static void installNumberMethods(Interp& in) {
     // ---- numbers
     in.methodsOfPrim(Value::T::Float)["is_integer"] = [](Interp&, const Value& self, CallArgs&) {
         return Value::boolean(std::isfinite(self.f()) && self.f() == std::floor(self.f()));
@@ -1622,6 +1665,10 @@ void installBuiltins(Interp& in) {
         return false;
     });
 
+}
+
+// The math module.
+static void installMath(Interp& in) {
     // ---- math
     Value math = in.newModule("math");
     auto& mv = math.as<ModuleObj>()->ns->vars;
@@ -1762,6 +1809,10 @@ void installBuiltins(Interp& in) {
     });
     in.registerModule("math", math);
 
+}
+
+// The typing module.
+static void installTyping(Interp& in) {
     // ---- typing: annotations only; subscripting returns the form itself
     Value typing = in.newModule("typing");
     auto formCls = in.makeClass("_SpecialForm", in.objectCls, "typing");
@@ -1777,6 +1828,21 @@ void installBuiltins(Interp& in) {
         typing.as<ModuleObj>()->ns->vars[n] = Value(form);
     }
     in.registerModule("typing", typing);
+}
+
+void installBuiltins(Interp& in) {
+    installTypes(in);
+    installConstructors(in);
+    installFunctions(in);
+    installObjectProtocol(in);
+    installRestricted(in);
+    installStrMethods(in);
+    installSequenceMethods(in);
+    installDictMethods(in);
+    installSetMethods(in);
+    installNumberMethods(in);
+    installMath(in);
+    installTyping(in);
 }
 
 } // namespace fl::script

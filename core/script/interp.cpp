@@ -2608,6 +2608,7 @@ std::string Interp::str(const Value& v) {
     return repr(v);
 }
 
+// Long: one case per kind of object.
 std::string Interp::repr(const Value& v) {
     switch (v.type()) {
     case Value::T::None:
@@ -3043,6 +3044,7 @@ Value Interp::bigBinary(BinOpKind op, const Value& a, const Value& b) {
     }
 }
 
+// Long: one case per operator and operand types, tried in CPython's order.
 Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace) {
     if (a.isTensor() || b.isTensor()) return tensorBinary(*this, op, a, b, inplace);
     if ((isBigInt(a) && (b.isIntLike() || isBigInt(b))) || (isBigInt(b) && a.isIntLike())) return bigBinary(op, a, b);

@@ -82,6 +82,7 @@ struct MersenneTwister {
 };
 } // namespace
 
+// Long: a table, one short entry per helper.
 void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& vars) {
     vars["_own_attr"] = in.makeBuiltin("_own_attr", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("_own_attr(cls, name, default)");

@@ -219,6 +219,7 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
 
 } // namespace
 
+// Long: a table, one defn() per torch.nn.functional function.
 void installFunctional(Interp& in, const Value& F) {
     defn(in, F, "relu", "input, inplace=", [](FArgs& a) {
         if (a.b(1, false)) { a.t(0).relu_(); return a.v[0]; }
@@ -409,6 +410,8 @@ Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair
     });
 }
 
+// Long: a table of torch's functions and namespaces (torch.*, torch._dynamo, torch.compiler), one
+// short entry each.
 void installTorch(Interp& in) {
     Value torch = in.newModule("torch");
     in.registerModule("torch", torch);

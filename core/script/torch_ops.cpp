@@ -112,6 +112,7 @@ Value convert(Args& a, const Value& self, const std::vector<Value>& rest, bool c
 
 } // namespace
 
+// Long: a table, one def() per tensor op (names, signature, body), read top to bottom.
 void installTensorOps(Interp& in, const Value& torchModule) {
     Registry R{in, torchModule.as<ModuleObj>()};
 
