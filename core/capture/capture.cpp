@@ -968,9 +968,8 @@ ArgT Tracer::symBinaryArg(BinOpKind op, const Value& l, const ArgT& lt, const Va
         struct Un { int& s; ~Un() { --s; } } un{suspended};
         out = in.binary(op, l, r);
     }
-    static const char* names[] = {"add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "or_", "xor", "and_"};
     OpNode n;
-    n.target = std::string("operator.") + names[int(op)];
+    n.target = std::string("operator.") + binOpFunction(op);
     n.invoke = [op](Interp& in, CallArgs& ca) { return in.binary(op, ca.pos[0], ca.pos[1]); };
     n.pos = {lt, rt};
     recordMeta(*this, n, out);

@@ -76,7 +76,28 @@ struct DictExpr : Expr {
     DictExpr() : Expr(ExprKind::Dict) {}
 };
 
-enum class BinOpKind { Add, Sub, Mult, MatMult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd };
+// The binary operators, one row each: kind, source text, dunder stem (__add__, __radd__, __iadd__),
+// and the operator module's function, which graph targets are named after (operator.or_).
+#define FL_BINOPS(X)                       \
+    X(Add, "+", "add", "add")              \
+    X(Sub, "-", "sub", "sub")              \
+    X(Mult, "*", "mul", "mul")             \
+    X(MatMult, "@", "matmul", "matmul")    \
+    X(Div, "/", "truediv", "truediv")      \
+    X(FloorDiv, "//", "floordiv", "floordiv") \
+    X(Mod, "%", "mod", "mod")              \
+    X(Pow, "**", "pow", "pow")             \
+    X(LShift, "<<", "lshift", "lshift")    \
+    X(RShift, ">>", "rshift", "rshift")    \
+    X(BitOr, "|", "or", "or_")             \
+    X(BitXor, "^", "xor", "xor")           \
+    X(BitAnd, "&", "and", "and_")
+#define FL_BINOP_KIND(kind, text, dunder, function) kind,
+enum class BinOpKind { FL_BINOPS(FL_BINOP_KIND) };
+#undef FL_BINOP_KIND
+const char* binOpText(BinOpKind op);     // "+", "**"
+const char* binOpDunder(BinOpKind op);   // "add", "or"
+const char* binOpFunction(BinOpKind op); // "add", "or_"
 struct BinOpExpr : Expr {
     BinOpKind op; ExprP left, right;
     BinOpExpr() : Expr(ExprKind::BinOp), op(BinOpKind::Add) {}
@@ -94,7 +115,24 @@ struct BoolOpExpr : Expr {
     BoolOpExpr() : Expr(ExprKind::BoolOp), op(BoolOpKind::And) {}
 };
 
-enum class CmpOpKind { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
+// The comparison operators: kind, source text (ast.dump's for the word operators), and the
+// operator module's function (rich comparisons only).
+#define FL_CMPOPS(X)              \
+    X(Eq, "==", "eq")             \
+    X(NotEq, "!=", "ne")          \
+    X(Lt, "<", "lt")              \
+    X(LtE, "<=", "le")            \
+    X(Gt, ">", "gt")              \
+    X(GtE, ">=", "ge")            \
+    X(Is, "is", "")               \
+    X(IsNot, "is-not", "")        \
+    X(In, "in", "")               \
+    X(NotIn, "not-in", "")
+#define FL_CMPOP_KIND(kind, text, function) kind,
+enum class CmpOpKind { FL_CMPOPS(FL_CMPOP_KIND) };
+#undef FL_CMPOP_KIND
+const char* cmpOpText(CmpOpKind op);     // "<=", "is-not"
+const char* cmpOpFunction(CmpOpKind op); // "le" ("" for is / in)
 struct CompareExpr : Expr {
     ExprP left;
     std::vector<CmpOpKind> ops;

@@ -176,41 +176,6 @@ public:
         }
     }
 
-    static const char* binOp(BinOpKind k) {
-        switch (k) {
-        case BinOpKind::Add: return "+";
-        case BinOpKind::Sub: return "-";
-        case BinOpKind::Mult: return "*";
-        case BinOpKind::MatMult: return "@";
-        case BinOpKind::Div: return "/";
-        case BinOpKind::FloorDiv: return "//";
-        case BinOpKind::Mod: return "%";
-        case BinOpKind::Pow: return "**";
-        case BinOpKind::LShift: return "<<";
-        case BinOpKind::RShift: return ">>";
-        case BinOpKind::BitOr: return "|";
-        case BinOpKind::BitXor: return "^";
-        case BinOpKind::BitAnd: return "&";
-        }
-        return "?";
-    }
-
-    static const char* cmpOp(CmpOpKind k) {
-        switch (k) {
-        case CmpOpKind::Eq: return "==";
-        case CmpOpKind::NotEq: return "!=";
-        case CmpOpKind::Lt: return "<";
-        case CmpOpKind::LtE: return "<=";
-        case CmpOpKind::Gt: return ">";
-        case CmpOpKind::GtE: return ">=";
-        case CmpOpKind::Is: return "is";
-        case CmpOpKind::IsNot: return "is-not";
-        case CmpOpKind::In: return "in";
-        case CmpOpKind::NotIn: return "not-in";
-        }
-        return "?";
-    }
-
     void withCtx(const char* head, Ctx c, const Span& s) {
         std::string h = std::string(head) + ctxSuffix(c);
         open(h.c_str(), s);
@@ -301,7 +266,7 @@ public:
         }
         case ExprKind::BinOp: {
             const auto& b = static_cast<const BinOpExpr&>(e);
-            open(binOp(b.op), e.span);
+            open(binOpText(b.op), e.span);
             sp();
             expr(*b.left);
             sp();
@@ -333,7 +298,7 @@ public:
             expr(*c.left);
             for (size_t i = 0; i < c.ops.size(); i++) {
                 sp();
-                out += cmpOp(c.ops[i]);
+                out += cmpOpText(c.ops[i]);
                 sp();
                 expr(*c.comparators[i]);
             }
@@ -540,7 +505,7 @@ public:
         }
         case StmtKind::AugAssign: {
             const auto& a = static_cast<const AugAssignStmt&>(s);
-            std::string h = std::string(binOp(a.op)) + "=";
+            std::string h = std::string(binOpText(a.op)) + "=";
             open(h.c_str(), s.span);
             sp();
             expr(*a.target);
@@ -725,5 +690,37 @@ std::string dumpAst(const Module& module, bool withSpans) {
     }
     return d.out;
 }
+
+// ---------------------------------------------------------------- the operator tables (ast.h)
+#define FL_BINOP_TEXT(kind, text, dunder, function) case BinOpKind::kind: return text;
+#define FL_BINOP_DUNDER(kind, text, dunder, function) case BinOpKind::kind: return dunder;
+#define FL_BINOP_FUNCTION(kind, text, dunder, function) case BinOpKind::kind: return function;
+#define FL_CMPOP_TEXT(kind, text, function) case CmpOpKind::kind: return text;
+#define FL_CMPOP_FUNCTION(kind, text, function) case CmpOpKind::kind: return function;
+const char* binOpText(BinOpKind op) {
+    switch (op) { FL_BINOPS(FL_BINOP_TEXT) }
+    return "?";
+}
+const char* binOpDunder(BinOpKind op) {
+    switch (op) { FL_BINOPS(FL_BINOP_DUNDER) }
+    return "?";
+}
+const char* binOpFunction(BinOpKind op) {
+    switch (op) { FL_BINOPS(FL_BINOP_FUNCTION) }
+    return "?";
+}
+const char* cmpOpText(CmpOpKind op) {
+    switch (op) { FL_CMPOPS(FL_CMPOP_TEXT) }
+    return "?";
+}
+const char* cmpOpFunction(CmpOpKind op) {
+    switch (op) { FL_CMPOPS(FL_CMPOP_FUNCTION) }
+    return "?";
+}
+#undef FL_BINOP_TEXT
+#undef FL_BINOP_DUNDER
+#undef FL_BINOP_FUNCTION
+#undef FL_CMPOP_TEXT
+#undef FL_CMPOP_FUNCTION
 
 } // namespace fl::script

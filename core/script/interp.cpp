@@ -170,55 +170,8 @@ void collectWalrus(const Expr* e, std::unordered_set<std::string>& out) {
 
 enum class Flow { Normal, Break, Continue, Return };
 
-const char* binOpSymbol(BinOpKind op) {
-    switch (op) {
-    case BinOpKind::Add: return "+";
-    case BinOpKind::Sub: return "-";
-    case BinOpKind::Mult: return "*";
-    case BinOpKind::MatMult: return "@";
-    case BinOpKind::Div: return "/";
-    case BinOpKind::FloorDiv: return "//";
-    case BinOpKind::Mod: return "%";
-    case BinOpKind::Pow: return "** or pow()";
-    case BinOpKind::LShift: return "<<";
-    case BinOpKind::RShift: return ">>";
-    case BinOpKind::BitOr: return "|";
-    case BinOpKind::BitXor: return "^";
-    case BinOpKind::BitAnd: return "&";
-    }
-    return "?";
-}
-
-const char* binOpDunder(BinOpKind op) {
-    switch (op) {
-    case BinOpKind::Add: return "add";
-    case BinOpKind::Sub: return "sub";
-    case BinOpKind::Mult: return "mul";
-    case BinOpKind::MatMult: return "matmul";
-    case BinOpKind::Div: return "truediv";
-    case BinOpKind::FloorDiv: return "floordiv";
-    case BinOpKind::Mod: return "mod";
-    case BinOpKind::Pow: return "pow";
-    case BinOpKind::LShift: return "lshift";
-    case BinOpKind::RShift: return "rshift";
-    case BinOpKind::BitOr: return "or";
-    case BinOpKind::BitXor: return "xor";
-    case BinOpKind::BitAnd: return "and";
-    }
-    return "?";
-}
-
-const char* cmpSymbol(CmpOpKind op) {
-    switch (op) {
-    case CmpOpKind::Eq: return "==";
-    case CmpOpKind::NotEq: return "!=";
-    case CmpOpKind::Lt: return "<";
-    case CmpOpKind::LtE: return "<=";
-    case CmpOpKind::Gt: return ">";
-    case CmpOpKind::GtE: return ">=";
-    default: return "?";
-    }
-}
+// CPython's name for an operator in "unsupported operand type(s) for ...".
+std::string binOpSymbol(BinOpKind op) { return op == BinOpKind::Pow ? "** or pow()" : binOpText(op); }
 
 std::string stripped(const std::string& s) {
     size_t a = s.find_first_not_of(" \t\r\f");
@@ -3347,12 +3300,11 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
         return Value::boolean(op == CmpOpKind::Eq ? eq : !eq);
     }
     if (a.is(OK::Instance)) {
-        static const char* names[] = {"", "", "__lt__", "__le__", "__gt__", "__ge__"};
-        const Value* m = a.as<InstanceObj>()->cls->lookup(names[int(op)]);
+        const Value* m = a.as<InstanceObj>()->cls->lookup(std::string("__") + cmpOpFunction(op) + "__");
         if (m && m->is(OK::Function)) return call(*m, {a, b});
     }
     if (a.is(OK::Set) && b.is(OK::Set)) return setCompare(*this, op, a, b);
-    raiseType(std::string("'") + cmpSymbol(op) + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");
+    raiseType(std::string("'") + cmpOpText(op) + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");
 }
 
 // ---------------------------------------------------------------- native argument binding

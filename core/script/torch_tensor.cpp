@@ -327,8 +327,7 @@ static Value tensorUnaryImpl(Interp& in, const char* op, const Value& v) {
 static Value tensorBinaryImpl(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace);
 Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
     if (!in.tracer || (!isScalarLike(a) && !a.isTensor()) || (!isScalarLike(b) && !b.isTensor())) return tensorBinaryImpl(in, op, a, b, inplace);
-    static const char* names[] = {"add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "or_", "xor", "and_"};
-    std::string target = std::string("operator.") + (inplace && a.isTensor() ? "i" : "") + names[int(op)];
+    std::string target = std::string("operator.") + (inplace && a.isTensor() ? "i" : "") + binOpFunction(op);
     CallArgs ca;
     ca.pos = {a, b};
     return traceOp(in, target, ca, [op, inplace](Interp& in, CallArgs& ca) { return tensorBinaryImpl(in, op, ca.pos[0], ca.pos[1], inplace); });
@@ -340,8 +339,7 @@ static Value tensorBinaryImpl(Interp& in, BinOpKind op, const Value& a, const Va
         Value m;
         const Value& other = at_ ? b : a;
         if (other.is(OK::Instance)) {
-            const char* names[] = {"add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "or", "xor", "and"};
-            std::string dn = names[int(op)];
+            std::string dn = binOpDunder(op);
             if (at_ && in.tryGetAttr(b, "__r" + dn + "__", m)) return in.call(m, {a});
             if (bt && in.tryGetAttr(a, "__" + dn + "__", m)) return in.call(m, {b});
         }
@@ -427,10 +425,9 @@ static Value tensorBinaryImpl(Interp& in, BinOpKind op, const Value& a, const Va
 static Value tensorCompareImpl(Interp& in, CmpOpKind op, const Value& a, const Value& b);
 Value tensorCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
     if (!in.tracer || (!isScalarLike(a) && !a.isTensor()) || (!isScalarLike(b) && !b.isTensor())) return tensorCompareImpl(in, op, a, b);
-    static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     CallArgs ca;
     ca.pos = {a, b};
-    return traceOp(in, std::string("operator.") + names[int(op)], ca, [op](Interp& in, CallArgs& ca) { return tensorCompareImpl(in, op, ca.pos[0], ca.pos[1]); });
+    return traceOp(in, std::string("operator.") + cmpOpFunction(op), ca, [op](Interp& in, CallArgs& ca) { return tensorCompareImpl(in, op, ca.pos[0], ca.pos[1]); });
 }
 
 static Value tensorCompareImpl(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
