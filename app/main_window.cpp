@@ -362,7 +362,7 @@ void MainWindow::finishRun(int exitCode, int errorLine, double seconds) {
     cancelAct_->setEnabled(false);
     source_->setErrorLine(errorLine);
     status_->setText(QString("%1 in %2 ms").arg(exitCode == 0 ? "Finished" : exitCode == 130 ? "Cancelled" : "Failed").arg(seconds * 1000.0, 0, 'f', 1));
-    emit runFinished(exitCode);
+    Q_EMIT runFinished(exitCode);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -59,7 +59,7 @@ public:
     void selectMark(int line);
     void selectNodes(const std::vector<int>& nodes, bool fromKernel = false);
 
-signals:
+Q_SIGNALS:
     void runFinished(int exitCode);
 
 protected:

@@ -24,7 +24,7 @@ protected:
     void paintEvent(QPaintEvent* e) override { view_->paintLineNumbers(e); }
     void mousePressEvent(QMouseEvent* e) override {
         int line = view_->lineAt(QPoint(0, e->position().toPoint().y()));
-        if (line > 0) emit view_->markClicked(line);
+        if (line > 0) Q_EMIT view_->markClicked(line);
     }
     bool event(QEvent* e) override {
         if (e->type() == QEvent::ToolTip) {
@@ -209,7 +209,7 @@ void CodeView::mouseReleaseEvent(QMouseEvent* e) {
     QPlainTextEdit::mouseReleaseEvent(e);
     if (e->button() == Qt::LeftButton && !textCursor().hasSelection()) {
         int line = lineAt(e->position().toPoint());
-        if (line > 0) emit lineClicked(line);
+        if (line > 0) Q_EMIT lineClicked(line);
     }
 }
 

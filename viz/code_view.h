@@ -36,9 +36,9 @@ public:
     QString markTooltip(int line) const;   // empty when the line has no mark
     int lineAt(const QPoint& viewportPos) const;
     QRect gutterRectOfLine(int line) const; // in the view's coordinates (for tests)
-    void clickGutter(int line) { emit markClicked(line); }
+    void clickGutter(int line) { Q_EMIT markClicked(line); }
 
-signals:
+Q_SIGNALS:
     void lineClicked(int line);
     void markClicked(int line);
 

@@ -555,7 +555,7 @@ void GraphView::finishBuild() {
     } else {
         status_->setText(tr("%1 nodes · layout %2 ms").arg(graph_->nodes.size()).arg(std::lround(layout_->milliseconds)));
     }
-    emit layoutFinished();
+    Q_EMIT layoutFinished();
 }
 
 void GraphView::setCollapsed(const std::string& module, bool collapsed) {
@@ -686,7 +686,7 @@ void GraphView::handleClick(const QPointF& scenePos) {
         if (box.nodeId < 0) return;  // a collapsed module: double-click expands it
         selected_ = {box.nodeId};
         applyHighlights();
-        emit nodeClicked(box.nodeId);
+        Q_EMIT nodeClicked(box.nodeId);
         return;
     }
     if (!selected_.empty()) {

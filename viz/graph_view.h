@@ -80,7 +80,7 @@ public:
 
     struct Style;  // internal: palette colours and fonts the scene items paint with
 
-signals:
+Q_SIGNALS:
     void layoutFinished();
     void nodeClicked(int id);
 

@@ -191,7 +191,7 @@ void GraphsPane::selectEntry(int index) {
                           .arg(e.status == "compiled" ? "" : " — " + q(e.status)));
     graph_->setGraph(graphDataOf(e));
     graph_->setGroups(colourKeysAt(e, int(e.groupsAt.size()) - 1));
-    emit entrySelected(index);
+    Q_EMIT entrySelected(index);
 }
 
 // ---------------------------------------------------------------- guards
@@ -207,11 +207,11 @@ GuardsPane::GuardsPane(QWidget* parent) : QWidget(parent) {
     l->addWidget(tree_);
     connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) {
         int line = it->data(1, Qt::UserRole).toInt();
-        if (line > 0) emit lineActivated(line);
+        if (line > 0) Q_EMIT lineActivated(line);
     });
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
         int line = it->data(1, Qt::UserRole).toInt();
-        if (line > 0) emit lineActivated(line);
+        if (line > 0) Q_EMIT lineActivated(line);
     });
 }
 
@@ -323,7 +323,7 @@ KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
     connect(code_, &CodeView::lineClicked, this, [this](int line) {
         if (!snap_ || entry_ < 0 || kernel_ < 0) return;
         const auto& k = snap_->entries[size_t(entry_)].kernels[size_t(kernel_)];
-        if (line - 1 < int(k.lineNodes.size()) && !k.lineNodes[size_t(line - 1)].empty()) emit nodesActivated(k.lineNodes[size_t(line - 1)]);
+        if (line - 1 < int(k.lineNodes.size()) && !k.lineNodes[size_t(line - 1)].empty()) Q_EMIT nodesActivated(k.lineNodes[size_t(line - 1)]);
     });
 }
 
@@ -491,7 +491,7 @@ void FusionPane::setStep(int step) {
     if (step == step_) return;
     step_ = step;
     refresh();
-    emit stepChanged(step_);
+    Q_EMIT stepChanged(step_);
 }
 
 QString FusionPane::decisionText() const { return text_->toPlainText(); }

@@ -49,7 +49,7 @@ public:
     GraphView* graphView() const { return graph_; }
     QTreeWidget* entryTree() const { return tree_; }
 
-signals:
+Q_SIGNALS:
     void entrySelected(int index);
 
 private:
@@ -69,7 +69,7 @@ public:
     void showRecompileAt(int line);       // selects the recompile whose guard came from `line`
     QTreeWidget* tree() const { return tree_; }
 
-signals:
+Q_SIGNALS:
     void lineActivated(int line);
 
 private:
@@ -90,7 +90,7 @@ public:
     CodeView* sourceView() const { return code_; }
     QList<int> highlightedLines() const;
 
-signals:
+Q_SIGNALS:
     void nodesActivated(const std::vector<int>& nodes);
 
 private:
@@ -122,7 +122,7 @@ public:
     GraphView* graphView() const { return graph_; }
     QString decisionText() const;
 
-signals:
+Q_SIGNALS:
     void stepChanged(int step);
 
 private:

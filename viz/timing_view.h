@@ -77,7 +77,7 @@ public:
     QTableWidget* kernelTable() const { return table_; }
     QComboBox* callChooser() const { return calls_; }
 
-private slots:
+private Q_SLOTS:
     void showCall(int index);
     void exportClicked();
 

@@ -46,23 +46,37 @@ std::string canonicalGraph(const capture::CapturedGraph& g) {
     std::function<void(const capture::ArgT&)> arg = [&](const capture::ArgT& a) {
         switch (a.kind) {
         case capture::ArgT::Const:
-            if (a.c.isNumber()) s += a.c.isFloat() ? "f" + std::to_string(a.c.f()) : "i" + std::to_string(a.c.i());
-            else if (a.c.isNone()) s += "None";
-            else if (a.c.isStr()) s += "'" + a.c.as<script::StrObj>()->s + "'";
-            else s += "<" + std::to_string(int(a.c.type())) + ">";
+            if (a.c.isNumber())
+                s += a.c.isFloat() ? "f" + std::to_string(a.c.f()) : "i" + std::to_string(a.c.i());
+            else if (a.c.isNone())
+                s += "None";
+            else if (a.c.isStr())
+                s += "'" + a.c.as<script::StrObj>()->s + "'";
+            else
+                s += "<" + std::to_string(int(a.c.type())) + ">";
             break;
         case capture::ArgT::Ref: s += "%" + std::to_string(a.node) + (a.index >= 0 ? "[" + std::to_string(a.index) + "]" : ""); break;
         default:
             s += "(";
-            for (auto& x : a.items) { arg(x); s += ","; }
+            for (auto& x : a.items) {
+                arg(x);
+                s += ",";
+            }
             s += ")";
         }
     };
     for (auto& n : g.nodes) {
         s += n.placeholder ? (n.scalar ? "sym" : "in") : n.target;
         s += "(";
-        for (auto& a : n.pos) { arg(a); s += ","; }
-        for (auto& [k, a] : n.kw) { s += k + "="; arg(a); s += ","; }
+        for (auto& a : n.pos) {
+            arg(a);
+            s += ",";
+        }
+        for (auto& [k, a] : n.kw) {
+            s += k + "=";
+            arg(a);
+            s += ",";
+        }
         s += ")";
         for (auto& m : n.meta) s += graph::formatMeta(m);
         s += ";";
@@ -152,8 +166,9 @@ void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
         for (int b : d) a.needsValue[b] = true;
     }
     // backward reruns the graph eagerly: only when running it twice is harmless
-    static const std::set<std::string> impure = {"batch_norm", "dropout", "dropout2d", "alpha_dropout", "rand", "randn", "randint", "rand_like",
-                                                 "randn_like", "randperm", "bernoulli", "multinomial", "normal", "uniform", "manual_seed"};
+    static const std::set<std::string> impure = {"batch_norm", "dropout",     "dropout2d", "alpha_dropout", "rand",
+                                                 "randn",      "randint",     "rand_like", "randn_like",    "randperm",
+                                                 "bernoulli",  "multinomial", "normal",    "uniform",       "manual_seed"};
     for (auto& n : p.nodes)
         if (n.kind == NodeKind::Fallback) {
             std::string b = n.callee.substr(n.callee.rfind('.') + 1);
@@ -193,7 +208,9 @@ bool jitPass(Artifact& a, capture::CompiledCode& status, int64_t beginNs) {
         return false;
     }
     a.lib = out.lib;
-    status.cache = out.cache == jit::CompileOutcome::Cache::Miss ? "miss" : out.cache == jit::CompileOutcome::Cache::Memory ? "memory" : "disk";
+    status.cache = out.cache == jit::CompileOutcome::Cache::Miss     ? "miss"
+                   : out.cache == jit::CompileOutcome::Cache::Memory ? "memory"
+                                                                     : "disk";
     status.jitBackend = out.lib->backend;
     const events::Ns tLookup = events::now();
     for (auto& k : a.kernels) a.fns.push_back(out.lib->lookup(k.name));
@@ -206,17 +223,33 @@ namespace {
 
 struct Pass {
     const char* name;
-    const char* phase;        // the span it is timed under ("lower" holds lowering and its analysis)
-    double Phases::*ms;       // where its time adds up
+    const char* phase;  // the span it is timed under ("lower" holds lowering and its analysis)
+    double Phases::*ms; // where its time adds up
     std::function<bool(const capture::CapturedGraph&, Artifact&, capture::CompiledCode&, int64_t)> run;
 };
 
 const std::vector<Pass>& passes() {
     static const std::vector<Pass> kPasses = {
-        {"lower", "lower", &Phases::lower, [](auto& g, auto& a, auto&, int64_t) { lowerPass(g, a); return true; }},
-        {"dependencies", "lower", &Phases::lower, [](auto& g, auto& a, auto&, int64_t) { dependencyPass(g, a); return true; }},
-        {"fuse", "fuse", &Phases::fuse, [](auto&, auto& a, auto&, int64_t) { fusePass(a); return true; }},
-        {"emit", "codegen", &Phases::codegen, [](auto& g, auto& a, auto&, int64_t) { emitPass(g, a); return true; }},
+        {"lower", "lower", &Phases::lower,
+         [](auto& g, auto& a, auto&, int64_t) {
+             lowerPass(g, a);
+             return true;
+         }},
+        {"dependencies", "lower", &Phases::lower,
+         [](auto& g, auto& a, auto&, int64_t) {
+             dependencyPass(g, a);
+             return true;
+         }},
+        {"fuse", "fuse", &Phases::fuse,
+         [](auto&, auto& a, auto&, int64_t) {
+             fusePass(a);
+             return true;
+         }},
+        {"emit", "codegen", &Phases::codegen,
+         [](auto& g, auto& a, auto&, int64_t) {
+             emitPass(g, a);
+             return true;
+         }},
         {"jit", nullptr, &Phases::jit, [](auto&, auto& a, auto& st, int64_t begin) { return jitPass(a, st, begin); }},
     };
     return kPasses;

@@ -14,7 +14,9 @@
 #include "core/fuse/fuse.h"
 #include "core/lower/lower.h"
 
-namespace fl::jit { class KernelLib; }
+namespace fl::jit {
+class KernelLib;
+}
 
 namespace fl::compile {
 
@@ -27,18 +29,18 @@ struct Phases {
 // What the passes make of one captured graph.
 struct Artifact {
     lower::Lowered lowered;
-    std::vector<std::vector<int>> deps;   // per program node: the nodes it must run after
-    std::vector<bool> needsValue;         // per program node: its whole value is read
-    bool recomputable = true;             // no op with side effects or randomness: backward may rerun the graph
+    std::vector<std::vector<int>> deps; // per program node: the nodes it must run after
+    std::vector<bool> needsValue;       // per program node: its whole value is read
+    bool recomputable = true;           // no op with side effects or randomness: backward may rerun the graph
     fuse::Schedule schedule;
-    std::vector<int> order;               // execution units (see fuse::executionOrder)
+    std::vector<int> order; // execution units (see fuse::executionOrder)
     std::vector<codegen::Kernel> kernels;
-    std::map<int, size_t> kernelOfGroup;  // schedule group -> kernel
-    std::vector<int> producerOf;          // captured graph node -> program node holding its value
+    std::map<int, size_t> kernelOfGroup; // schedule group -> kernel
+    std::vector<int> producerOf;         // captured graph node -> program node holding its value
     std::string translationUnit;
-    std::string key;                      // cache key of the graph
+    std::string key; // cache key of the graph
     std::shared_ptr<jit::KernelLib> lib;
-    std::vector<void*> fns;               // per kernel
+    std::vector<void*> fns; // per kernel
     Phases phases;
 };
 

@@ -49,12 +49,12 @@ public:
     virtual ~TraceHooks() = default;
 
     // ---- the traced ("root") frame and where in it the interpreter is
-    Scope* rootScope = nullptr;   // the traced frame's scope
-    Scope* userGlobals = nullptr; // the module scope of the traced function
-    int rootDepth = 0;            // interpreter call depth of the traced frame
-    std::vector<int> path;        // statement path of the current root statement
-    bool inIfTest = false;        // evaluating the test of a root-level `if`
-    int loopDepth = 0;            // >0: inside a loop / with / try / comprehension of the root frame
+    Scope* rootScope = nullptr;    // the traced frame's scope
+    Scope* userGlobals = nullptr;  // the module scope of the traced function
+    int rootDepth = 0;             // interpreter call depth of the traced frame
+    std::vector<int> path;         // statement path of the current root statement
+    bool inIfTest = false;         // evaluating the test of a root-level `if`
+    int loopDepth = 0;             // >0: inside a loop / with / try / comprehension of the root frame
     const Expr* curExpr = nullptr; // the expression being evaluated (source spans of graph nodes)
     // the root-level call being evaluated, its statement path and its occurrence in the statement
     const CallExpr* rootCall = nullptr;

@@ -17,8 +17,12 @@ using namespace fl;
 
 static int passed = 0, failed = 0;
 static void check(bool ok, const std::string& what) {
-    if (ok) ++passed;
-    else { ++failed; std::printf("FAIL %s\n", what.c_str()); }
+    if (ok)
+        ++passed;
+    else {
+        ++failed;
+        std::printf("FAIL %s\n", what.c_str());
+    }
 }
 
 // Runs `source` with capture on (FUSELAB_BACKEND=reference: the graphs are captured, not compiled)
@@ -77,111 +81,114 @@ int main() {
 
     std::string mlpKey;
     withFirstGraph(kMlp, [&](const capture::CapturedGraph& g) {
-    // ---- lower
-    compile::Artifact a;
-    compile::lowerPass(g, a);
-    const lower::Program& p = a.lowered.program;
-    int inputs = 0, externs = 0, pointwise = 0;
-    for (auto& n : p.nodes) {
-        inputs += n.kind == lower::NodeKind::Input;
-        externs += n.kind == lower::NodeKind::Extern;
-        pointwise += n.kind == lower::NodeKind::Pointwise;
-    }
-    check(inputs == 3, "lower: the three inputs are Input nodes (" + std::to_string(inputs) + ")");
-    check(externs == 1 && p.nodes.size() > 3, "lower: the matmul is one library call");
-    check(pointwise >= 2, "lower: the bias add and gelu are pointwise nodes");
-    check(a.lowered.info.size() == g.nodes.size(), "lower: one info per captured node");
-    check(a.deps.empty() && a.kernels.empty(), "lower: only lowering ran");
+        // ---- lower
+        compile::Artifact a;
+        compile::lowerPass(g, a);
+        const lower::Program& p = a.lowered.program;
+        int inputs = 0, externs = 0, pointwise = 0;
+        for (auto& n : p.nodes) {
+            inputs += n.kind == lower::NodeKind::Input;
+            externs += n.kind == lower::NodeKind::Extern;
+            pointwise += n.kind == lower::NodeKind::Pointwise;
+        }
+        check(inputs == 3, "lower: the three inputs are Input nodes (" + std::to_string(inputs) + ")");
+        check(externs == 1 && p.nodes.size() > 3, "lower: the matmul is one library call");
+        check(pointwise >= 2, "lower: the bias add and gelu are pointwise nodes");
+        check(a.lowered.info.size() == g.nodes.size(), "lower: one info per captured node");
+        check(a.deps.empty() && a.kernels.empty(), "lower: only lowering ran");
 
-    // ---- dependencies
-    compile::dependencyPass(g, a);
-    check(a.deps.size() == p.nodes.size() && a.needsValue.size() == p.nodes.size(), "dependencies: one entry per program node");
-    const lower::Node* mm = nullptr;
-    for (auto& n : p.nodes)
-        if (n.kind == lower::NodeKind::Extern) mm = &n;
-    bool afterMm = false;
-    for (auto& n : p.nodes)
-        if (n.kind == lower::NodeKind::Pointwise && std::count(a.deps[n.id].begin(), a.deps[n.id].end(), mm ? mm->id : -2)) afterMm = true;
-    check(afterMm, "dependencies: a pointwise node reads the matmul's result");
-    check(a.recomputable, "dependencies: a pure graph may be rerun");
+        // ---- dependencies
+        compile::dependencyPass(g, a);
+        check(a.deps.size() == p.nodes.size() && a.needsValue.size() == p.nodes.size(), "dependencies: one entry per program node");
+        const lower::Node* mm = nullptr;
+        for (auto& n : p.nodes)
+            if (n.kind == lower::NodeKind::Extern) mm = &n;
+        bool afterMm = false;
+        for (auto& n : p.nodes)
+            if (n.kind == lower::NodeKind::Pointwise && std::count(a.deps[n.id].begin(), a.deps[n.id].end(), mm ? mm->id : -2))
+                afterMm = true;
+        check(afterMm, "dependencies: a pointwise node reads the matmul's result");
+        check(a.recomputable, "dependencies: a pure graph may be rerun");
 
-    // ---- fuse
-    compile::fusePass(a);
-    int live = 0;
-    for (auto& gr : a.schedule.groups) live += gr.alive;
-    check(live == 1, "fuse: bias and gelu become one kernel (" + std::to_string(live) + " live groups)");
-    bool vertical = false, epilogue = false;
-    for (auto& d : a.schedule.decisions) {
-        vertical = vertical || (d.kind == "vertical" && d.fused && !d.reason.empty());
-        epilogue = epilogue || (d.kind == "epilogue" && d.fused);
-    }
-    check(vertical, "fuse: a vertical fusion decision with its reason");
-    // the bias `b` is an input numbered after the matmul: inputs exist before anything runs
-    check(epilogue, "fuse: the kernel runs as the matmul's epilogue");
-    check(!a.order.empty(), "fuse: an execution order");
+        // ---- fuse
+        compile::fusePass(a);
+        int live = 0;
+        for (auto& gr : a.schedule.groups) live += gr.alive;
+        check(live == 1, "fuse: bias and gelu become one kernel (" + std::to_string(live) + " live groups)");
+        bool vertical = false, epilogue = false;
+        for (auto& d : a.schedule.decisions) {
+            vertical = vertical || (d.kind == "vertical" && d.fused && !d.reason.empty());
+            epilogue = epilogue || (d.kind == "epilogue" && d.fused);
+        }
+        check(vertical, "fuse: a vertical fusion decision with its reason");
+        // the bias `b` is an input numbered after the matmul: inputs exist before anything runs
+        check(epilogue, "fuse: the kernel runs as the matmul's epilogue");
+        check(!a.order.empty(), "fuse: an execution order");
 
-    // ---- emit
-    compile::emitPass(g, a);
-    check(a.kernels.size() == 1, "emit: one kernel");
-    check(!a.kernels.empty() && a.kernels[0].name.rfind("cpp_fused_", 0) == 0 && a.kernels[0].name.find("gelu") != std::string::npos,
-          "emit: the kernel is named for what it computes (" + (a.kernels.empty() ? std::string() : a.kernels[0].name) + ")");
-    check(a.translationUnit.find(a.kernels.empty() ? "?" : a.kernels[0].name) != std::string::npos, "emit: the translation unit holds the kernel");
-    check(a.key.size() >= 16, "emit: a cache key");
-    compile::Artifact again;
-    compile::lowerPass(g, again);
-    compile::dependencyPass(g, again);
-    compile::fusePass(again);
-    compile::emitPass(g, again);
-    check(again.key == a.key && again.translationUnit == a.translationUnit, "emit: the same graph gives the same source and key");
-    check(a.lib == nullptr && a.fns.empty(), "emit: nothing compiled yet");
-    mlpKey = a.key;
+        // ---- emit
+        compile::emitPass(g, a);
+        check(a.kernels.size() == 1, "emit: one kernel");
+        check(!a.kernels.empty() && a.kernels[0].name.rfind("cpp_fused_", 0) == 0 && a.kernels[0].name.find("gelu") != std::string::npos,
+              "emit: the kernel is named for what it computes (" + (a.kernels.empty() ? std::string() : a.kernels[0].name) + ")");
+        check(a.translationUnit.find(a.kernels.empty() ? "?" : a.kernels[0].name) != std::string::npos,
+              "emit: the translation unit holds the kernel");
+        check(a.key.size() >= 16, "emit: a cache key");
+        compile::Artifact again;
+        compile::lowerPass(g, again);
+        compile::dependencyPass(g, again);
+        compile::fusePass(again);
+        compile::emitPass(g, again);
+        check(again.key == a.key && again.translationUnit == a.translationUnit, "emit: the same graph gives the same source and key");
+        check(a.lib == nullptr && a.fns.empty(), "emit: nothing compiled yet");
+        mlpKey = a.key;
     });
 
     // ---- dependencies: an in-place op is a barrier, and makes the graph unsafe to rerun
     withFirstGraph(kInplace, [&](const capture::CapturedGraph& gi) {
-    compile::Artifact b;
-    compile::lowerPass(gi, b);
-    compile::dependencyPass(gi, b);
-    const lower::Program& pi = b.lowered.program;
-    const lower::Node* add_ = nullptr;
-    for (auto& n : pi.nodes)
-        if (n.kind == lower::NodeKind::Fallback && n.callee.size() > 1 && n.callee.back() == '_') add_ = &n;
-    if (add_) {
-        bool barrier = true;
-        for (auto& n : pi.nodes) {
-            if (n.kind == lower::NodeKind::Input || n.id == add_->id) continue;
-            const auto& d = n.id < add_->id ? b.deps[add_->id] : b.deps[n.id];
-            int other = n.id < add_->id ? n.id : add_->id;
-            barrier = barrier && std::count(d.begin(), d.end(), other);
+        compile::Artifact b;
+        compile::lowerPass(gi, b);
+        compile::dependencyPass(gi, b);
+        const lower::Program& pi = b.lowered.program;
+        const lower::Node* add_ = nullptr;
+        for (auto& n : pi.nodes)
+            if (n.kind == lower::NodeKind::Fallback && n.callee.size() > 1 && n.callee.back() == '_') add_ = &n;
+        if (add_) {
+            bool barrier = true;
+            for (auto& n : pi.nodes) {
+                if (n.kind == lower::NodeKind::Input || n.id == add_->id) continue;
+                const auto& d = n.id < add_->id ? b.deps[add_->id] : b.deps[n.id];
+                int other = n.id < add_->id ? n.id : add_->id;
+                barrier = barrier && std::count(d.begin(), d.end(), other);
+            }
+            check(barrier, "dependencies: every node is ordered against the in-place op");
+            check(!b.recomputable, "dependencies: a graph with an in-place op is not rerun");
+        } else {
+            // lowered in place as a kernel: nothing to order, and the graph stays pure
+            check(nodeWhat(pi, "sin") != nullptr, "lower: the in-place case lowers");
         }
-        check(barrier, "dependencies: every node is ordered against the in-place op");
-        check(!b.recomputable, "dependencies: a graph with an in-place op is not rerun");
-    } else {
-        // lowered in place as a kernel: nothing to order, and the graph stays pure
-        check(nodeWhat(pi, "sin") != nullptr, "lower: the in-place case lowers");
-    }
     });
 
     // ---- run: all passes, timed under the phases the reports name
     withFirstGraph(kMlp, [&](const capture::CapturedGraph& g2) {
-    struct Status : capture::CompiledCode {
-        bool execute(script::Interp&, const capture::CapturedGraph&, std::vector<script::Value>&) override { return false; }
-        bool rerunnable() const override { return false; }
-        size_t kernelCount() const override { return 0; }
-    } st;
-    compile::Artifact c;
-    compile::run(g2, 1.5, c, st);
-    check(st.ok && st.error.empty(), "run: compiles (" + st.error + ")");
-    check(c.lib != nullptr && c.fns.size() == c.kernels.size() && !c.fns.empty() && c.fns[0] != nullptr, "run: the kernels are loaded");
-    std::vector<std::string> names;
-    for (auto& s : st.phaseSpans) names.push_back(s.name);
-    check(names.size() >= 4 && names[0] == "lower" && names[1] == "fuse" && names[2] == "codegen", "run: spans lower, fuse, codegen, then the JIT's steps");
-    check(!names.empty() && names.back() == "symbol lookup", "run: the last span is the symbol lookup");
-    bool ordered = true;
-    for (size_t i = 1; i < st.phaseSpans.size(); ++i) ordered = ordered && st.phaseSpans[i].beginNs >= st.phaseSpans[i - 1].beginNs;
-    check(ordered, "run: spans in time order");
-    check(c.phases.trace == 1.5 && c.phases.lower > 0 && c.phases.fuse > 0 && c.phases.codegen > 0, "run: each phase timed");
-    check(c.key == mlpKey, "run: the same key as the passes called one by one");
+        struct Status : capture::CompiledCode {
+            bool execute(script::Interp&, const capture::CapturedGraph&, std::vector<script::Value>&) override { return false; }
+            bool rerunnable() const override { return false; }
+            size_t kernelCount() const override { return 0; }
+        } st;
+        compile::Artifact c;
+        compile::run(g2, 1.5, c, st);
+        check(st.ok && st.error.empty(), "run: compiles (" + st.error + ")");
+        check(c.lib != nullptr && c.fns.size() == c.kernels.size() && !c.fns.empty() && c.fns[0] != nullptr, "run: the kernels are loaded");
+        std::vector<std::string> names;
+        for (auto& s : st.phaseSpans) names.push_back(s.name);
+        check(names.size() >= 4 && names[0] == "lower" && names[1] == "fuse" && names[2] == "codegen",
+              "run: spans lower, fuse, codegen, then the JIT's steps");
+        check(!names.empty() && names.back() == "symbol lookup", "run: the last span is the symbol lookup");
+        bool ordered = true;
+        for (size_t i = 1; i < st.phaseSpans.size(); ++i) ordered = ordered && st.phaseSpans[i].beginNs >= st.phaseSpans[i - 1].beginNs;
+        check(ordered, "run: spans in time order");
+        check(c.phases.trace == 1.5 && c.phases.lower > 0 && c.phases.fuse > 0 && c.phases.codegen > 0, "run: each phase timed");
+        check(c.key == mlpKey, "run: the same key as the passes called one by one");
     });
 
     std::printf("pipeline: %d passed, %d failed\n", passed, failed);

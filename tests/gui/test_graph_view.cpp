@@ -189,7 +189,7 @@ int distinctColours(const QImage& img) {
 
 class TestGraphView : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void smallGraphLaysOutWithoutOverlaps();
     void groupsRecolourWithoutRelayout();
     void clickReportsTheNode();

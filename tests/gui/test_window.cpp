@@ -64,7 +64,7 @@ int recompileItems(QTreeWidget* tree) {
 
 class TestWindow : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         QCoreApplication::setOrganizationName("FuselabTest");
         QCoreApplication::setApplicationName("FuselabTest");
@@ -202,14 +202,14 @@ private slots:
             if (n.op == "torch.nn.functional.gelu") gelu = n.id;
         QVERIFY(gelu >= 0);
         QVERIFY(e.nodes[size_t(gelu)].kernel >= 0);
-        emit w.graphsPane()->graphView()->nodeClicked(gelu);
+        Q_EMIT w.graphsPane()->graphView()->nodeClicked(gelu);
         QTest::qWait(20);
         QCOMPARE(w.kernelsPane()->currentKernel(), e.nodes[size_t(gelu)].kernel);
         QVERIFY(w.kernelsPane()->sourceView()->toPlainText().contains("gelu"));
         QVERIFY(!w.kernelsPane()->highlightedLines().isEmpty());
         // and back: a kernel line selects its graph nodes
         int line = w.kernelsPane()->highlightedLines().first();
-        emit w.kernelsPane()->sourceView()->lineClicked(line);
+        Q_EMIT w.kernelsPane()->sourceView()->lineClicked(line);
         QTest::qWait(20);
         std::vector<int> sel = w.graphsPane()->graphView()->selectedNodes();
         QVERIFY(std::find(sel.begin(), sel.end(), gelu) != sel.end());

@@ -20,7 +20,7 @@ class TestTimingView : public QObject {
     Q_OBJECT
     profiler::Profile prof;
 
-private slots:
+private Q_SLOTS:
     void initTestCase() {
         run::RunConfig cfg;
         cfg.path = "resources/models/graph_break.py";

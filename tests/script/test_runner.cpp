@@ -36,7 +36,7 @@ Captured run(const std::string& source, double timeout = 0, const fl::CancelToke
 
 class TestRunner : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void printsAndExitsZero() {
         auto c = run("x = [1, 2, 3]\nprint(sum(x), len(x), sep='-')\n");
         QCOMPARE(c.r.exitCode, 0);
