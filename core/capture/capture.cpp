@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/capture/tracer.h"
 #include "core/script/pyformat.h"
@@ -1427,8 +1428,12 @@ Session& install(Interp& in, Backend* backend) {
     return session(in);
 }
 
-Session& session(Interp& in) { return static_cast<Session&>(*in.compileHooks); }
-const Session& session(const Interp& in) { return static_cast<const Session&>(*in.compileHooks); }
+Session& session(Interp& in) {
+    // every run core/run makes has one; an interpreter made without install() has none
+    if (!in.compileHooks) throw std::logic_error("capture::session: no capture session is installed in this interpreter");
+    return static_cast<Session&>(*in.compileHooks);
+}
+const Session& session(const Interp& in) { return session(const_cast<Interp&>(in)); }
 Session::~Session() = default;
 
 LogChannels LogChannels::fromEnv() {
