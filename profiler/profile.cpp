@@ -122,6 +122,8 @@ void prepare(script::Interp& in) {
     capture::session(in).events.setLevel(events::Level::Kernels);
 }
 
+// Long: the profile's passes over the event log in order (compiles, calls, kernels, replays), each
+// reading what the one before built.
 Profile collect(script::Interp& in, const CollectOptions& opts) {
     Profile p;
     capture::Session& s = capture::session(in);
