@@ -358,6 +358,11 @@ def make_program(seed, index, specials_rate=0.15):
                     ok = False
                     break
                 s2 = _step(shadow, new)
+                # a float32 result made from ints (`x0 // 1e-3` of an int64 x0) is float32 in the
+                # shadow too: widen it, so the statements after it are checked in float64 as well
+                # (cos(4999.0 ** 2 + 0.5) rests on how the square rounds; unwidened it went unseen)
+                for name, _ in new:
+                    s2[name.lstrip("_")] = _wide(s2.get(name.lstrip("_")))
                 if not _rounds_to(s2[var], r):
                     ok = False
                     break
