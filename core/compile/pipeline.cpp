@@ -276,7 +276,10 @@ void run(const capture::CapturedGraph& g, double traceMs, Artifact& a, capture::
         for (const Pass& p : passes()) {
             const events::Ns t0 = events::now();
             if (open && (!p.phase || std::string(open) != p.phase)) close(t0);
-            if (!open && p.phase) open = p.phase;
+            if (!open && p.phase) {
+                open = p.phase;
+                mark = t0;
+            }
             bool ok = p.run(g, a, status, t0);
             const events::Ns t1 = events::now();
             a.phases.*p.ms += double(t1 - t0) * 1e-6;

@@ -53,6 +53,11 @@ void* runJob(void* p) {
         if (cfg.err) cfg.err(s);
         else std::cerr << s;
     };
+    auto fail = [&](RunStatus status, int exitCode, const std::string& message) {
+        r.status = status;
+        r.exitCode = exitCode;
+        emitErr(message);
+    };
     try {
         RunOptions opts;
         opts.out = cfg.out;
@@ -116,29 +121,17 @@ void* runJob(void* p) {
     } catch (Cancelled&) {
         r.status = job->cfg->cancel && job->cfg->cancel->cancelled() ? RunStatus::Cancelled : RunStatus::Timeout;
     } catch (std::bad_alloc&) {
-        r.status = RunStatus::ScriptError;
-        r.exitCode = 1;
-        emitErr("MemoryError: out of memory\n");
+        fail(RunStatus::ScriptError, 1, "MemoryError: out of memory\n");
     } catch (NestingTooDeep&) {
-        r.status = RunStatus::ScriptError;
-        r.exitCode = 1;
-        emitErr("RecursionError: maximum recursion depth exceeded while hashing or comparing nested keys\n");
+        fail(RunStatus::ScriptError, 1, "RecursionError: maximum recursion depth exceeded while hashing or comparing nested keys\n");
     } catch (PyException&) {
-        r.status = RunStatus::InternalError;
-        r.exitCode = 70;
-        emitErr("fuselab: internal error while setting up the interpreter\n");
+        fail(RunStatus::InternalError, 70, "fuselab: internal error while setting up the interpreter\n");
     } catch (ControlSignal&) {
-        r.status = RunStatus::InternalError;
-        r.exitCode = 70;
-        emitErr("fuselab: internal error: a graph break escaped the compiled frame\n");
+        fail(RunStatus::InternalError, 70, "fuselab: internal error: a graph break escaped the compiled frame\n");
     } catch (std::exception& e) {
-        r.status = RunStatus::InternalError;
-        r.exitCode = 70;
-        emitErr(std::string("fuselab: internal error: ") + e.what() + "\n");
+        fail(RunStatus::InternalError, 70, std::string("fuselab: internal error: ") + e.what() + "\n");
     } catch (...) {
-        r.status = RunStatus::InternalError;
-        r.exitCode = 70;
-        emitErr("fuselab: internal error\n");
+        fail(RunStatus::InternalError, 70, "fuselab: internal error\n");
     }
     {
         std::lock_guard<std::mutex> lock(job->shared->mu);

@@ -4,7 +4,7 @@
 // from and returned to a pool keyed by size, so memory is reused between kernels. When grad mode
 // is on and an input requires grad, the compiled forward is wrapped in an autograd function
 // whose backward recomputes the graph eagerly and differentiates it.
-// This header has no LibTorch: capture.cpp and the command line include it.
+// This header has no LibTorch: core/run, core/inspect and the profiler include it.
 #pragma once
 
 #include <map>
