@@ -209,6 +209,7 @@ public:
                 if (symbolsUsed_.count(p_.symbols[i])) src << "    const long " << p_.symbols[i] << " = sym[" << i << "];\n";
             if (scalarsUsed_.empty()) src << "    (void)scal;\n";
             if (symbolsUsed_.empty()) src << "    (void)sym;\n";
+            for (auto& [literal, name] : comparedConstants_) src << "    const float " << name << " = fl_opaque(" << literal << ");\n";
             if (fast) src << "    bool fl_big = false; // an argument of sin or cos reached 2^20\n";
             src << loops;
             if (streams_) src << "#if defined(__clang__)\n    __atomic_thread_fence(__ATOMIC_SEQ_CST); // the streamed rows reach memory\n#endif\n";
@@ -237,6 +238,7 @@ private:
     std::vector<bool> writes_;
     std::set<std::string> math_, symbolsUsed_;
     std::set<int> scalarsUsed_;
+    std::map<std::string, std::string> comparedConstants_; // literal -> its opaque copy (comparedConstant)
     std::map<int, std::string> redVar_;
     int tmp_ = 0;
     Scope* rowScope_ = nullptr;          // a reduction kernel's per-row scope
@@ -451,6 +453,22 @@ private:
         return "fl_opaque(" + rhs + ")";
     }
 
+    // A float constant that a compare reads, as a value the optimizer cannot see, set once before the
+    // loops. Clang 15 folds two clamps in a row, max(max(x, c), c) written as selects, into the
+    // first even where they treat NaN differently: `x < 0 ? 0 : x` (relu, NaN stays NaN) then
+    // `y > 0 ? y : 0` (a where, NaN becomes 0) gave NaN. Its min/max matching needs one compared
+    // operand known not to be NaN, which a constant it cannot see is not; the compare and select
+    // still vectorize (a compare with a broadcast register).
+    std::string comparedConstant(const std::string& literal) {
+        auto [it, added] = comparedConstants_.emplace(literal, "");
+        if (added) it->second = "fl_k" + std::to_string(comparedConstants_.size() - 1);
+        math_.insert("fl_opaque");
+        return it->second;
+    }
+    std::string compareOperand(const SE& arg, const std::string& text) {
+        return arg->kind == SExpr::Const && arg->dtype == DType::F32 ? comparedConstant(text) : text;
+    }
+
     std::string mathCall(const char* fn, const std::vector<std::string>& a) {
         math_.insert(fn);
         std::string r = std::string(fn) + "(";
@@ -557,14 +575,20 @@ private:
             std::string r = emitLine(*rowScope_, DType::F32, opaque("1.0f / " + a[1]));
             rowValues_.insert(r);
             rhs = a[0] + " * " + r;
-        } else if (auto it = infix.find(op); it != infix.end()) rhs = a[0] + " " + it->second + " " + a[1];
+        } else if (auto it = infix.find(op); it != infix.end()) {
+            if (op == "lt" || op == "le" || op == "gt" || op == "ge")
+                for (size_t i = 0; i < 2; ++i) a[i] = compareOperand(e->args[i], a[i]);
+            rhs = a[0] + " " + it->second + " " + a[1];
+        }
         else if (op == "sub_ordered") rhs = "__builtin_fmaf(" + a[1] + ", -1.0f, " + a[0] + ")"; // a - b, never reassociated
         else if (op == "neg") rhs = "-" + a[0];
         else if (op == "not") rhs = "!" + a[0];
         else if (op == "reciprocal") rhs = "1.0f / " + a[0];
-        else if (op == "relu") rhs = a[0] + " < 0.0f ? 0.0f : " + a[0]; // NaN stays NaN: the compare is false
-        else if ((op == "max" || op == "clamp_min") && e->args.size() > 1 && nonNanLiteral(e->args[1])) rhs = a[0] + " < " + a[1] + " ? " + a[1] + " : " + a[0];
-        else if ((op == "min" || op == "clamp_max") && e->args.size() > 1 && nonNanLiteral(e->args[1])) rhs = a[0] + " > " + a[1] + " ? " + a[1] + " : " + a[0];
+        else if (op == "relu") rhs = a[0] + " < " + comparedConstant("0.0f") + " ? 0.0f : " + a[0]; // NaN stays NaN: the compare is false
+        else if ((op == "max" || op == "clamp_min") && e->args.size() > 1 && nonNanLiteral(e->args[1]))
+            rhs = a[0] + " < " + comparedConstant(a[1]) + " ? " + a[1] + " : " + a[0];
+        else if ((op == "min" || op == "clamp_max") && e->args.size() > 1 && nonNanLiteral(e->args[1]))
+            rhs = a[0] + " > " + comparedConstant(a[1]) + " ? " + a[1] + " : " + a[0];
         else if (op == "max" || op == "clamp_min") rhs = mathCall("fl_max", a);
         else if (op == "min" || op == "clamp_max") rhs = mathCall("fl_min", a);
         else if (op == "trunc") rhs = "__builtin_truncf(" + a[0] + ")";

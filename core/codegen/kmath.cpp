@@ -395,7 +395,8 @@ static inline float fl_sqrt(float x) { return __builtin_sqrtf(x); }
 static inline float fl_rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 )"},
         {"fl_opaque", {}, R"(
-// The value, unseen by the optimizer: a reciprocal computed once per row stays one.
+// The value, unseen by the optimizer: a reciprocal computed once per row stays one; a constant
+// that a compare reads is not known to be non-NaN (comparedConstant in codegen.cpp).
 static inline float fl_opaque(float x) {
     volatile float v = x;
     return v;
