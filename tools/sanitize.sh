@@ -32,7 +32,7 @@ export FUSELAB_HOSTILE_WALL_S=${FUSELAB_HOSTILE_WALL_S:-120}
 export FUSELAB_CACHE_DIR=${FUSELAB_CACHE_DIR:-$PWD/$BUILD_DIR/jit-cache}
 
 if [ $# -eq 0 ]; then
-  set -- -R '^(parser|graph|format|jit|bench_timing|hostile|capture_scenarios|compiler|fuzz_compile|oracle)$'
+  set -- -R '^(parser|graph|format|jit|bench_timing|hostile|capture_scenarios|compiler_cases|compiler_code|compiler_cache|fuzz_compile|oracle)$'
 fi
 start=$(date +%s)
 status=0
