@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "core/capture/tracer.h"
+#include "core/graph/ops.h"
 #include "core/script/pyformat.h"
 #include "core/script/tensor_obj.h"
 
@@ -854,17 +855,10 @@ ArgT Tracer::templateOf(const Value& v) {
     return argOf(v);
 }
 
-bool mutatesInPlace(const std::string& target, bool inplaceFlag) {
-    if (inplaceFlag || target == "operator.setitem" || target.rfind("operator.i", 0) == 0) return true;
-    if (target.rfind("operator.", 0) == 0) return false;
-    std::string b = target.substr(target.rfind('.') + 1);
-    return b.size() > 1 && b.back() == '_' && b[b.size() - 2] != '_' && b.front() != '_';
-}
-
 static bool isInplace(const std::string& target, const CallArgs& ca) {
     bool flag = false;
     for (auto& [k, v] : ca.kw) flag = flag || (k == "inplace" && v.isBool() && v.b());
-    return mutatesInPlace(target, flag);
+    return graph::mutatesInPlace(target, flag);
 }
 
 bool Tracer::isSymName(const std::string& name) const {

@@ -111,11 +111,6 @@ struct ArgT {
 // with each node a Ref reads before it is read.
 Value instantiateArg(const ArgT& a, std::vector<Value>& env, const std::function<void(int)>& ensure);
 
-// An op that changes its first argument in place: PyTorch's trailing underscore (`Tensor.add_`,
-// `torch.relu_`), item assignment, augmented assignment, or an `inplace=True` flag. Capture and
-// lowering both ask this.
-bool mutatesInPlace(const std::string& target, bool inplaceFlag);
-
 struct OpNode {
     bool placeholder = false;
     bool scalar = false; // a symbolic int/float input

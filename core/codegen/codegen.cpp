@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/codegen/kmath.h"
+#include "core/graph/ops.h"
 
 namespace fl::codegen {
 
@@ -69,13 +70,18 @@ static inline void fl_stream_row(float* __restrict dst, const float* __restrict 
 }
 )";
 
-// The transcendental functions of kmath: costly enough to keep rather than compute twice, and
-// built of chains of dependent operations.
-const std::set<std::string>& costlyOps() {
-    static const std::set<std::string> ops = {"exp", "exp_nonpos", "expm1", "log", "log1p", "tanh", "erf", "gelu", "sigmoid", "sin", "cos", "pow"};
+// The transcendental functions of kmath (graph::Costly in the op table): costly enough to keep
+// rather than compute twice, and built of chains of dependent operations.
+bool costlyCall(Op op) { return graph::info(op).costly() && graph::info(op).kernel(); }
+const std::vector<std::string>& costlyOps() {
+    static const std::vector<std::string> ops = [] {
+        std::vector<std::string> v;
+        for (size_t i = 0; i < graph::kOpCount; ++i)
+            if (const graph::OpInfo& in = graph::info(graph::Op(i)); in.costly() && in.kernel()) v.push_back(in.name);
+        return v;
+    }();
     return ops;
 }
-bool costlyCall(const std::string& op) { return costlyOps().count(op) > 0; }
 
 // A loop whose body calls them is bound by their dependency chains (the polynomial of one vector
 // waits on itself), not by memory: asking clang for four vectors at once, interleaved instruction
@@ -88,6 +94,26 @@ bool latencyBound(const std::string& body) {
 }
 std::string interleave(const std::string& body, const std::string& indent) {
     return latencyBound(body) ? indent + "#pragma clang loop interleave_count(4)\n" : std::string();
+}
+
+// The C++ operator a kernel op prints as, or null.
+const char* infixSymbol(Op op) {
+    switch (op) {
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div:
+    case Op::DivGe1: return "/";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::And: return "&";
+    case Op::Or: return "|";
+    default: return nullptr;
+    }
 }
 
 // A literal power of two: dividing by it is multiplying by its exact reciprocal, which the
@@ -387,7 +413,7 @@ private:
         case SExpr::Const: return "C" + std::to_string(int(e->dtype)) + ":" + floatLit(e->c);
         case SExpr::Scalar: return "S" + std::to_string(e->buffer);
         case SExpr::Index: return "I" + str(e->index[0]);
-        case SExpr::Call: k = "F" + e->op; break;
+        case SExpr::Call: k = std::string("F") + graph::opName(e->op); break;
         case SExpr::Where: k = "W"; break;
         case SExpr::Cast: k = "T" + std::to_string(int(e->dtype)); break;
         }
@@ -563,11 +589,10 @@ private:
         }
         std::vector<std::string> a;
         for (auto& x : e->args) a.push_back(expr(x, sc));
-        const std::string& op = e->op;
-        static const std::map<std::string, std::string> infix = {{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}, {"div_ge1", "/"}, {"lt", "<"}, {"le", "<="},
-                                                                 {"gt", ">"}, {"ge", ">="}, {"eq", "=="}, {"ne", "!="}, {"and", "&"}, {"or", "|"}};
+        const Op op = e->op;
+        const bool literalBound = e->args.size() > 1 && nonNanLiteral(e->args[1]);
         std::string rhs;
-        if ((op == "div_ge1" || (op == "div" && dataFree(e->args[1]))) && e->dtype == DType::F32 && rowValues_.count(a[1])) {
+        if ((op == Op::DivGe1 || (op == Op::Div && dataFree(e->args[1]))) && e->dtype == DType::F32 && rowValues_.count(a[1])) {
             // a divisor fixed for the whole row (softmax's sum): one reciprocal per row, a multiply
             // per element. Only where 1 / divisor cannot overflow: softmax's sum is at least 1
             // (div_ge1), a size is at least 1; a divisor computed from data may be below 2^-128,
@@ -575,25 +600,29 @@ private:
             std::string r = emitLine(*rowScope_, DType::F32, opaque("1.0f / " + a[1]));
             rowValues_.insert(r);
             rhs = a[0] + " * " + r;
-        } else if (auto it = infix.find(op); it != infix.end()) {
-            if (op == "lt" || op == "le" || op == "gt" || op == "ge")
+        } else if (const char* sym = infixSymbol(op)) {
+            if (op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge)
                 for (size_t i = 0; i < 2; ++i) a[i] = compareOperand(e->args[i], a[i]);
-            rhs = a[0] + " " + it->second + " " + a[1];
-        }
-        else if (op == "sub_ordered") rhs = "__builtin_fmaf(" + a[1] + ", -1.0f, " + a[0] + ")"; // a - b, never reassociated
-        else if (op == "neg") rhs = "-" + a[0];
-        else if (op == "not") rhs = "!" + a[0];
-        else if (op == "reciprocal") rhs = "1.0f / " + a[0];
-        else if (op == "relu") rhs = a[0] + " < " + comparedConstant("0.0f") + " ? 0.0f : " + a[0]; // NaN stays NaN: the compare is false
-        else if ((op == "max" || op == "clamp_min") && e->args.size() > 1 && nonNanLiteral(e->args[1]))
-            rhs = a[0] + " < " + comparedConstant(a[1]) + " ? " + a[1] + " : " + a[0];
-        else if ((op == "min" || op == "clamp_max") && e->args.size() > 1 && nonNanLiteral(e->args[1]))
-            rhs = a[0] + " > " + comparedConstant(a[1]) + " ? " + a[1] + " : " + a[0];
-        else if (op == "max" || op == "clamp_min") rhs = mathCall("fl_max", a);
-        else if (op == "min" || op == "clamp_max") rhs = mathCall("fl_min", a);
-        else if (op == "trunc") rhs = "__builtin_truncf(" + a[0] + ")";
-        else rhs = mathCall(("fl_" + op).c_str(), a);
-        if (&sc == rowScope_ && e->dtype == DType::F32 && (op == "reciprocal" || op == "rsqrt" || ((op == "div" || op == "div_ge1") && !exactReciprocal(e->args[1]))))
+            rhs = a[0] + " " + sym + " " + a[1];
+        } else switch (op) {
+            case Op::SubOrdered: rhs = "__builtin_fmaf(" + a[1] + ", -1.0f, " + a[0] + ")"; break; // a - b, never reassociated
+            case Op::Neg: rhs = "-" + a[0]; break;
+            case Op::Not: rhs = "!" + a[0]; break;
+            case Op::Reciprocal: rhs = "1.0f / " + a[0]; break;
+            case Op::Relu: rhs = a[0] + " < " + comparedConstant("0.0f") + " ? 0.0f : " + a[0]; break; // NaN stays NaN: the compare is false
+            case Op::Max:
+            case Op::ClampMin:
+                rhs = literalBound ? a[0] + " < " + comparedConstant(a[1]) + " ? " + a[1] + " : " + a[0] : mathCall("fl_max", a);
+                break;
+            case Op::Min:
+            case Op::ClampMax:
+                rhs = literalBound ? a[0] + " > " + comparedConstant(a[1]) + " ? " + a[1] + " : " + a[0] : mathCall("fl_min", a);
+                break;
+            case Op::Trunc: rhs = "__builtin_truncf(" + a[0] + ")"; break;
+            default: rhs = mathCall((std::string("fl_") + graph::opName(op)).c_str(), a);
+            }
+        if (&sc == rowScope_ && e->dtype == DType::F32 &&
+            (op == Op::Reciprocal || op == Op::Rsqrt || ((op == Op::Div || op == Op::DivGe1) && !exactReciprocal(e->args[1]))))
             rhs = opaque(rhs);
         std::string v = emitLine(sc, e->dtype, rhs);
         if (keep) {
@@ -879,17 +908,21 @@ private:
         for (auto& a : e->args) reductionDeps(a, out, depth);
     }
 
-    static const char* combine(const std::string& op) {
-        return op == "sum" ? "+" : op == "prod" ? "*" : nullptr;
+    std::string combineExpr(Op op, const std::string& a, const std::string& b) {
+        switch (op) {
+        case Op::Sum: return a + " + " + b;
+        case Op::Prod: return a + " * " + b;
+        case Op::Max: return mathCall("fl_max", {a, b});
+        default: return mathCall("fl_min", {a, b});
+        }
     }
-    std::string combineExpr(const std::string& op, const std::string& a, const std::string& b) {
-        if (const char* c = combine(op)) return a + " " + c + " " + b;
-        return mathCall(op == "max" ? "fl_max" : "fl_min", {a, b});
-    }
-    static std::string initValue(const std::string& op) {
-        if (op == "sum") return "0.0f";
-        if (op == "prod") return "1.0f";
-        return op == "max" ? "(-__builtin_inff())" : "__builtin_inff()";
+    static std::string initValue(Op op) {
+        switch (op) {
+        case Op::Sum: return "0.0f";
+        case Op::Prod: return "1.0f";
+        case Op::Max: return "(-__builtin_inff())";
+        default: return "__builtin_inff()";
+        }
     }
 
     // The reductions and the stored nodes of loop st of a reduction kernel.
@@ -1054,7 +1087,7 @@ private:
             std::string lanes = reds.empty() ? "" : loopBody("l", ind + "        ");
             std::string tail = loopBody("0", ind + (blockedStores ? "        " : "    "));
             out += "        // loop " + std::to_string(st) + ":";
-            for (int n : reds) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].reduceOp + " of " + p_.nodes[n].what + ")";
+            for (int n : reds) out += " " + p_.nodes[n].name + " (" + graph::opName(p_.nodes[n].reduceOp) + " of " + p_.nodes[n].what + ")";
             for (int n : stores) out += " " + p_.nodes[n].name + " (" + p_.nodes[n].what + ")";
             out += "\n";
             for (int n : reds) {

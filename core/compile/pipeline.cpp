@@ -7,6 +7,7 @@
 #include <functional>
 #include <set>
 
+#include "core/graph/ops.h"
 #include "core/jit/jit.h"
 #include "core/support/events.h"
 
@@ -166,14 +167,8 @@ void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
         for (int b : d) a.needsValue[b] = true;
     }
     // backward reruns the graph eagerly: only when running it twice is harmless
-    static const std::set<std::string> impure = {"batch_norm", "dropout",     "dropout2d", "alpha_dropout", "rand",
-                                                 "randn",      "randint",     "rand_like", "randn_like",    "randperm",
-                                                 "bernoulli",  "multinomial", "normal",    "uniform",       "manual_seed"};
     for (auto& n : p.nodes)
-        if (n.kind == NodeKind::Fallback) {
-            std::string b = n.callee.substr(n.callee.rfind('.') + 1);
-            if (impure.count(b) || (!b.empty() && b.back() == '_' && b.front() != '_')) a.recomputable = false;
-        }
+        if (n.kind == NodeKind::Fallback && graph::impure(n.callee)) a.recomputable = false;
 }
 
 void fusePass(Artifact& a) {

@@ -175,7 +175,7 @@ SE sconst(double v, DType dt) {
     e->dtype = dt;
     return e;
 }
-SE scall(const std::string& op, std::vector<SE> args, DType dt) {
+SE scall(Op op, std::vector<SE> args, DType dt) {
     auto e = std::make_shared<SExpr>();
     e->kind = SExpr::Call;
     e->op = op;

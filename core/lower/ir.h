@@ -18,7 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "core/graph/ops.h"
+
 namespace fl::lower {
+
+using graph::Op;
 
 // ------------------------------------------------------------------ integer expressions
 struct IExpr;
@@ -60,12 +64,12 @@ struct SExpr {
     int buffer = -1;           // Load
     std::vector<IE> index;     // Load: coordinates in the buffer's shape; Index: one expr
     double c = 0;              // Const (inf/nan allowed)
-    std::string op;            // Call: "add", "mul", "exp", "lt", ... ; Scalar: symbol name
+    Op op = Op::Add;           // Call: a kernel op of the op table (core/graph/ops.h)
     std::vector<SE> args;      // Call / Where (cond, a, b) / Cast (a)
 };
 SE sload(int buffer, std::vector<IE> index, DType dt);
 SE sconst(double v, DType dt = DType::F32);
-SE scall(const std::string& op, std::vector<SE> args, DType dt = DType::F32);
+SE scall(Op op, std::vector<SE> args, DType dt = DType::F32);
 SE swhere(SE c, SE a, SE b);
 SE scast(SE a, DType dt);
 SE sindex(IE i);
@@ -94,7 +98,7 @@ struct Node {
     Shape kept;              // Reduction: the output dims that are looped over (shape minus keepdim 1s)
     Shape reduced;           // Reduction: the reduced dims
     std::vector<int> keptPos; // Reduction: position of each kept dim in `shape`
-    std::string reduceOp;    // "sum", "max", "min", "prod"
+    Op reduceOp = Op::Sum;   // Sum, Max, Min, Prod
     // Extern / Fallback: what to call, inputs read whole
     std::string callee;      // "aten::mm", or the recorded target
     std::vector<int> inputs; // Extern: the captured graph nodes of its operands

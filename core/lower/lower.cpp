@@ -4,6 +4,8 @@
 #include <functional>
 #include <set>
 
+#include "core/graph/ops.h"
+
 namespace fl::lower {
 
 using capture::ArgT;
@@ -60,20 +62,9 @@ std::vector<IE> eagerStrides(const graph::TensorMeta& m, const Shape& shape) {
     return st;
 }
 
-// The op's name without its namespace: "torch.nn.functional.gelu" -> "gelu", "operator.mul" -> "mul".
-std::string baseName(const std::string& target) {
-    auto p = target.rfind('.');
-    std::string b = p == std::string::npos ? target : target.substr(p + 1);
-    if (b == "truediv") return "div";
-    if (b == "divide") return "div";
-    if (b == "subtract") return "sub";
-    if (b == "multiply") return "mul";
-    if (b == "and_") return "logical_and";
-    if (b == "or_") return "logical_or";
-    if (b == "clip") return "clamp";
-    if (b == "swapaxes" || b == "swapdims") return "transpose";
-    return b;
-}
+using graph::baseName;
+using graph::Family;
+using graph::Op;
 
 bool dtypeOf(const std::string& name, DType& d) {
     if (name == "float32") d = DType::F32;
@@ -96,7 +87,7 @@ bool mutatesFirstArg(const OpNode& n) {
     if (n.placeholder) return false;
     bool flag = false;
     for (auto& [k, a] : n.kw) flag = flag || (k == "inplace" && a.kind == ArgT::Const && a.c.isBool() && a.c.b());
-    return capture::mutatesInPlace(n.target, flag);
+    return graph::mutatesInPlace(n.target, flag);
 }
 
 class Lowerer {
@@ -108,13 +99,12 @@ public:
     // kernels would read the input and miss the write, so they must run eagerly (a buffer of
     // their own that the write lands in).
     static std::set<int> writtenCopies(const capture::CapturedGraph& g_, const Lowered& lowered) {
-        static const std::set<std::string> copying = {"contiguous", "reshape", "flatten"};
         std::set<int> out;
         for (const OpNode& n : g_.nodes) {
             if (!mutatesFirstArg(n) || n.pos.empty() || n.pos[0].kind != ArgT::Ref) continue;
             for (int m = n.pos[0].node; m >= 0 && !g_.nodes[m].placeholder && lowered.info[m].viewOp;) {
                 const OpNode& v = g_.nodes[m];
-                if (copying.count(baseName(v.target))) out.insert(m);
+                if (auto op = graph::opOfTarget(v.target); op && graph::info(*op).copies()) out.insert(m);
                 m = !v.pos.empty() && v.pos[0].kind == ArgT::Ref ? v.pos[0].node : -1;
             }
         }
@@ -425,7 +415,7 @@ private:
         }
         return {s.begin(), s.end()};
     }
-    LoweredValue reduction(const std::string& what, const std::string& op, const LoweredValue& x, const std::vector<int>& dims, bool keepdim,
+    LoweredValue reduction(const std::string& what, Op op, const LoweredValue& x, const std::vector<int>& dims, bool keepdim,
                            const std::function<SE(SE)>& pre = nullptr) {
         if (x.dtype != DType::F32) unsupported("a reduction over a non-float32 tensor");
         Shape kept, reduced, outShape;
@@ -497,12 +487,12 @@ private:
         int64_t v;
         if (constValue(n, v)) return sconst(std::max(0.0, double(v) - minus));
         SE f = scast(sindex(n), DType::F32);
-        return minus ? scall("max", {scall("sub", {f, sconst(minus)}), sconst(0)}) : f;
+        return minus ? scall(Op::Max, {scall(Op::Sub, {f, sconst(minus)}), sconst(0)}) : f;
     }
     LoweredValue meanOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim) {
         SE count = countOf(x.shape, dims);
-        LoweredValue s = reduction("sum", "sum", x, dims, keepdim);
-        return pointwiseValue("mean", {opnd(s)}, [count](const std::vector<SE>& a) { return scall("div", {a[0], count}); });
+        LoweredValue s = reduction("sum", Op::Sum, x, dims, keepdim);
+        return pointwiseValue("mean", {opnd(s)}, [count](const std::vector<SE>& a) { return scall(Op::Div, {a[0], count}); });
     }
     // var and std as eager gives them for every float: LibTorch accumulates Welford's sums in
     // double, so values past 1.8e19 (whose squares overflow float) still give a finite var, and
@@ -510,8 +500,8 @@ private:
     // [1, 4), fl_pow2_scale) before the mean and the squares, the mean is refined once (the mean
     // of x s - mean), and the result divided by s^2 (s for std) exactly. Four passes over the row.
     LoweredValue scaledVarOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction, bool takeSqrt) {
-        LoweredValue M = reduction("var", "max", keep(x), dims, true, [](SE v) { return scall("abs", {v}); });
-        LoweredValue S = pointwiseValue("var", {opnd(M)}, [](const std::vector<SE>& a) { return scall("pow2_scale", {a[0]}); });
+        LoweredValue M = reduction("var", Op::Max, keep(x), dims, true, [](SE v) { return scall(Op::Abs, {v}); });
+        LoweredValue S = pointwiseValue("var", {opnd(M)}, [](const std::vector<SE>& a) { return scall(Op::Pow2Scale, {a[0]}); });
         std::vector<IE> full, at;
         size_t k = 0, r = 0;
         for (size_t d = 0; d < x.shape.size(); ++d) {
@@ -519,20 +509,20 @@ private:
             full.push_back(ivar(isRed ? "r" + std::to_string(r++) : "x" + std::to_string(k++)));
             at.push_back(isRed ? iconst(0) : full.back());
         }
-        LoweredValue sum = reduction("var", "sum", keep(x), dims, true);
-        out_.program.nodes[sum.buffer].body = scall("mul", {loadValue(x, full), loadValue(S, at)});
+        LoweredValue sum = reduction("var", Op::Sum, keep(x), dims, true);
+        out_.program.nodes[sum.buffer].body = scall(Op::Mul, {loadValue(x, full), loadValue(S, at)});
         SE count = countOf(x.shape, dims);
-        LoweredValue m0 = pointwiseValue("var", {opnd(sum)}, [count](const std::vector<SE>& a) { return scall("div", {a[0], count}); });
+        LoweredValue m0 = pointwiseValue("var", {opnd(sum)}, [count](const std::vector<SE>& a) { return scall(Op::Div, {a[0], count}); });
         // the mean refined by the mean of x - m0 (which the float sum rounded away): eager's mean is
         // a double's, and a row of equal values has var 0, not its mean's rounding error squared
-        LoweredValue rs = reduction("var", "sum", keep(x), dims, true);
-        out_.program.nodes[rs.buffer].body = scall("sub", {scall("mul", {loadValue(x, full), loadValue(S, at)}), loadValue(m0, at)});
+        LoweredValue rs = reduction("var", Op::Sum, keep(x), dims, true);
+        out_.program.nodes[rs.buffer].body = scall(Op::Sub, {scall(Op::Mul, {loadValue(x, full), loadValue(S, at)}), loadValue(m0, at)});
         LoweredValue m = pointwiseValue("var", {opnd(m0), opnd(rs)}, [count](const std::vector<SE>& a) {
-            return scall("add", {a[0], scall("div", {a[1], count})});
+            return scall(Op::Add, {a[0], scall(Op::Div, {a[1], count})});
         });
-        LoweredValue ss = reduction("var", "sum", keep(x), dims, keepdim);
-        SE diff = scall("sub", {scall("mul", {loadValue(x, full), loadValue(S, at)}), loadValue(m, at)});
-        out_.program.nodes[ss.buffer].body = scall("mul", {diff, diff});
+        LoweredValue ss = reduction("var", Op::Sum, keep(x), dims, keepdim);
+        SE diff = scall(Op::Sub, {scall(Op::Mul, {loadValue(x, full), loadValue(S, at)}), loadValue(m, at)});
+        out_.program.nodes[ss.buffer].body = scall(Op::Mul, {diff, diff});
         // s at the result's coordinates (the reduced dims dropped unless keepdim)
         LoweredValue Sv = S;
         if (!keepdim) {
@@ -544,14 +534,14 @@ private:
         }
         SE denom = countOf(x.shape, dims, correction);
         return pointwiseValue(takeSqrt ? "std" : "var", {opnd(ss), opnd(Sv)}, [denom, takeSqrt](const std::vector<SE>& a) {
-            SE v = scall("div", {a[0], denom});
-            return takeSqrt ? scall("unscale1", {scall("sqrt", {v}), a[1]}) : scall("unscale2", {v, a[1]});
+            SE v = scall(Op::Div, {a[0], denom});
+            return takeSqrt ? scall(Op::Unscale1, {scall(Op::Sqrt, {v}), a[1]}) : scall(Op::Unscale2, {v, a[1]});
         });
     }
     // `mean`: the keepdim mean of x over dims when the caller has it already (layer_norm).
     LoweredValue varOf(const LoweredValue& x, const std::vector<int>& dims, bool keepdim, double correction, const LoweredValue* mean = nullptr) {
         LoweredValue m = mean ? *mean : meanOf(x, dims, true);
-        LoweredValue ss = reduction("var", "sum", keep(x), dims, keepdim, nullptr);
+        LoweredValue ss = reduction("var", Op::Sum, keep(x), dims, keepdim, nullptr);
         // sum((x - mean)^2): the body reads the mean at the kept coordinates
         Node& red = out_.program.nodes[ss.buffer];
         std::vector<IE> full;
@@ -562,10 +552,10 @@ private:
         }
         std::vector<IE> mAt;
         for (size_t d = 0; d < x.shape.size(); ++d) mAt.push_back(std::find(dims.begin(), dims.end(), int(d)) != dims.end() ? iconst(0) : full[d]);
-        SE diff = scall("sub", {loadValue(x, full), loadValue(m, mAt)});
-        red.body = scall("mul", {diff, diff});
+        SE diff = scall(Op::Sub, {loadValue(x, full), loadValue(m, mAt)});
+        red.body = scall(Op::Mul, {diff, diff});
         SE denom = countOf(x.shape, dims, correction);
-        return pointwiseValue("var", {opnd(ss)}, [denom](const std::vector<SE>& a) { return scall("div", {a[0], denom}); });
+        return pointwiseValue("var", {opnd(ss)}, [denom](const std::vector<SE>& a) { return scall(Op::Div, {a[0], denom}); });
     }
 
     // ---------------------------------------------------------------- views
@@ -739,71 +729,104 @@ private:
     }
 
     // ---------------------------------------------------------------- ops
-    // Long: one branch per op it lowers; it becomes one function per op family when op facts
-    // come from one table.
+    // One function per op family of the op table (core/graph/ops.h); the table says which.
     void lowerOp(const OpNode& n) {
-        std::string op = baseName(n.target);
+        std::optional<Op> id = graph::opOfTarget(n.target);
         DType outDt = DType::F32;
         if (n.meta.size() == 1 && !dtypeOf(n.meta[0].dtype, outDt)) unsupported("dtype " + n.meta[0].dtype);
-        auto unary = [&](const std::function<SE(SE)>& f) {
-            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
-            if (x.dtype != DType::F32 || outDt != DType::F32) unsupported("a non-float32 " + op);
-            pointwise(op, {opnd(x)}, DType::F32, [&](const std::vector<SE>& a) { return f(a[0]); });
-        };
-        static const std::set<std::string> simpleUnary = {"exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sigmoid", "tanh", "erf", "sin", "cos",
-                                                          "floor", "ceil", "abs", "neg", "reciprocal", "round", "trunc"};
-        if (simpleUnary.count(op)) {
-            if (op == "round" && arg(n, 1, "decimals")) unsupported("round with decimals");
-            return unary([&](SE x) { return scall(op, {x}); });
+        if (id) switch (graph::info(*id).family) {
+            case Family::UnaryMath: return lowerUnaryMath(n, *id, outDt);
+            case Family::Activation: return lowerActivation(n, *id, outDt);
+            case Family::Arith: return lowerArith(n, *id, outDt);
+            case Family::Compare: return lowerCompare(n, *id, outDt);
+            case Family::Logical: return lowerLogical(n, *id, outDt);
+            case Family::Select: return lowerSelect(n, *id, outDt);
+            case Family::Convert: return lowerConvert(n, *id, outDt);
+            case Family::Reduce: return lowerReduce(n, *id, outDt);
+            case Family::Normalize: return lowerNormalize(n, *id, outDt);
+            case Family::Matmul: return lowerMatmul(n, *id, outDt);
+            case Family::Reshape: return lowerReshape(n, *id, outDt);
+            case Family::Index: return lowerIndex(n, *id, outDt);
+            case Family::None: break;
+            }
+        unsupported("no lowering for " + n.target);
+    }
+
+    // One float32 input, one float32 result: f of the input's element.
+    void unaryOp(const OpNode& n, const std::string& op, DType outDt, const std::function<SE(SE)>& f) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        if (x.dtype != DType::F32 || outDt != DType::F32) unsupported("a non-float32 " + op);
+        pointwise(op, {opnd(x)}, DType::F32, [&](const std::vector<SE>& a) { return f(a[0]); });
+    }
+
+    // exp, log, sqrt, ...: the kernel op of the same name
+    void lowerUnaryMath(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        {
+            if (id == Op::Round && arg(n, 1, "decimals")) unsupported("round with decimals");
+            return unaryOp(n, op, outDt, [&](SE x) { return scall(id, {x}); });
         }
-        if (op == "relu") return unary([](SE x) { return scall("relu", {x}); });
-        if (op == "square") return unary([](SE x) { return scall("mul", {x, x}); });
-        if (op == "silu") return unary([](SE x) { return scall("mul", {x, scall("sigmoid", {x})}); });
-        if (op == "gelu") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // relu, gelu, silu, clamp, dropout (eval), ...
+    void lowerActivation(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::Relu) return unaryOp(n, op, outDt, [](SE x) { return scall(Op::Relu, {x}); });
+        if (id == Op::Square) return unaryOp(n, op, outDt, [](SE x) { return scall(Op::Mul, {x, x}); });
+        if (id == Op::Silu) return unaryOp(n, op, outDt, [](SE x) { return scall(Op::Mul, {x, scall(Op::Sigmoid, {x})}); });
+        if (id == Op::Gelu) {
             std::string approx = strArg(n, 1, "approximate", "none");
             if (approx == "tanh")
-                return unary([](SE x) {
-                    SE inner = scall("mul", {sconst(0.7978845608028654), scall("add", {x, scall("mul", {sconst(0.044715), scall("mul", {x, scall("mul", {x, x})})})})});
-                    return scall("mul", {scall("mul", {sconst(0.5), x}), scall("add", {sconst(1.0), scall("tanh", {inner})})});
+                return unaryOp(n, op, outDt, [](SE x) {
+                    SE inner = scall(Op::Mul, {sconst(0.7978845608028654), scall(Op::Add, {x, scall(Op::Mul, {sconst(0.044715), scall(Op::Mul, {x, scall(Op::Mul, {x, x})})})})});
+                    return scall(Op::Mul, {scall(Op::Mul, {sconst(0.5), x}), scall(Op::Add, {sconst(1.0), scall(Op::Tanh, {inner})})});
                 });
             if (approx != "none") unsupported("gelu approximate='" + approx + "'");
             // x * Phi(x), one kernel function (fl_gelu): cheaper than 0.5 x (1 + erf(x / sqrt 2))
-            return unary([](SE x) { return scall("gelu", {x}); });
+            return unaryOp(n, op, outDt, [](SE x) { return scall(Op::Gelu, {x}); });
         }
-        if (op == "leaky_relu") {
+        if (id == Op::LeakyRelu) {
             double slope = isNumber(arg(n, 1, "negative_slope")) ? number(arg(n, 1, "negative_slope")) : 0.01;
-            return unary([slope](SE x) { return swhere(scall("gt", {x, sconst(0)}, DType::Bool), x, scall("mul", {x, sconst(slope)})); });
+            return unaryOp(n, op, outDt, [slope](SE x) { return swhere(scall(Op::Gt, {x, sconst(0)}, DType::Bool), x, scall(Op::Mul, {x, sconst(slope)})); });
         }
-        if (op == "dropout") {
+        if (id == Op::Dropout) {
             if (boolArg(n, 2, "training", true) && !(isNumber(arg(n, 1, "p")) && number(arg(n, 1, "p")) == 0)) unsupported("dropout in training mode");
-            return unary([](SE x) { return x; });
+            return unaryOp(n, op, outDt, [](SE x) { return x; });
         }
-        if (op == "clamp" || op == "clamp_min" || op == "clamp_max") {
-            const ArgT* lo = op == "clamp_max" ? nullptr : arg(n, 1, op == "clamp" ? "min" : "min");
-            const ArgT* hi = op == "clamp" ? arg(n, 2, "max") : op == "clamp_max" ? arg(n, 1, "max") : nullptr;
+        if (id == Op::Clamp || id == Op::ClampMin || id == Op::ClampMax) {
+            const ArgT* lo = id == Op::ClampMax ? nullptr : arg(n, 1, id == Op::Clamp ? "min" : "min");
+            const ArgT* hi = id == Op::Clamp ? arg(n, 2, "max") : id == Op::ClampMax ? arg(n, 1, "max") : nullptr;
             bool haveLo = lo && !(lo->kind == ArgT::Const && lo->c.isNone()), haveHi = hi && !(hi->kind == ArgT::Const && hi->c.isNone());
             if ((haveLo && !isNumber(lo)) || (haveHi && !isNumber(hi))) unsupported("clamp with tensor bounds");
             double l = haveLo ? number(lo) : 0, h = haveHi ? number(hi) : 0;
-            return unary([=](SE x) {
-                if (haveLo) x = scall("clamp_min", {x, sconst(l)});
-                if (haveHi) x = scall("clamp_max", {x, sconst(h)});
+            return unaryOp(n, op, outDt, [=](SE x) {
+                if (haveLo) x = scall(Op::ClampMin, {x, sconst(l)});
+                if (haveHi) x = scall(Op::ClampMax, {x, sconst(h)});
                 return x;
             });
         }
-        static const std::set<std::string> arith = {"add", "sub", "mul", "div", "maximum", "minimum", "rsub", "pow", "radd", "rmul"};
-        if (arith.count(op)) {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // add, sub, mul, div, pow, maximum, ... of tensors and numbers
+    void lowerArith(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        {
             if (outDt != DType::F32) unsupported("integer arithmetic");
-            if (op == "div" && arg(n, 2, "rounding_mode")) unsupported("division with a rounding mode");
+            if (id == Op::Div && arg(n, 2, "rounding_mode")) unsupported("division with a rounding mode");
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
-            if (op == "pow" && !b.tensor && !a.tensor) unsupported("pow of two numbers");
+            if (id == Op::Pow && !b.tensor && !a.tensor) unsupported("pow of two numbers");
             double alpha = 1;
-            if ((op == "add" || op == "sub" || op == "rsub") && arg(n, 2, "alpha")) {
+            if ((id == Op::Add || id == Op::Sub || id == Op::Rsub) && arg(n, 2, "alpha")) {
                 if (!isNumber(arg(n, 2, "alpha"))) unsupported("a non-constant alpha");
                 alpha = number(arg(n, 2, "alpha"));
             }
-            std::string name = op == "rsub" ? "sub" : op == "maximum" ? "max" : op == "minimum" ? "min" : op;
-            if (op == "pow" && !b.tensor && b.scalar->kind == SExpr::Scalar) unsupported("pow with a symbolic exponent (eager's vector loop and its tail use different exponents)");
-            if (op == "pow" && !b.tensor && b.scalar->kind == SExpr::Const) {
+            // the kernel op; rsub, radd and rmul take their operands the other way round
+            Op kop = id == Op::Rsub ? Op::Sub : id == Op::Radd ? Op::Add : id == Op::Rmul ? Op::Mul : id == Op::Maximum ? Op::Max : id == Op::Minimum ? Op::Min : id;
+            bool swapped = id == Op::Rsub || id == Op::Radd || id == Op::Rmul;
+            if (id == Op::Pow && !b.tensor && b.scalar->kind == SExpr::Scalar) unsupported("pow with a symbolic exponent (eager's vector loop and its tail use different exponents)");
+            if (id == Op::Pow && !b.tensor && b.scalar->kind == SExpr::Const) {
                 // LibTorch raises its vector loop's elements to float(y) and the loop's tail to y (a
                 // double): where float(y) is not y and changes parity or integrality (odd integers past
                 // 2^24, y within half a float ulp of an integer), the result depends on the element's position
@@ -817,45 +840,62 @@ private:
             }
             return pointwise(op, {a, b}, DType::F32, [&](const std::vector<SE>& v) {
                 SE x = v[0], y = v[1];
-                if (op == "rsub") std::swap(x, y);
-                if (alpha != 1) y = scall("mul", {y, sconst(alpha)});
-                if (name == "pow" && y->kind == SExpr::Const && a.tensor) {
+                if (swapped) std::swap(x, y);
+                if (alpha != 1) y = scall(Op::Mul, {y, sconst(alpha)});
+                if (kop == Op::Pow && y->kind == SExpr::Const && a.tensor) {
                     // LibTorch's own special cases of pow(tensor, scalar), so special values agree:
                     // pow(-inf, -0.5) is rsqrt(-inf) = NaN, pow(-0.0, -1) is -inf
-                    if (y->c == 2) return scall("mul", {x, x});
-                    if (y->c == 3) return scall("mul", {x, scall("mul", {x, x})});
-                    if (y->c == 0.5) return scall("sqrt", {x});
-                    if (y->c == -0.5) return scall("rsqrt", {x});
-                    if (y->c == -1) return scall("reciprocal", {x});
-                    if (y->c == -2) return scall("div", {sconst(1), scall("mul", {x, x})});
+                    if (y->c == 2) return scall(Op::Mul, {x, x});
+                    if (y->c == 3) return scall(Op::Mul, {x, scall(Op::Mul, {x, x})});
+                    if (y->c == 0.5) return scall(Op::Sqrt, {x});
+                    if (y->c == -0.5) return scall(Op::Rsqrt, {x});
+                    if (y->c == -1) return scall(Op::Reciprocal, {x});
+                    if (y->c == -2) return scall(Op::Div, {sconst(1), scall(Op::Mul, {x, x})});
                     if (y->c == 1) return x;
                     if (y->c == 0) return sconst(1);
                 }
-                return scall(name, {x, y});
+                return scall(kop, {x, y});
             });
         }
-        static const std::set<std::string> compare = {"eq", "ne", "lt", "le", "gt", "ge"};
-        if (compare.count(op)) {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // eq, lt, ...: a bool result
+    void lowerCompare(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        {
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
             bool flt = (a.tensor && a.tensor->dtype == DType::F32) || (b.tensor && b.tensor->dtype == DType::F32);
             bool anyInt = (a.tensor && a.tensor->dtype == DType::I64) || (b.tensor && b.tensor->dtype == DType::I64);
             if (!flt && anyInt) unsupported("an integer comparison");
-            return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(op, {v[0], v[1]}, DType::Bool); });
+            return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id, {v[0], v[1]}, DType::Bool); });
         }
-        if (op == "logical_not" || (op == "invert" || op == "bitwise_not")) {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // not / and / or of bool tensors
+    void lowerLogical(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::LogicalNot || (id == Op::Invert || id == Op::BitwiseNot)) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             if (x.dtype != DType::Bool) unsupported("bitwise not of a non-bool tensor");
-            return pointwise(op, {opnd(x)}, DType::Bool, [](const std::vector<SE>& v) { return scall("not", {v[0]}, DType::Bool); }, false);
+            return pointwise(op, {opnd(x)}, DType::Bool, [](const std::vector<SE>& v) { return scall(Op::Not, {v[0]}, DType::Bool); }, false);
         }
-        if (op == "logical_and" || op == "logical_or") {
+        if (id == Op::LogicalAnd || id == Op::LogicalOr) {
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
             if ((a.tensor && a.tensor->dtype != DType::Bool) || (b.tensor && b.tensor->dtype != DType::Bool)) unsupported("a bitwise op on a non-bool tensor");
             // bool & 2 is bitwise on int64 (type promotion of a bool tensor with a Python int)
             if ((!a.tensor && a.scalar->dtype != DType::Bool) || (!b.tensor && b.scalar->dtype != DType::Bool) || outDt != DType::Bool)
                 unsupported("a bitwise op whose result is not bool");
-            return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(op == "logical_and" ? "and" : "or", {v[0], v[1]}, DType::Bool); }, false);
+            return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id == Op::LogicalAnd ? Op::And : Op::Or, {v[0], v[1]}, DType::Bool); }, false);
         }
-        if (op == "where") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // where, masked_fill
+    void lowerSelect(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::Where) {
             if (!arg(n, 1, "input")) unsupported("where with one argument");
             Operand c = operand(arg(n, 0, "condition")), a = operand(arg(n, 1, "input")), b = operand(arg(n, 2, "other"));
             if (!c.tensor || c.tensor->dtype != DType::Bool || outDt != DType::F32) unsupported("where on non-float values");
@@ -863,7 +903,7 @@ private:
                 return swhere(scast(v[0], DType::Bool), scast(v[1], DType::F32), scast(v[2], DType::F32));
             }, false);
         }
-        if (op == "masked_fill") {
+        if (id == Op::MaskedFill) {
             Operand x = operand(arg(n, 0, "input")), m = operand(arg(n, 1, "mask")), val = operand(arg(n, 2, "value"));
             if (!x.tensor || x.tensor->dtype != DType::F32 || !m.tensor || m.tensor->dtype != DType::Bool || val.tensor) unsupported("masked_fill on these types");
             Shape mx = broadcast({x.tensor->shape, m.tensor->shape});
@@ -872,27 +912,38 @@ private:
                 return swhere(scast(v[1], DType::Bool), scast(v[2], DType::F32), scast(v[0], DType::F32));
             }, false);
         }
-        if (op == "to" || op == "float" || op == "type_as") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // dtype conversions and copies
+    void lowerConvert(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::To || id == Op::Float || id == Op::TypeAs) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
-            if (outDt == x.dtype && op != "type_as") return setView(x);
+            if (outDt == x.dtype && id != Op::TypeAs) return setView(x);
             return pointwise(op, {opnd(x)}, outDt, [](const std::vector<SE>& v) { return v[0]; }, false);
         }
-        if (op == "clone") {
+        if (id == Op::Clone) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             return pointwise("clone", {opnd(x)}, x.dtype, [](const std::vector<SE>& v) { return v[0]; }, false);
         }
-        // ---- reductions
-        if (op == "sum" || op == "mean" || op == "amax" || op == "amin" || op == "prod") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // sum, mean, amax, amin, prod, var, std over dims
+    void lowerReduce(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::Sum || id == Op::Mean || id == Op::Amax || id == Op::Amin || id == Op::Prod) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             if (arg(n, 3, "dtype")) unsupported("a reduction with a dtype");
             std::vector<int> dims = dimsArg(n, 1, "dim", x.shape.size());
             bool keepdim = boolArg(n, 2, "keepdim", false);
             if (x.shape.empty()) unsupported("a reduction of a 0-d tensor");
-            if (op == "mean") return finish(meanOf(x, dims, keepdim));
-            std::string rop = op == "amax" ? "max" : op == "amin" ? "min" : op;
+            if (id == Op::Mean) return finish(meanOf(x, dims, keepdim));
+            Op rop = id == Op::Amax ? Op::Max : id == Op::Amin ? Op::Min : id;
             return finish(reduction(op, rop, x, dims, keepdim));
         }
-        if (op == "var" || op == "std") {
+        if (id == Op::Var || id == Op::Std) {
             // PyTorch 1.13's schemas: var(input, unbiased=True), var(input, dim, unbiased=True,
             // keepdim=False), var(input, dim=None, *, correction=None, keepdim=False); positional
             // and keyword forms bind the same
@@ -913,16 +964,22 @@ private:
             std::vector<int> dims = unbiasedForm ? dimsArg(n, SIZE_MAX, "dim", x.shape.size()) : dimsArg(n, 1, "dim", x.shape.size());
             bool keepdim = boolArg(n, 3, "keepdim", false);
             if (x.dtype != DType::F32) unsupported("a reduction over a non-float32 tensor");
-            return finish(scaledVarOf(x, dims, keepdim, correction, op == "std"));
+            return finish(scaledVarOf(x, dims, keepdim, correction, id == Op::Std));
         }
-        if (op == "softmax" || op == "log_softmax") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // softmax, log_softmax, layer_norm: reductions and a pointwise tail
+    void lowerNormalize(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::Softmax || id == Op::LogSoftmax) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             if (arg(n, 2, "dtype") && !(arg(n, 2, "dtype")->kind == ArgT::Const && arg(n, 2, "dtype")->c.isNone())) unsupported("softmax with a dtype");
             const ArgT* da = arg(n, 1, "dim");
             if (!da || da->kind != ArgT::Const || !da->c.isIntLike()) unsupported("softmax without a constant dim");
             std::vector<int> dims = normDims({da->c.i()}, x.shape.size());
-            LoweredValue m = reduction("amax", "max", x, dims, true);
-            LoweredValue s = reduction("sum", "sum", x, dims, true);
+            LoweredValue m = reduction("amax", Op::Max, x, dims, true);
+            LoweredValue s = reduction("sum", Op::Sum, x, dims, true);
             // sum(exp(x - max)): the body reads the max at the kept coordinates
             {
                 Node& red = out_.program.nodes[s.buffer];
@@ -934,21 +991,21 @@ private:
                     mAt.push_back(isRed ? iconst(0) : full.back());
                 }
                 // x - max(x) <= 0 (or NaN): the exp needs no overflow path
-                red.body = scall("exp_nonpos", {scall("sub", {loadValue(x, full), loadValue(m, mAt)})});
+                red.body = scall(Op::ExpNonpos, {scall(Op::Sub, {loadValue(x, full), loadValue(m, mAt)})});
             }
-            if (op == "softmax")
+            if (id == Op::Softmax)
                 return finish(pointwiseValue("softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
                     // the sum is at least 1 (the max's own exp(0)): a reciprocal per row is safe
-                    return scall("div_ge1", {scall("exp_nonpos", {scall("sub", {a[0], a[1]})}), a[2]});
+                    return scall(Op::DivGe1, {scall(Op::ExpNonpos, {scall(Op::Sub, {a[0], a[1]})}), a[2]});
                 }));
             // (x - max) - log(sum), in that order, as eager: with reassociation allowed the C++ compiler
             // would compute x - (max + log(sum)), in which log(sum) vanishes next to a huge max
             // (log_softmax of two equal logits of 3e38 gave 0, not -log 2)
             return finish(pointwiseValue("log_softmax", {opnd(x), opnd(m), opnd(s)}, [](const std::vector<SE>& a) {
-                return scall("sub_ordered", {scall("sub", {a[0], a[1]}), scall("log", {a[2]})});
+                return scall(Op::SubOrdered, {scall(Op::Sub, {a[0], a[1]}), scall(Op::Log, {a[2]})});
             }));
         }
-        if (op == "layer_norm") {
+        if (id == Op::LayerNorm) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             std::vector<int64_t> ns = intList(n, SIZE_MAX, "normalized_shape");
             if (ns.empty()) {
@@ -968,23 +1025,28 @@ private:
             if (hasW) ops.push_back(operand(wa));
             if (hasB) ops.push_back(operand(ba));
             return finish(pointwiseValue("layer_norm", ops, [=](const std::vector<SE>& a) {
-                SE y = scall("mul", {scall("sub", {a[0], a[1]}), scall("rsqrt", {scall("add", {a[2], sconst(eps)})})});
+                SE y = scall(Op::Mul, {scall(Op::Sub, {a[0], a[1]}), scall(Op::Rsqrt, {scall(Op::Add, {a[2], sconst(eps)})})});
                 size_t k = 3;
-                if (hasW) y = scall("mul", {y, a[k++]});
-                if (hasB) y = scall("add", {y, a[k++]});
+                if (hasW) y = scall(Op::Mul, {y, a[k++]});
+                if (hasB) y = scall(Op::Add, {y, a[k++]});
                 return y;
             }));
         }
-        // ---- externs
-        if (op == "matmul" || op == "mm" || op == "bmm" || op == "linear") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // matmul, mm, bmm, linear: a library call; linear's bias a pointwise epilogue
+    void lowerMatmul(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::Matmul || id == Op::Mm || id == Op::Bmm || id == Op::Linear) {
             const ArgT* a0 = arg(n, 0, "input");
-            const ArgT* a1 = arg(n, 1, op == "linear" ? "weight" : "other");
+            const ArgT* a1 = arg(n, 1, id == Op::Linear ? "weight" : "other");
             const LoweredValue& A = tensorArg(a0);
             const LoweredValue& B = tensorArg(a1);
             if (A.dtype != DType::F32 || B.dtype != DType::F32) unsupported("a non-float32 matmul");
             if (A.shape.size() < 2 || B.shape.size() < 2) unsupported("a matmul with a 1-d operand");
             Shape shape;
-            if (op == "linear") {
+            if (id == Op::Linear) {
                 if (B.shape.size() != 2) unsupported("linear with a weight that is not 2-d");
                 shape.assign(A.shape.begin(), A.shape.end() - 1);
                 shape.push_back(B.shape[0]);
@@ -996,25 +1058,30 @@ private:
             }
             needValue(*a0);
             needValue(*a1);
-            Node& e = addNode(NodeKind::Extern, op == "linear" ? "mm" : op, shape, DType::F32);
-            e.callee = op == "linear" ? "linear" : "matmul";
+            Node& e = addNode(NodeKind::Extern, id == Op::Linear ? "mm" : op, shape, DType::F32);
+            e.callee = id == Op::Linear ? "linear" : "matmul";
             e.inputs = {a0->node, a1->node};
             LoweredValue mm{LoweredValue::Buffer, e.id, shape, DType::F32, {}};
-            const ArgT* bias = op == "linear" ? arg(n, 2, "bias") : nullptr;
+            const ArgT* bias = id == Op::Linear ? arg(n, 2, "bias") : nullptr;
             if (bias && bias->kind == ArgT::Ref) {
                 // the bias add is a pointwise epilogue, free to fuse with what follows
-                return finish(pointwiseValue("bias", {opnd(mm), operand(bias)}, [](const std::vector<SE>& v) { return scall("add", {v[0], v[1]}); }));
+                return finish(pointwiseValue("bias", {opnd(mm), operand(bias)}, [](const std::vector<SE>& v) { return scall(Op::Add, {v[0], v[1]}); }));
             }
             e.graphNode = cur_;
             info().value = mm;
             return;
         }
-        // ---- views
-        if (op == "view" || op == "reshape") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // views that reindex the whole tensor
+    void lowerReshape(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::View || id == Op::Reshape) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             return setView(reshape(x, intList(n, 1, "shape")));
         }
-        if (op == "flatten") {
+        if (id == Op::Flatten) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             int64_t r = int64_t(x.shape.size());
             int64_t s = intArg(n, 1, "start_dim", 0), e = intArg(n, 2, "end_dim", -1);
@@ -1033,18 +1100,18 @@ private:
             if (r == 0) sizes = {1};
             return setView(reshape(x, sizes));
         }
-        if (op == "transpose" || op == "t") {
+        if (id == Op::Transpose || id == Op::T) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             size_t r = x.shape.size();
-            if (op == "t" && r < 2) return setView(x);
-            int64_t d0 = op == "t" ? 0 : intArg(n, 1, "dim0", 0), d1 = op == "t" ? 1 : intArg(n, 2, "dim1", 1);
+            if (id == Op::T && r < 2) return setView(x);
+            int64_t d0 = id == Op::T ? 0 : intArg(n, 1, "dim0", 0), d1 = id == Op::T ? 1 : intArg(n, 2, "dim1", 1);
             std::vector<int> dd = normDims({d0}, r), de = normDims({d1}, r);
             std::vector<int> perm;
             for (size_t i = 0; i < r; ++i) perm.push_back(int(i));
             std::swap(perm[dd[0]], perm[de[0]]);
             return setView(permute(x, perm));
         }
-        if (op == "permute") {
+        if (id == Op::Permute) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             std::vector<int64_t> p = intList(n, 1, "dims");
             if (p.size() != x.shape.size()) unsupported("a permutation of the wrong length");
@@ -1052,7 +1119,7 @@ private:
             for (auto d : p) perm.push_back(normDims({d}, x.shape.size())[0]);
             return setView(permute(x, perm));
         }
-        if (op == "unsqueeze") {
+        if (id == Op::Unsqueeze) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             int64_t d = intArg(n, 1, "dim", 0);
             if (d < 0) d += int64_t(x.shape.size()) + 1;
@@ -1064,7 +1131,7 @@ private:
                 if (int64_t(i) != d) map.push_back(ivar("v" + std::to_string(i)));
             return setView(reindex(x, shape, map));
         }
-        if (op == "squeeze") {
+        if (id == Op::Squeeze) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             const ArgT* da = arg(n, 1, "dim");
             std::vector<int> dims;
@@ -1080,7 +1147,7 @@ private:
             }
             return setView(reindex(x, shape, map));
         }
-        if (op == "expand") {
+        if (id == Op::Expand) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             std::vector<int64_t> sizes = intList(n, 1, "size");
             if (sizes.size() < x.shape.size()) unsupported("expand to fewer dims");
@@ -1100,10 +1167,16 @@ private:
             }
             return setView(reindex(x, shape, map));
         }
-        if (op == "contiguous" || op == "detach") {
+        if (id == Op::Contiguous || id == Op::Detach) {
             return setView(tensorArg(arg(n, 0, "input")));
         }
-        if (op == "getitem") {
+        unsupported("no lowering for " + n.target);
+    }
+
+    // views that select part of it: indexing, narrow, select, split, chunk
+    void lowerIndex(const OpNode& n, Op id, DType outDt) {
+        const std::string op = graph::opName(id);
+        if (id == Op::Getitem) {
             const ArgT* ia = arg(n, 1, nullptr);
             if (ia && ia->kind == ArgT::Tuple) {
                 auto t = std::make_shared<script::TupleObj>();
@@ -1116,13 +1189,13 @@ private:
             if (!ia || ia->kind != ArgT::Const) unsupported("indexing with a tensor");
             return setView(getitem(tensorArg(arg(n, 0, nullptr)), ia->c));
         }
-        if (op == "narrow" || op == "select") {
+        if (id == Op::Narrow || id == Op::Select) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             int d = normDims({intArg(n, 1, "dim", 0)}, x.shape.size())[0];
             int64_t size = constDim(x, d);
-            int64_t start = intArg(n, 2, op == "narrow" ? "start" : "index", 0);
+            int64_t start = intArg(n, 2, id == Op::Narrow ? "start" : "index", 0);
             if (start < 0) start += size;
-            if (op == "narrow") return setView(narrow(x, d, start, intArg(n, 3, "length", 0)));
+            if (id == Op::Narrow) return setView(narrow(x, d, start, intArg(n, 3, "length", 0)));
             LoweredValue r = narrow(x, d, start, 1);
             Shape shape = r.shape;
             shape.erase(shape.begin() + d);
@@ -1130,14 +1203,14 @@ private:
             for (size_t i = 0, k = 0; i < r.shape.size(); ++i) map.push_back(int(i) == d ? iconst(0) : ivar("v" + std::to_string(k++)));
             return setView(reindex(r, shape, map));
         }
-        if (op == "split" || op == "chunk") {
+        if (id == Op::Split || id == Op::Chunk) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             int d = normDims({intArg(n, 2, "dim", 0)}, x.shape.size())[0];
             int64_t size = constDim(x, d);
             std::vector<int64_t> parts;
-            const ArgT* sa = arg(n, 1, op == "split" ? "split_size_or_sections" : "chunks");
+            const ArgT* sa = arg(n, 1, id == Op::Split ? "split_size_or_sections" : "chunks");
             if (!sa || sa->kind != ArgT::Const) unsupported("a non-constant split");
-            if (op == "chunk") {
+            if (id == Op::Chunk) {
                 int64_t c = sa->c.i(), each = (size + c - 1) / c;
                 for (int64_t s = 0; s < size; s += each) parts.push_back(std::min(each, size - s));
             } else if (sa->c.isIntLike()) {

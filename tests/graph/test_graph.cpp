@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/graph/graph.h"
+#include "core/graph/ops.h"
 
 using namespace fl::graph;
 
@@ -77,6 +78,31 @@ int main() {
         check(big.nameProbes() <= size_t(2 * n + 2), "20,000 names cost at most two lookups each");
         if (big.nameProbes() > size_t(2 * n + 2)) std::printf("name probes: %zu\n", big.nameProbes());
         check(big.callCount() == n, "callCount of the big graph");
+    }
+    // The op table: names, aliases, families and facts.
+    {
+        using namespace fl::graph;
+        check(opOfTarget("torch.nn.functional.gelu") == Op::Gelu && info(Op::Gelu).family == Family::Activation, "F.gelu is gelu, an activation");
+        check(opOfTarget("operator.truediv") == Op::Div && baseName("operator.truediv") == "div", "truediv is an alias of div");
+        check(opOfTarget("Tensor.clip") == Op::Clamp && opOfTarget("torch.swapaxes") == Op::Transpose, "clip and swapaxes resolve");
+        check(!opOfTarget("torch.conv2d") && baseName("torch.conv2d") == "conv2d", "an op outside the table keeps its base name");
+        check(info(Op::Exp).costly() && info(Op::ExpNonpos).costly() && !info(Op::Add).costly(), "costly math");
+        check(info(Op::ExpNonpos).family == Family::None && info(Op::ExpNonpos).kernel(), "exp_nonpos is a kernel op only");
+        check(info(Op::Reshape).copies() && info(Op::Contiguous).copies() && !info(Op::View).copies(), "views that may copy");
+        bool named = true, ordered = true;
+        for (size_t i = 0; i < kOpCount; ++i) {
+            ordered = ordered && info(Op(i)).op == Op(i);
+            named = named && opNamed(info(Op(i)).name) == Op(i);
+        }
+        check(ordered && named, "every op is found by its own name, at its own index");
+        check(mutatesInPlace("Tensor.add_", false) && mutatesInPlace("operator.iadd", false) && mutatesInPlace("operator.setitem", false),
+              "add_, iadd and setitem write in place");
+        check(mutatesInPlace("torch.nn.functional.relu", true) && !mutatesInPlace("torch.nn.functional.relu", false), "inplace=True writes in place");
+        check(!mutatesInPlace("Tensor.__add__", false) && !mutatesInPlace("operator.add", false) && !mutatesInPlace("torch.add", false),
+              "add and dunders do not");
+        check(impure("torch.randn") && impure("torch.nn.functional.dropout") && impure("Tensor.uniform_") && impure("operator.setitem"),
+              "random ops and in-place ops are impure");
+        check(!impure("torch.exp") && !impure("torch.conv2d"), "exp and conv2d are pure");
     }
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

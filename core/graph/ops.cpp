@@ -1,0 +1,73 @@
+#include "core/graph/ops.h"
+
+#include <array>
+#include <unordered_map>
+
+namespace fl::graph {
+namespace {
+
+constexpr OpInfo kOps[] = {
+#define FL_OP_INFO(id, name, family, flags) {Op::id, name, Family::family, uint8_t(flags)},
+    FL_OPS(FL_OP_INFO)
+#undef FL_OP_INFO
+};
+
+// Names PyTorch also accepts for an op of the table.
+constexpr std::pair<const char*, Op> kAliases[] = {
+    {"truediv", Op::Div},      {"divide", Op::Div},       {"subtract", Op::Sub},         {"multiply", Op::Mul},
+    {"and_", Op::LogicalAnd},  {"or_", Op::LogicalOr},    {"clip", Op::Clamp},           {"swapaxes", Op::Transpose},
+    {"swapdims", Op::Transpose},
+};
+
+const std::unordered_map<std::string_view, Op>& byName() {
+    static const std::unordered_map<std::string_view, Op> names = [] {
+        std::unordered_map<std::string_view, Op> m;
+        for (const OpInfo& i : kOps) m.emplace(i.name, i.op);
+        for (const auto& [alias, op] : kAliases) m.emplace(alias, op);
+        return m;
+    }();
+    return names;
+}
+
+std::string_view lastPart(std::string_view target) {
+    auto p = target.rfind('.');
+    return p == std::string_view::npos ? target : target.substr(p + 1);
+}
+
+} // namespace
+
+const char* familyName(Family f) {
+    static constexpr const char* names[] = {"none",   "unary math", "activation", "arith",  "compare", "logical", "select",
+                                            "convert", "reduce",    "normalize",  "matmul", "reshape", "index"};
+    return names[size_t(f)];
+}
+
+const OpInfo& info(Op op) { return kOps[size_t(op)]; }
+
+std::optional<Op> opNamed(std::string_view name) {
+    auto it = byName().find(name);
+    if (it == byName().end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<Op> opOfTarget(std::string_view target) { return opNamed(lastPart(target)); }
+
+std::string baseName(std::string_view target) {
+    std::string_view b = lastPart(target);
+    if (auto op = opNamed(b)) return info(*op).name;
+    return std::string(b);
+}
+
+bool mutatesInPlace(std::string_view target, bool inplaceFlag) {
+    if (inplaceFlag || target == "operator.setitem" || target.rfind("operator.i", 0) == 0) return true;
+    if (target.rfind("operator.", 0) == 0) return false;
+    std::string_view b = lastPart(target);
+    return b.size() > 1 && b.back() == '_' && b[b.size() - 2] != '_' && b.front() != '_';
+}
+
+bool impure(std::string_view target) {
+    auto op = opOfTarget(target);
+    return (op && info(*op).impure()) || mutatesInPlace(target, false);
+}
+
+} // namespace fl::graph
