@@ -46,7 +46,7 @@ std::string argText(const events::Arg& a) {
 
 std::vector<std::pair<std::string, std::string>> argsOf(const events::Event& e) {
     std::vector<std::pair<std::string, std::string>> r;
-    for (auto& a : e.args) r.emplace_back(a.key, argText(a));
+    for (auto& a : e.args()) r.emplace_back(a.key, argText(a));
     return r;
 }
 
@@ -108,7 +108,7 @@ std::vector<double> timeRuns(double seconds, int minRuns, int maxRuns, F&& f) {
     return t;
 }
 
-const char* kindOfCategory(const std::string& c) { return c == "extern" ? "extern" : c == "fallback" ? "fallback" : "kernel"; }
+bool isLaunch(events::Category c) { return c == events::Category::Kernel || c == events::Category::Extern || c == events::Category::Fallback; }
 
 } // namespace
 
@@ -154,14 +154,11 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     auto convert = [&](const std::vector<events::Event>& list, const std::string& prefix) {
         for (auto& e : list) {
             if (e.kind == events::Kind::Span) {
-                SpanEvent se{prefix + e.track, e.name, e.category, rel(e.begin), double(e.dur) * 1e-6, argsOf(e)};
-                const std::string* gid = e.arg("graph");
-                if (gid) { // a kernel event: its graph by compile id, an extern's epilogue by name
-                    auto g = graphs.find(*gid);
-                    if (g != graphs.end()) {
-                        int epi = int(e.number("epilogue", -1));
-                        if (epi >= 0 && epi < int(g->second.compiled->kernels.size())) se.name += " + " + g->second.compiled->kernels[epi].name;
-                    }
+                SpanEvent se{prefix + e.track, e.name, events::categoryName(e.category), rel(e.begin), double(e.dur) * 1e-6, argsOf(e)};
+                if (auto* k = e.as<events::KernelFacts>()) { // a launch: its graph by compile id, an extern's epilogue by name
+                    auto g = graphs.find(k->graph);
+                    if (g != graphs.end() && k->epilogue >= 0 && k->epilogue < int(g->second.compiled->kernels.size()))
+                        se.name += " + " + g->second.compiled->kernels[k->epilogue].name;
                 }
                 p.spans.push_back(std::move(se));
             } else if (e.kind == events::Kind::Counter) {
@@ -171,10 +168,8 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 x.kind = e.name;
                 x.atMs = rel(e.begin);
                 x.args = argsOf(e);
-                if (auto* v = e.arg("id")) x.id = *v;
-                if (auto* v = e.arg("reason")) x.reason = *v;
-                if (auto* v = e.arg("file")) x.file = *v;
-                x.line = int(e.number("line"));
+                if (auto* b = e.as<events::BreakFacts>()) x.id = b->id, x.reason = b->reason, x.file = b->file, x.line = b->line;
+                if (auto* r = e.as<events::RecompileFacts>()) x.id = r->id, x.reason = r->reason, x.file = r->file, x.line = r->line;
                 p.instants.push_back(x);
             }
         }
@@ -184,28 +179,30 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     // ---- compile ids
     for (auto& e : ev) {
         if (e.kind != events::Kind::Span) continue;
-        if (e.track == "script") {
-            if (e.name == "parse") {
-                p.parseMs += double(e.dur) * 1e-6;
-                if (auto* f = e.arg("file"); f && p.file.empty()) p.file = *f; // the runner names the script
+        if (auto* ph = e.as<events::PhaseFacts>()) {
+            const double ms = double(e.dur) * 1e-6;
+            if (ph->step == events::ScriptStep::Parse) {
+                p.parseMs += ms;
+                if (!ph->file.empty() && p.file.empty()) p.file = ph->file; // the runner names the script
             }
-            if (e.name == "interpreter start-up") p.startupMs += double(e.dur) * 1e-6;
-            if (e.name == "run") p.runMs += double(e.dur) * 1e-6;
+            if (ph->step == events::ScriptStep::StartUp) p.startupMs += ms;
+            if (ph->step == events::ScriptStep::Run) p.runMs += ms;
         }
-        if (e.category != "compile") continue;
+        const auto* cf = e.as<events::CompileFacts>();
+        if (!cf) continue;
         CompileProfile c;
-        if (auto* v = e.arg("id")) c.id = *v;
-        if (auto* v = e.arg("function")) c.function = *v;
-        if (auto* v = e.arg("file")) c.file = *v;
-        if (auto* v = e.arg("status")) c.status = *v;
-        if (auto* v = e.arg("cache")) c.cache = *v;
-        if (auto* v = e.arg("jit")) c.jit = *v;
-        c.line = int(e.number("line"));
-        c.kernels = int(e.number("kernels"));
+        c.id = cf->id;
+        c.function = cf->function;
+        c.file = cf->file;
+        c.status = cf->status;
+        c.cache = cf->cache;
+        c.jit = cf->jit;
+        c.line = cf->line;
+        c.kernels = cf->kernels;
         c.startMs = rel(e.begin);
         c.firstCallMs = double(e.dur) * 1e-6;
         for (auto& ph : ev)
-            if (ph.kind == events::Kind::Span && ph.category == "phase" && ph.track == e.track) {
+            if (ph.kind == events::Kind::Span && ph.category == events::Category::Phase && ph.track == e.track) {
                 c.phases.push_back({ph.name, rel(ph.begin), double(ph.dur) * 1e-6});
                 c.phaseSumMs += double(ph.dur) * 1e-6;
                 if (ph.name != "first run") c.compileMs += double(ph.dur) * 1e-6;
@@ -217,8 +214,8 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     // ---- call sites: distinct (function, receiver, inputs) among the recorded calls
     std::vector<const events::Event*> callSpans(s.recorded.size(), nullptr);
     for (auto& e : ev)
-        if (e.kind == events::Kind::Span && e.category == "call") {
-            int idx = int(e.number("recorded_index", -1));
+        if (auto* call = e.as<events::CallFacts>(); call && e.kind == events::Kind::Span) {
+            int idx = call->recordedIndex;
             if (idx >= 0 && idx < int(callSpans.size()) && !callSpans[idx]) callSpans[idx] = &e;
         }
     struct Site {
@@ -315,19 +312,19 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 std::map<std::pair<std::string, std::string>, Acc> acc;
                 std::vector<std::pair<std::string, std::string>> order;
                 for (auto& e : mine) {
-                    if (e.kind != events::Kind::Span || e.category != "call") continue;
+                    if (e.kind != events::Kind::Span || e.category != events::Category::Call) continue;
                     CallBreakdown b;
                     b.totalMs = double(e.dur) * 1e-6;
                     for (auto& x : mine) {
                         if (x.kind != events::Kind::Span || &x == &e || x.begin < e.begin || x.begin + x.dur > e.begin + e.dur) continue;
-                        if (x.category == "guard") b.guardNs += double(x.dur);
-                        else if (x.category == "graph") b.graphMs += double(x.dur) * 1e-6;
-                        else if (x.category == "kernel" || x.category == "extern" || x.category == "fallback") {
+                        const auto* kf = x.as<events::KernelFacts>();
+                        if (x.category == events::Category::Guard) b.guardNs += double(x.dur);
+                        else if (x.category == events::Category::Graph) b.graphMs += double(x.dur) * 1e-6;
+                        else if (isLaunch(x.category) && kf) {
                             b.launchedMs += double(x.dur) * 1e-6;
-                            const std::string* graphKey = x.arg("graph");
-                            auto g = graphKey ? graphs.find(*graphKey) : graphs.end();
+                            auto g = graphs.find(kf->graph);
                             std::string name = x.name;
-                            int epi = int(x.number("epilogue", -1));
+                            int epi = kf->epilogue;
                             if (epi >= 0 && g != graphs.end() && epi < int(g->second.compiled->kernels.size()))
                                 name += " + " + g->second.compiled->kernels[epi].name;
                             auto k = std::make_pair(g != graphs.end() ? g->second.id : std::string(), name);
@@ -335,15 +332,15 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                             if (it == acc.end()) {
                                 Acc a;
                                 a.k.name = name;
-                                a.k.kind = kindOfCategory(x.category);
+                                a.k.kind = events::categoryName(x.category);
                                 if (g != graphs.end()) {
                                     a.k.graph = g->second.id;
                                     std::vector<int> nodes;
-                                    if (x.category == "kernel") {
-                                        int ki = int(x.number("kernel", -1));
+                                    if (x.category == events::Category::Kernel) {
+                                        int ki = kf->kernel;
                                         if (ki >= 0 && ki < int(g->second.compiled->kernels.size())) nodes = g->second.compiled->kernels[ki].nodes;
                                     } else {
-                                        nodes.push_back(int(x.number("node", -1)));
+                                        nodes.push_back(kf->node);
                                         if (epi >= 0 && epi < int(g->second.compiled->kernels.size()))
                                             for (int n : g->second.compiled->kernels[epi].nodes) nodes.push_back(n);
                                     }
@@ -392,7 +389,7 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 int keptCalls = 0;
                 events::Ns keepUntil = 0;
                 for (auto& e : mine) {
-                    if (e.kind == events::Kind::Span && e.category == "call" && keptCalls < 20) {
+                    if (e.kind == events::Kind::Span && e.category == events::Category::Call && keptCalls < 20) {
                         ++keptCalls;
                         keepUntil = std::max(keepUntil, e.begin + e.dur);
                     }

@@ -1304,7 +1304,7 @@ static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* loca
     const events::Ns t0 = timed ? events::now() : 0;
     if (e.compiled && e.compiled->execute(in, g, env)) {
         noteIO();
-        if (timed) log.span("runtime", "graph", "graph", t0, events::now() - t0, {events::Arg::str("id", e.id), events::Arg::str("path", "compiled")});
+        if (timed) log.span("runtime", "graph", events::Category::Graph, t0, events::now() - t0, events::GraphFacts{e.id, false});
         return env;
     }
     for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -1317,7 +1317,7 @@ static std::vector<Value> runGraph(Interp& in, const Entry& e, const Scope* loca
         env[i] = n.invoke(in, ca);
     }
     noteIO();
-    if (timed) log.span("runtime", "graph", "graph", t0, events::now() - t0, {events::Arg::str("id", e.id), events::Arg::str("path", "reference")});
+    if (timed) log.span("runtime", "graph", events::Category::Graph, t0, events::now() - t0, events::GraphFacts{e.id, true});
     return env;
 }
 
@@ -1578,14 +1578,13 @@ Value Session::callTimed(FunctionObj* fo, CallArgs& a, const CompileOptions& opt
         events::Ns t0;
         size_t before;
         int index;
-        double gradMode = at::GradMode::is_enabled() ? 1 : 0; // shown with the call in the trace
+        bool gradMode = at::GradMode::is_enabled(); // shown with the call in the trace
         ~Emit() {
             try {
                 const size_t after = entryCount(s.order_);
                 std::string name = fo->qualname.empty() ? fo->name : fo->qualname;
-                s.events.span("runtime", std::move(name), "call", t0, events::now() - t0,
-                              {events::Arg::str("kind", after > before ? "compiling" : "cached"), events::Arg::num("recorded_index", index),
-                               events::Arg::num("new_entries", double(after - before)), events::Arg::num("grad_mode", gradMode)});
+                s.events.span("runtime", std::move(name), events::Category::Call, t0, events::now() - t0,
+                              events::CallFacts{after > before, index, int(after - before), gradMode});
             } catch (...) { // unwinding: a lost event, never a second exception
             }
         }
@@ -1635,14 +1634,13 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
         std::vector<uint8_t> state;
         if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr, vals, state)) {
             if (timed)
-                events.span("runtime", "guards", "guard", tGuards, events::now() - tGuards,
-                            {events::Arg::str("hit", e.id), events::Arg::num("entries", double(fr.entries.size()))});
+                events.span("runtime", "guards", events::Category::Guard, tGuards, events::now() - tGuards,
+                            events::GuardFacts{e.id, int(fr.entries.size())});
             return replay(e, fr, fn, scope, vals, state);
         }
     }
     if (timed)
-        events.span("runtime", "guards", "guard", tGuards, events::now() - tGuards,
-                    {events::Arg::str("hit", "none"), events::Arg::num("entries", double(fr.entries.size()))});
+        events.span("runtime", "guards", events::Category::Guard, tGuards, events::now() - tGuards, events::GuardFacts{"none", int(fr.entries.size())});
     std::vector<std::string> reasons, comments;
     for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
         Entry& e = **it;
@@ -1660,9 +1658,8 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
         if (events.at(events::Level::Compile)) {
             std::string joined;
             for (size_t i = 0; i < reasons.size(); ++i) joined += (i ? "; " : "") + reasons[i];
-            events.instant("compile " + cid, "recompile", "recompile", events::now(),
-                           {events::Arg::str("id", cid), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
-                            events::Arg::num("line", fr.line), events::Arg::str("reason", joined)});
+            events.instant("compile " + cid, "recompile", events::Category::Recompile, events::now(),
+                           events::RecompileFacts{cid, fr.function, fr.file, fr.line, joined});
         }
         std::string head = "Recompiling function " + fr.function + " in " + fr.file + ":" + std::to_string(fr.line) + "\n    triggered by the following guard failure(s):\n";
         if (logs.recompilesVerbose) {
@@ -1679,9 +1676,9 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
             fr.limitHit = true;
             LimitEvent ev{cid, fr.function, fr.file, fr.line, reasons.front()};
             report_.limits.push_back(ev);
-            events.instant("compile " + cid, "recompile limit", "recompile", events::now(),
-                           {events::Arg::str("id", cid), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
-                            events::Arg::num("line", fr.line), events::Arg::str("reason", "recompile_limit (" + std::to_string(recompileLimit) + ") hit; last reason: " + reasons.front())});
+            events.instant("compile " + cid, "recompile limit", events::Category::Recompile, events::now(),
+                           events::RecompileFacts{cid, fr.function, fr.file, fr.line,
+                                                  "recompile_limit (" + std::to_string(recompileLimit) + ") hit; last reason: " + reasons.front()});
             std::string msg = "torch._dynamo hit config.recompile_limit (" + std::to_string(recompileLimit) + ")\n"
                               "   function: '" + fr.function + "' (" + fr.file + ":" + std::to_string(fr.line) + ")\n"
                               "   last reason: " + reasons.front() + (comments.front().empty() ? "" : "  " + comments.front()) + "\n"
@@ -1805,10 +1802,8 @@ static void noteBreakEvent(events::Log& log, const BreakEvent& b) {
     if (!log.at(events::Level::Compile)) return;
     std::string stack;
     for (auto& f : b.userStack) stack += f + "\n";
-    log.instant("compile " + b.id, "graph break", "break", events::now(),
-                {events::Arg::str("id", b.id), events::Arg::str("kind", b.kind.id), events::Arg::str("reason", b.kind.reason),
-                 events::Arg::str("explanation", b.kind.explanation), events::Arg::str("context", b.context), events::Arg::str("file", b.file),
-                 events::Arg::num("line", b.line), events::Arg::str("user_stack", stack), events::Arg::str("skipped_frame", b.inLoop ? "yes" : "no")});
+    log.instant("compile " + b.id, "graph break", events::Category::Break, events::now(),
+                events::BreakFacts{b.id, b.kind.id, b.kind.reason, b.kind.explanation, b.context, b.file, b.line, stack, b.inLoop});
 }
 
 // The phases of one compile id, measured where they happen, reported as events when the compile
@@ -1834,13 +1829,10 @@ struct CompileRecord {
             sum += p.ms;
             if (p.name != "first run") compileMs += p.ms;
         }
-        log.span(track, "compile " + entry.id, "compile", begin, end - begin,
-                 {events::Arg::str("id", entry.id), events::Arg::str("function", fr.function), events::Arg::str("file", fr.file),
-                  events::Arg::num("line", fr.line), events::Arg::str("status", statusName(entry.status)), events::Arg::str("cache", cache),
-                  events::Arg::str("jit", c ? c->jitBackend : ""), events::Arg::num("kernels", c ? double(c->kernelCount()) : 0),
-                  events::Arg::num("phase_sum_ms", sum), events::Arg::num("compile_ms", compileMs),
-                  events::Arg::str("error", c ? c->error : "")});
-        for (auto& p : phases) log.span(track, p.name, "phase", p.beginNs, int64_t(p.ms * 1e6), {events::Arg::str("id", entry.id)});
+        log.span(track, "compile " + entry.id, events::Category::Compile, begin, end - begin,
+                 events::CompileFacts{entry.id, fr.function, fr.file, fr.line, statusName(entry.status), cache, c ? c->jitBackend : "",
+                                      c ? int(c->kernelCount()) : 0, sum, compileMs, c ? c->error : ""});
+        for (auto& p : phases) log.span(track, p.name, events::Category::Phase, p.beginNs, int64_t(p.ms * 1e6), events::PhaseFacts{entry.id, "", events::ScriptStep::None});
         log.counter("counters", "compile ids", end, double(++log.compileIds));
     }
     ~CompileRecord() {

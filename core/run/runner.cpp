@@ -78,8 +78,9 @@ void* runJob(void* p) {
         {
             events::Log& log = session.events;
             const std::string file = cfg.path;
-            log.span("script", "parse", "phase", job->parseBegin, job->parseDur, {events::Arg::str("file", file)});
-            log.span("script", "interpreter start-up", "phase", startBegin, events::now() - startBegin, {events::Arg::str("file", file)});
+            log.span("script", "parse", events::Category::Phase, job->parseBegin, job->parseDur, events::PhaseFacts{"", file, events::ScriptStep::Parse});
+            log.span("script", "interpreter start-up", events::Category::Phase, startBegin, events::now() - startBegin,
+                     events::PhaseFacts{"", file, events::ScriptStep::StartUp});
         }
         if (cfg.beforeRun) cfg.beforeRun(in);
         struct After {
@@ -94,7 +95,8 @@ void* runJob(void* p) {
             int64_t begin = events::now();
             ~RunSpan() {
                 try {
-                    capture::session(in).events.span("script", "run", "phase", begin, events::now() - begin);
+                    capture::session(in).events.span("script", "run", events::Category::Phase, begin, events::now() - begin,
+                                                     events::PhaseFacts{"", "", events::ScriptStep::Run});
                 } catch (...) { // unwinding (a MemoryError, say): a lost event, never a second exception
                 }
             }

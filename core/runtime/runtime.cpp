@@ -454,18 +454,16 @@ struct Run {
                 events::Ns t0 = events::now();
                 runKernel(k);
                 // the graph is named by its Compiled's address (a number: no allocation per launch)
-                log->span("kernels", c.kernels[k].name, "kernel", t0, events::now() - t0,
-                          {events::Arg::str("graph", c.compileId), events::Arg::num("kernel", double(k))});
+                log->span("kernels", c.kernels[k].name, events::Category::Kernel, t0, events::now() - t0, events::KernelFacts{c.compileId, int(k), -1, -1});
                 continue;
             }
             const Node& n = p.nodes[-1 - unit];
             if (log) {
                 events::Ns t0 = events::now();
                 int epi = runNode(n, done);
-                log->span("kernels", n.callee.empty() ? "node " + std::to_string(n.id) : n.callee, n.kind == NodeKind::Extern ? "extern" : "fallback", t0,
-                          events::now() - t0,
-                          {events::Arg::str("graph", c.compileId), events::Arg::num("node", n.id),
-                           events::Arg::num("epilogue", epi)});
+                log->span("kernels", n.callee.empty() ? "node " + std::to_string(n.id) : n.callee,
+                          n.kind == NodeKind::Extern ? events::Category::Extern : events::Category::Fallback, t0, events::now() - t0,
+                          events::KernelFacts{c.compileId, -1, n.id, epi});
                 continue;
             }
             runNode(n, done);

@@ -2,16 +2,51 @@
 
 namespace fl::events {
 
-const std::string* Event::arg(const std::string& key) const {
-    for (auto& a : args)
-        if (a.key == key && !a.isNumber) return &a.text;
-    return nullptr;
+const char* categoryName(Category c) {
+    static constexpr const char* names[] = {"phase", "compile", "call", "guard", "graph", "kernel", "extern", "fallback", "break", "recompile", "counter"};
+    return names[size_t(c)];
 }
 
-double Event::number(const std::string& key, double fallback) const {
-    for (auto& a : args)
-        if (a.key == key && a.isNumber) return a.number;
-    return fallback;
+namespace {
+
+struct ArgsOf {
+    std::vector<Arg>& out;
+    void str(const char* k, const std::string& v) { out.push_back(Arg::str(k, v)); }
+    void num(const char* k, double v) { out.push_back(Arg::num(k, v)); }
+    void operator()(const std::monostate&) {}
+    void operator()(const PhaseFacts& f) {
+        if (!f.id.empty()) str("id", f.id);
+        if (!f.file.empty()) str("file", f.file);
+    }
+    void operator()(const CompileFacts& f) {
+        str("id", f.id), str("function", f.function), str("file", f.file), num("line", f.line), str("status", f.status);
+        str("cache", f.cache), str("jit", f.jit), num("kernels", f.kernels), num("phase_sum_ms", f.phaseSumMs);
+        num("compile_ms", f.compileMs), str("error", f.error);
+    }
+    void operator()(const CallFacts& f) {
+        str("kind", f.compiling ? "compiling" : "cached"), num("recorded_index", f.recordedIndex), num("new_entries", f.newEntries);
+        num("grad_mode", f.gradMode ? 1 : 0);
+    }
+    void operator()(const GuardFacts& f) { str("hit", f.hit), num("entries", f.entries); }
+    void operator()(const GraphFacts& f) { str("id", f.id), str("path", f.reference ? "reference" : "compiled"); }
+    void operator()(const KernelFacts& f) {
+        str("graph", f.graph);
+        if (f.kernel >= 0) num("kernel", f.kernel);
+        else num("node", f.node), num("epilogue", f.epilogue);
+    }
+    void operator()(const BreakFacts& f) {
+        str("id", f.id), str("kind", f.kind), str("reason", f.reason), str("explanation", f.explanation), str("context", f.context);
+        str("file", f.file), num("line", f.line), str("user_stack", f.userStack), str("skipped_frame", f.skippedFrame ? "yes" : "no");
+    }
+    void operator()(const RecompileFacts& f) { str("id", f.id), str("function", f.function), str("file", f.file), num("line", f.line), str("reason", f.reason); }
+};
+
+} // namespace
+
+std::vector<Arg> Event::args() const {
+    std::vector<Arg> out;
+    std::visit(ArgsOf{out}, facts);
+    return out;
 }
 
 void Log::push(Event&& e) {
@@ -23,28 +58,28 @@ void Log::push(Event&& e) {
     events_.push_back(std::move(e));
 }
 
-void Log::span(std::string track, std::string name, std::string category, Ns begin, Ns dur, std::vector<Arg> args) {
+void Log::span(std::string track, std::string name, Category category, Ns begin, Ns dur, Facts facts) {
     if (level_ == Level::Off) return;
     Event e;
     e.kind = Kind::Span;
     e.track = std::move(track);
     e.name = std::move(name);
-    e.category = std::move(category);
+    e.category = category;
     e.begin = begin;
     e.dur = dur < 0 ? 0 : dur;
-    e.args = std::move(args);
+    e.facts = std::move(facts);
     push(std::move(e));
 }
 
-void Log::instant(std::string track, std::string name, std::string category, Ns at, std::vector<Arg> args) {
+void Log::instant(std::string track, std::string name, Category category, Ns at, Facts facts) {
     if (level_ == Level::Off) return;
     Event e;
     e.kind = Kind::Instant;
     e.track = std::move(track);
     e.name = std::move(name);
-    e.category = std::move(category);
+    e.category = category;
     e.begin = at;
-    e.args = std::move(args);
+    e.facts = std::move(facts);
     push(std::move(e));
 }
 
@@ -54,7 +89,7 @@ void Log::counter(std::string track, std::string name, Ns at, double value) {
     e.kind = Kind::Counter;
     e.track = std::move(track);
     e.name = std::move(name);
-    e.category = "counter";
+    e.category = Category::Counter;
     e.begin = at;
     e.value = value;
     push(std::move(e));

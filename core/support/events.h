@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace fl::events {
@@ -25,6 +26,7 @@ inline double msBetween(Ns a, Ns b) { return double(b - a) * 1e-6; }
 
 enum class Level : uint8_t { Off = 0, Compile = 1, Calls = 2, Kernels = 3 };
 
+// A key and its value, as the trace file shows an event's facts.
 struct Arg {
     std::string key;
     std::string text;   // when !isNumber
@@ -36,17 +38,69 @@ struct Arg {
 
 enum class Kind : uint8_t { Span, Instant, Counter };
 
+enum class Category : uint8_t { Phase, Compile, Call, Guard, Graph, Kernel, Extern, Fallback, Break, Recompile, Counter };
+const char* categoryName(Category c); // "phase", "compile", ... as the trace file names them
+
+// What each kind of event carries. Readers take the struct (Event::as); the trace file shows it as
+// args (Event::args), in the order the fields are declared.
+enum class ScriptStep : uint8_t { None, Parse, StartUp, Run };
+struct PhaseFacts {        // a compile id's phase (id), or one of the script's own steps
+    std::string id;
+    std::string file;
+    ScriptStep step = ScriptStep::None;
+};
+struct CompileFacts {      // a compile id, from its first frame entry to its first run's end
+    std::string id, function, file;
+    int line = 0;
+    std::string status, cache, jit;
+    int kernels = 0;
+    double phaseSumMs = 0, compileMs = 0;
+    std::string error;
+};
+struct CallFacts {         // one call of a compiled function
+    bool compiling = false; // it made new cache entries (else: it ran cached ones)
+    int recordedIndex = -1;
+    int newEntries = 0;
+    bool gradMode = false;
+};
+struct GuardFacts {        // the guard checks of one call
+    std::string hit;       // the entry whose guards passed, or "none"
+    int entries = 0;
+};
+struct GraphFacts {        // one run of a compiled graph
+    std::string id;
+    bool reference = false; // run by the reference backend (else: compiled)
+};
+struct KernelFacts {       // one kernel launch, library call or fallback op of a compiled graph
+    std::string graph;     // its compile id
+    int kernel = -1;       // Kernel: the kernel's index
+    int node = -1;         // Extern / Fallback: the loop-IR node
+    int epilogue = -1;     // Extern: the kernel run as its epilogue, or -1
+};
+struct BreakFacts {        // a graph break, with Dynamo's reason
+    std::string id, kind, reason, explanation, context, file;
+    int line = 0;
+    std::string userStack;
+    bool skippedFrame = false;
+};
+struct RecompileFacts {    // a recompile, or the recompile limit hit
+    std::string id, function, file;
+    int line = 0;
+    std::string reason;
+};
+using Facts = std::variant<std::monostate, PhaseFacts, CompileFacts, CallFacts, GuardFacts, GraphFacts, KernelFacts, BreakFacts, RecompileFacts>;
+
 struct Event {
     Kind kind = Kind::Span;
     std::string track;     // "script", "compile 0/0", "runtime", "kernels"
     std::string name;      // "trace", "lower", "cpp_fused_gelu_0", "graph break"
-    std::string category;  // "phase", "compile", "call", "guard", "graph", "kernel", "extern", "fallback", "break", "recompile"
+    Category category = Category::Phase;
     Ns begin = 0;          // Span: start; Instant/Counter: time
     Ns dur = 0;            // Span only
     double value = 0;      // Counter only
-    std::vector<Arg> args;
-    const std::string* arg(const std::string& key) const;   // text arg, or null
-    double number(const std::string& key, double fallback = 0) const;
+    Facts facts;
+    template <class T> const T* as() const { return std::get_if<T>(&facts); }
+    std::vector<Arg> args() const; // the facts as the trace file shows them
 };
 
 class Log {
@@ -55,8 +109,8 @@ public:
     void setLevel(Level l) { level_ = l; }
     bool at(Level l) const { return level_ >= l; }
 
-    void span(std::string track, std::string name, std::string category, Ns begin, Ns dur, std::vector<Arg> args = {});
-    void instant(std::string track, std::string name, std::string category, Ns at, std::vector<Arg> args = {});
+    void span(std::string track, std::string name, Category category, Ns begin, Ns dur, Facts facts = {});
+    void instant(std::string track, std::string name, Category category, Ns at, Facts facts);
     void counter(std::string track, std::string name, Ns at, double value);
 
     std::vector<Event> snapshot() const;   // a copy, in recording order

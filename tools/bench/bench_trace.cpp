@@ -56,7 +56,7 @@ static Result runOnce(int n, const std::string& shape, bool fuselab) {
     }
     r.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (const events::Event& ev : session.events.snapshot()) {
-        if (ev.category != "phase") continue;
+        if (ev.category != events::Category::Phase) continue;
         double ms = double(ev.dur) * 1e-6;
         if (ev.name == "trace") r.traceMs += ms;
         else if (ev.name != "guard build" && ev.name != "first run") {
