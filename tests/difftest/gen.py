@@ -119,11 +119,16 @@ BINARY = [
 ]
 TERNARY = ["torch.where({a} > 0, {b}, {c})", "torch.addcmul({a}, {b}, {c})", "torch.clamp({a}, {b}, {c})",
            "torch.lerp({a}, {b}, {c})", "torch.addcdiv({a}, {b}, torch.abs({c}) + 1)"]
+# `+ 0` after a min or max: which zero a row of -0.0 and 0.0 gives is the order the reduction
+# visits it in, which eager itself does not fix (LibTorch 1.13: amin and amax of [-0.0, 0.0] are
+# both -0.0; amin of forty -0.0 then forty 0.0 is 0.0), so a later division or copysign must not
+# see it. -0.0 + 0 is 0.0; the min or max itself is still checked.
 REDUCE = [
     "torch.sum({a})", "{a}.sum()", "torch.sum({a}, {d})", "torch.sum({a}, dim={d}, keepdim=True)", "{a}.sum({d}, True)",
     "torch.sum({a}, dim=[])", "torch.sum({a}, dim=({d},))", "{a}.sum(dim=[0, -1])", "torch.mean({a})", "torch.mean({a}, {d})",
-    "{a}.mean({d}, keepdim=True)", "torch.amax({a}, {d})", "torch.amax({a}, dim=())", "{a}.amin({d}, True)", "torch.amax({a}, dim=[0, -1])",
-    "torch.max({a})", "torch.max({a}, {d})[0]", "torch.max({a}, {d})[1]", "torch.min({a}, dim={d}, keepdim=True).values",
+    "{a}.mean({d}, keepdim=True)", "torch.amax({a}, {d}) + 0", "torch.amax({a}, dim=()) + 0", "{a}.amin({d}, True) + 0",
+    "torch.amax({a}, dim=[0, -1]) + 0", "torch.max({a}) + 0", "torch.max({a}, {d})[0] + 0", "torch.max({a}, {d})[1]",
+    "torch.min({a}, dim={d}, keepdim=True).values + 0",
     "{a}.max(dim={d}).indices", "torch.argmax({a})", "torch.argmax({a}, {d})", "torch.argmin({a}, dim={d}, keepdim=True)",
     "torch.prod({a}, {d})", "torch.var({a})", "torch.var({a}, {d})", "{a}.var({d}, False)", "{a}.var(dim={d}, unbiased=False)",
     "{a}.std({d}, False)", "torch.std({a}, {d}, True, True)", "{a}.var({d}, keepdim=True)", "torch.all({a})", "torch.any({a}, {d})",
