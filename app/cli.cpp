@@ -28,7 +28,7 @@ std::string usage() {
            "                                                 ARGS after -- are the script's sys.argv[1:])\n"
            "       fuselab explain [--json] [--timeout S] MODEL.py [-- ARGS...]\n"
            "                                                 graphs, graph breaks, recompiles and guards of each compiled function\n"
-           "       fuselab kernels [--decisions] [--ir] [--asm] [--threads N] MODEL.py\n"
+           "       fuselab kernels [--decisions] [--plan] [--ir] [--asm] [--threads N] MODEL.py\n"
            "                                                 the kernels generated for each compiled graph\n"
            "       fuselab bench [--json] [--threads N] MODEL.py\n"
            "                                                 replay each compiled call: first call, compile phases, cached vs eager\n"
@@ -94,6 +94,8 @@ int parseArgs(const std::string& cmd, const std::vector<std::string>& args, Comm
             out.threads = int(n);
         } else if (a == "--decisions" && cmd == "kernels") {
             out.kernels.decisions = true;
+        } else if (a == "--plan" && cmd == "kernels") {
+            out.kernels.plan = true;
         } else if (a == "--ir" && cmd == "kernels") {
             out.kernels.ir = true;
         } else if (a == "--asm" && cmd == "kernels") {

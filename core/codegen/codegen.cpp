@@ -14,6 +14,11 @@
 
 namespace fl::codegen {
 
+const char* choiceName(ChoiceKind k) {
+    static constexpr const char* names[] = {"kept value", "row value", "interleave", "prefetch ahead", "two stages", "streamed", "opaque constant"};
+    return names[size_t(k)];
+}
+
 using namespace lower;
 using fuse::Domain;
 using fuse::Group;
@@ -87,14 +92,13 @@ const std::vector<std::string>& costlyOps() {
 // waits on itself), not by memory: asking clang for four vectors at once, interleaved instruction
 // by instruction, keeps both vector ports busy. Measured on pointwise_chain (sigmoid, tanh):
 // 11.4 -> 5.9 ms on one thread. Other compilers ignore the pragma.
-bool latencyBound(const std::string& body) {
+// The first costly function a loop body calls ("fl_tanh"), or "".
+std::string costlyCallIn(const std::string& body) {
     for (const auto& op : costlyOps())
-        if (body.find("fl_" + op + "(") != std::string::npos) return true;
-    return false;
+        if (body.find("fl_" + op + "(") != std::string::npos) return "fl_" + op;
+    return {};
 }
-std::string interleave(const std::string& body, const std::string& indent) {
-    return latencyBound(body) ? indent + "#pragma clang loop interleave_count(4)\n" : std::string();
-}
+bool latencyBound(const std::string& body) { return !costlyCallIn(body).empty(); }
 
 // The C++ operator a kernel op prints as, or null.
 const char* infixSymbol(Op op) {
@@ -187,6 +191,7 @@ public:
         } else body = pointwiseBody(k);
         k.buffers = buffers_;
         k.writes = writes_;
+        k.plan = plan_;
 
         std::ostringstream src;
         src << "// " << name << ": " << summary() << "\n";
@@ -265,6 +270,7 @@ private:
     std::set<std::string> math_, symbolsUsed_;
     std::set<int> scalarsUsed_;
     std::map<std::string, std::string> comparedConstants_; // literal -> its opaque copy (comparedConstant)
+    std::vector<Choice> plan_;                              // the kernel's choices (choose)
     std::map<int, std::string> redVar_;
     int tmp_ = 0;
     Scope* rowScope_ = nullptr;          // a reduction kernel's per-row scope
@@ -487,12 +493,28 @@ private:
     // still vectorize (a compare with a broadcast register).
     std::string comparedConstant(const std::string& literal) {
         auto [it, added] = comparedConstants_.emplace(literal, "");
-        if (added) it->second = "fl_k" + std::to_string(comparedConstants_.size() - 1);
+        if (added) {
+            it->second = "fl_k" + std::to_string(comparedConstants_.size() - 1);
+            choose(ChoiceKind::OpaqueConstant, literal, "a compare reads it: a constant the optimizer can see lets Clang 15 fold two clamps that treat NaN differently");
+        }
         math_.insert("fl_opaque");
         return it->second;
     }
     std::string compareOperand(const SE& arg, const std::string& text) {
         return arg->kind == SExpr::Const && arg->dtype == DType::F32 ? comparedConstant(text) : text;
+    }
+
+    // Records a choice of the kernel's plan (once).
+    void choose(ChoiceKind kind, std::string subject, std::string reason) {
+        Choice c{kind, std::move(subject), std::move(reason)};
+        if (std::find(plan_.begin(), plan_.end(), c) == plan_.end()) plan_.push_back(std::move(c));
+    }
+    // The interleave pragma for a loop that calls costly math, and the choice.
+    std::string interleave(const std::string& body, const std::string& indent, const std::string& loop = "the element loop") {
+        std::string fn = costlyCallIn(body);
+        if (fn.empty()) return {};
+        choose(ChoiceKind::Interleave, loop, "it calls " + fn + ": bound by the math's dependency chains, not by memory");
+        return indent + "#pragma clang loop interleave_count(4)\n";
     }
 
     std::string mathCall(const char* fn, const std::vector<std::string>& a) {
@@ -599,6 +621,7 @@ private:
             // where x * (1 / s) is inf and x / s is not (exp(x) / exp(x).sum() near x = -100)
             std::string r = emitLine(*rowScope_, DType::F32, opaque("1.0f / " + a[1]));
             rowValues_.insert(r);
+            choose(ChoiceKind::RowValue, "1 / " + a[1], "a divisor fixed for the row: one reciprocal per row, a multiply per element");
             rhs = a[0] + " * " + r;
         } else if (const char* sym = infixSymbol(op)) {
             if (op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge)
@@ -622,10 +645,15 @@ private:
             default: rhs = mathCall((std::string("fl_") + graph::opName(op)).c_str(), a);
             }
         if (&sc == rowScope_ && e->dtype == DType::F32 &&
-            (op == Op::Reciprocal || op == Op::Rsqrt || ((op == Op::Div || op == Op::DivGe1) && !exactReciprocal(e->args[1]))))
+            (op == Op::Reciprocal || op == Op::Rsqrt || ((op == Op::Div || op == Op::DivGe1) && !exactReciprocal(e->args[1])))) {
             rhs = opaque(rhs);
+            choose(ChoiceKind::RowValue, std::string("fl_") + graph::opName(op) + " of " + a.back(),
+                   "fixed for the row: computed once before the element loops, hidden from the optimizer so that it stays once per row");
+        }
         std::string v = emitLine(sc, e->dtype, rhs);
         if (keep) {
+            choose(ChoiceKind::KeptValue, keep->name + " (fl_" + std::string(graph::opName(e->op)) + ")",
+                   "costly, and a later loop of the row reads it again: kept for the row rather than computed twice");
             std::string line = keep->name + "[" + rowVar_ + "] = " + v + ";";
             if (sc.find(line).empty()) {
                 *sc.out += sc.indent + line + "\n";
@@ -787,6 +815,8 @@ private:
             return text;
         };
         std::string out;
+        choose(ChoiceKind::TwoStage, cn.name + " (" + cn.what + ")",
+               "chained costly math: it is computed a block ahead, beside the rest of the block before, so two independent chains keep the vector units busy");
         out += "        // " + cn.name + " (" + cn.what + ") is computed a block ahead, beside the rest of the block before:\n";
         out += "        // two independent chains of costly math side by side keep the vector units busy\n";
         // aligned to cache lines: unaligned (the stack's layout varies run to run) the loop took
@@ -797,7 +827,7 @@ private:
         out += "        {\n";
         out += "            const long b1 = j0 + " + L + " < j1 ? j0 + " + L + " : j1;\n";
         std::string body = firstStage(cut, "fl_this", "j0", "                ");
-        out += interleave(body, "            ");
+        out += interleave(body, "            ", "the first block's first stage");
         out += "            for (long " + xl + " = j0; " + xl + " < b1; ++" + xl + ") {\n" + body + "            }\n";
         out += "        }\n";
         out += "        for (long b0 = j0; b0 < j1; b0 += " + L + ") {\n";
@@ -810,7 +840,7 @@ private:
         out += "            for (long " + xl + " = b0; " + xl + " < both; ++" + xl + ") {\n" + both + "            }\n";
         tmp_ = 0;
         std::string rest = secondStage("                ");
-        out += interleave(rest, "            ");
+        out += interleave(rest, "            ", "the last block's second stage");
         out += "            for (long " + xl + " = both; " + xl + " < b1; ++" + xl + ") {\n" + rest + "            }\n";
         out += "            " + T + "* const fl_done = fl_this;\n";
         out += "            fl_this = fl_next;\n";
@@ -849,6 +879,9 @@ private:
         }
         pointwiseLoads_ = false;
         std::string ahead = blocked && latencyBound(body) ? pointwisePrefetches(xl) : "";
+        if (!ahead.empty())
+            choose(ChoiceKind::PrefetchAhead, "the next row block",
+                   "a blocked loop bound by math (" + costlyCallIn(body) + "): the hardware prefetchers do not run far enough ahead of it");
         rowLoads_.clear();
         rowStores_.clear();
         if (!ahead.empty()) {
@@ -1062,6 +1095,10 @@ private:
             std::string R = idx(d.inner[nInner - 1]);
             stage_ = st;
             std::map<int, std::string> streamed = streamedRows(reds, stores, st, rl); // node -> its row's first element
+            for (auto& [n, base] : streamed)
+                choose(ChoiceKind::Streamed, p_.nodes[n].name,
+                       "an output too large for the last-level cache beside its input, stored by a loop that reads its row from memory and is "
+                       "not bound by math, and read by nothing later: written past the caches");
             if (!streamed.empty()) streams_ = true;
             auto loopBody = [&](const std::string& lane, const std::string& bodyIndent) {
                 std::string text;
@@ -1083,6 +1120,10 @@ private:
                 return text;
             };
             bool prefetch = st == prefetchStage_ && !prefetches_.empty();
+            if (prefetch)
+                choose(ChoiceKind::PrefetchAhead, "loop " + std::to_string(st),
+                       std::string("the first loop bound by math latency fetches the next row's inputs") +
+                           (std::any_of(prefetches_.begin(), prefetches_.end(), [](const Prefetch& pf) { return pf.write; }) ? ", and its outputs for writing" : ""));
             bool blockedStores = prefetch && reds.empty(); // blocks of kLanes, each prefetching ahead
             std::string lanes = reds.empty() ? "" : loopBody("l", ind + "        ");
             std::string tail = loopBody("0", ind + (blockedStores ? "        " : "    "));
@@ -1109,7 +1150,7 @@ private:
                 out += ind + "long " + rl + "b = 0;\n";
                 out += ind + "for (; " + rl + "b + " + std::to_string(kLanes) + " <= " + R + "; " + rl + "b += " + std::to_string(kLanes) + ") {\n";
                 if (prefetch) out += prefetchLines(ind + "    ");
-                out += interleave(lanes, ind + "    ");
+                out += interleave(lanes, ind + "    ", "loop " + std::to_string(st));
                 out += ind + "    for (long l = 0; l < " + std::to_string(kLanes) + "; ++l) {\n";
                 out += ind + "        const long " + rl + " = " + rl + "b + l;\n";
                 out += lanes;
@@ -1122,12 +1163,12 @@ private:
                 out += ind + "for (long " + rl + "b = 0; " + rl + "b < " + R + "; " + rl + "b += " + K + ") {\n";
                 out += prefetchLines(ind + "    ");
                 out += ind + "    const long " + rl + "e = " + rl + "b + " + K + " < " + R + " ? " + rl + "b + " + K + " : " + R + ";\n";
-                out += interleave(tail, ind + "    ");
+                out += interleave(tail, ind + "    ", "loop " + std::to_string(st));
                 out += ind + "    for (long " + rl + " = " + rl + "b; " + rl + " < " + rl + "e; ++" + rl + ") {\n";
                 out += tail;
                 out += ind + "    }\n" + ind + "}\n";
             } else {
-                out += interleave(tail, ind);
+                out += interleave(tail, ind, "loop " + std::to_string(st));
                 out += ind + "for (long " + rl + " = 0; " + rl + " < " + R + "; ++" + rl + ") {\n";
                 out += tail;
                 out += ind + "}\n";

@@ -57,6 +57,13 @@ std::string kernelsText(const capture::Session& s, const KernelsOptions& o) {
                     out << "     " << d.step << ". [" << d.kind << "] " << describeNodes(p, d.a) << "  |  " << describeNodes(p, d.b) << "  score "
                         << d.score << ": " << d.reason << "\n";
             }
+            if (o.plan) {
+                out << "   codegen plan:\n";
+                for (auto& kn : c.kernels) {
+                    out << "     " << kn.name << (kn.plan.empty() ? ": plain loops\n" : ":\n");
+                    for (auto& ch : kn.plan) out << "       - " << codegen::choiceName(ch.kind) << " " << ch.subject << ": " << ch.reason << "\n";
+                }
+            }
             for (size_t i = 0; i < c.kernels.size(); ++i) {
                 out << "\n" << c.kernels[i].source;
             }

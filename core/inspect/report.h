@@ -9,6 +9,7 @@ namespace fl::inspect {
 
 struct KernelsOptions {
     bool decisions = false; // list every fusion decision
+    bool plan = false;      // list each kernel's codegen choices
     bool ir = false;        // LLVM IR of each graph's module
     bool assembly = false;  // machine code
 };

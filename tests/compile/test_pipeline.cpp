@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/capture/capture.h"
+#include "core/codegen/codegen.h"
 #include "core/compile/pipeline.h"
 #include "core/run/runner.h"
 #include "core/script/interp.h"
@@ -69,8 +70,90 @@ cf = torch.compile(f)
 cf(torch.randn(4, 4))
 )";
 
+static const char* kSoftmax = R"(
+import torch
+def f(x):
+    return torch.softmax(x * 2.0, -1)
+torch.compile(f)(torch.randn(64, 1024))
+)";
+
+// sigmoid then tanh of it: chained costly math over long rows (two stages, blocks fetched ahead)
+static const char* kChain = R"(
+import torch
+def f(x):
+    return torch.tanh(x * torch.sigmoid(x)) + x
+torch.compile(f)(torch.randn(64, 65536))
+)";
+
+// an RMS norm whose 16 MiB output is written past a 16 MiB last-level cache
+static const char* kRmsNorm = R"(
+import torch
+def f(x, w):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+torch.compile(f)(torch.randn(4096, 1024), torch.randn(1024))
+)";
+
+static const char* kRelu = R"(
+import torch
+def f(x):
+    return torch.relu(x) + 1
+torch.compile(f)(torch.randn(8, 8))
+)";
+
+// The kernels of a case script's first graph, through the passes one by one.
+static std::vector<codegen::Kernel> kernelsOf(const char* source) {
+    std::vector<codegen::Kernel> out;
+    withFirstGraph(source, [&](const capture::CapturedGraph& g) {
+        compile::Artifact a;
+        compile::lowerPass(g, a);
+        compile::dependencyPass(g, a);
+        compile::fusePass(a);
+        compile::emitPass(g, a);
+        out = a.kernels;
+    });
+    return out;
+}
+
+// The choices of `kind` in a kernel's plan.
+static std::vector<codegen::Choice> chosen(const std::vector<codegen::Kernel>& ks, codegen::ChoiceKind kind) {
+    std::vector<codegen::Choice> r;
+    for (auto& k : ks)
+        for (auto& c : k.plan)
+            if (c.kind == kind) r.push_back(c);
+    return r;
+}
+
+// The plan: each codegen choice as data with its reason, for kernels whose shape calls for it.
+static void planChecks() {
+    using codegen::ChoiceKind;
+    setenv("FUSELAB_LLC_BYTES", "16777216", 1); // read once per process: before any kernel is written
+    auto sm = kernelsOf(kSoftmax);
+    auto kept = chosen(sm, ChoiceKind::KeptValue);
+    check(sm.size() == 1 && kept.size() == 1 && kept[0].subject.find("fl_exp_nonpos") != std::string::npos && !kept[0].reason.empty(),
+          "plan: softmax keeps its exp for the row");
+    check(chosen(sm, ChoiceKind::RowValue).size() == 1, "plan: softmax's 1 / sum is a row value");
+    check(chosen(sm, ChoiceKind::Streamed).empty(), "plan: softmax's store loop reads only kept values: not streamed");
+    check(!chosen(sm, ChoiceKind::Interleave).empty() && !chosen(sm, ChoiceKind::PrefetchAhead).empty(),
+          "plan: its exp loop is interleaved and fetches the next row ahead");
+
+    auto ch = kernelsOf(kChain);
+    auto two = chosen(ch, ChoiceKind::TwoStage);
+    check(ch.size() == 1 && two.size() == 1 && two[0].reason.find("chained costly math") != std::string::npos, "plan: sigmoid then tanh run in two stages");
+    check(chosen(ch, ChoiceKind::PrefetchAhead).size() == 1, "plan: the blocked chain fetches the next row block ahead");
+
+    auto rms = kernelsOf(kRmsNorm);
+    auto streamed = chosen(rms, ChoiceKind::Streamed);
+    check(streamed.size() == 1 && chosen(rms, ChoiceKind::Interleave).empty(), "plan: rmsnorm's output rows are streamed, no loop interleaved");
+    check(chosen(rms, ChoiceKind::RowValue).size() == 1, "plan: rmsnorm's rsqrt is a row value");
+
+    auto relu = kernelsOf(kRelu);
+    check(relu.size() == 1 && relu[0].plan.size() == 1 && relu[0].plan[0].kind == ChoiceKind::OpaqueConstant && relu[0].plan[0].subject == "0.0f",
+          "plan: relu's compared zero is its only choice");
+}
+
 int main() {
     setenv("FUSELAB_BACKEND", "reference", 1);
+    planChecks();
     check(compile::passNames() == std::vector<std::string>{"lower", "dependencies", "fuse", "emit", "jit"}, "the passes, in order");
 
     std::string mlpKey;

@@ -5,7 +5,7 @@ usage: check_golden.py --fuselab BIN [--update] [names...]
 
 For every example script (resources/models/*.py and resources/models/bench/*.py) this runs,
 from the project root,
-    BIN kernels --decisions MODEL.py     expected/NAME.kernels.txt
+    BIN kernels --decisions --plan MODEL.py     expected/NAME.kernels.txt
     BIN explain --json MODEL.py          expected/NAME.explain.json
 and compares the output byte for byte, except for two facts of the machine rather than of the
 compiler: which JIT backend built a kernel and whether the compile cache had it ("; compiled by
@@ -34,7 +34,8 @@ def examples():
 
 
 def run(fuselab, args):
-    env = dict(os.environ, OMP_NUM_THREADS='1')
+    # the last-level cache fixed: which outputs are streamed depends on it
+    env = dict(os.environ, OMP_NUM_THREADS='1', FUSELAB_LLC_BYTES=str(32 << 20))
     p = subprocess.run([fuselab] + args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         return None, 'exit %d: %s' % (p.returncode, p.stderr[-2000:])
@@ -43,7 +44,7 @@ def run(fuselab, args):
 
 def check(fuselab, name, path, update):
     problems = []
-    for kind, args in (('kernels.txt', ['kernels', '--decisions', path]), ('explain.json', ['explain', '--json', path])):
+    for kind, args in (('kernels.txt', ['kernels', '--decisions', '--plan', path]), ('explain.json', ['explain', '--json', path])):
         got, err = run(fuselab, args)
         if err:
             problems.append('%s %s: %s' % (name, kind, err))
