@@ -31,10 +31,13 @@ struct Json {
     double n = 0;
     std::string s;
     std::vector<Json> items;
-    std::vector<std::pair<std::string, Json>> fields;
+    // an object's fields: keys[i] names values[i] (a vector of pairs of the incomplete Json is
+    // refused by clang with libstdc++ 12 in C++20)
+    std::vector<std::string> keys;
+    std::vector<Json> values;
     const Json* get(const std::string& key) const {
-        for (auto& [k, v] : fields)
-            if (k == key) return &v;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (keys[i] == key) return &values[i];
         return nullptr;
     }
 };
@@ -130,7 +133,8 @@ private:
                 if (i_ >= t_.size() || t_[i_++] != ':') return false;
                 Json item;
                 if (!value(item)) return false;
-                v.fields.emplace_back(std::move(key), std::move(item));
+                v.keys.push_back(std::move(key));
+                v.values.push_back(std::move(item));
                 space();
                 if (i_ < t_.size() && t_[i_] == ',') { ++i_; continue; }
                 if (i_ < t_.size() && t_[i_] == '}') { ++i_; return true; }
@@ -184,7 +188,9 @@ bool readRequest(const std::string& line, Request& r, std::string& why) {
     if (const Json* cwd = j.get("cwd"); cwd && cwd->kind == Json::String) r.cwd = cwd->s;
     if (const Json* env = j.get("env"); env && env->kind == Json::Object) {
         r.env.emplace();
-        for (auto& [k, v] : env->fields) {
+        for (size_t i = 0; i < env->keys.size(); ++i) {
+            const std::string& k = env->keys[i];
+            const Json& v = env->values[i];
             if (v.kind != Json::String || k.empty() || k.find('=') != std::string::npos) { why = "env holds a bad entry: " + k; return false; }
             r.env->push_back(k + "=" + v.s);
         }
