@@ -71,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPane("Graphs", "graph", graphs_, Qt::RightDockWidgetArea);
     addPane("Fusion", "fusion", fusion_, Qt::RightDockWidgetArea);
     addPane("Kernels", "kernels", kernels_, Qt::RightDockWidgetArea);
-    addPane("Guards & recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
+    addPane("Guards and recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
     addPane("Timing", "timing", timing_, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(docks_[0], docks_[1]);
@@ -201,7 +201,7 @@ void MainWindow::buildMenus() {
     cancelAct_->setEnabled(false);
 
     viewMenu_ = menuBar()->addMenu("&View");
-    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards && recompiles", "&Timing", "&Output"};
+    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards and recompiles", "&Timing", "&Output"};
     for (int i = 0; i < paneNames().size(); ++i) {
         QString name = paneNames()[i];
         QAction* a = viewMenu_->addAction(titles[i], this, [this, name] { raisePane(name); });

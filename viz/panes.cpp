@@ -155,9 +155,12 @@ void GraphsPane::setSnapshot(SnapshotP s) {
             fr->setToolTip(0, QString("%1:%2").arg(q(e.file)).arg(e.line));
             fr->setExpanded(true);
         }
-        QString status = q(e.status);
-        if (e.limitHit) status += ", limit hit";
-        auto* it = new QTreeWidgetItem(fr, {q(e.id), status, QString::number(e.ops)});
+        // the limit is the frame's: later misses of the frame run eagerly; its entries keep theirs
+        if (e.limitHit) {
+            fr->setText(1, "recompile limit hit");
+            fr->setToolTip(1, "the frame reached the recompile limit: calls that match none of its entries run eagerly");
+        }
+        auto* it = new QTreeWidgetItem(fr, {q(e.id), q(e.status), QString::number(e.ops)});
         it->setData(0, Qt::UserRole, int(i));
         QString tip = QString("%1 guards").arg(e.guards.size());
         if (!e.backend.empty()) tip += ", compiled by " + q(e.backend);

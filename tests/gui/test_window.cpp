@@ -12,6 +12,7 @@
 #include <QImage>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QTabBar>
 #include <QTableWidget>
 #include <QTreeWidget>
 
@@ -83,6 +84,36 @@ private Q_SLOTS:
         qInfo("window constructed, seed example opened and painted in %lld ms", ms);
         QVERIFY(w.sourceView()->toPlainText().contains("torch.compile(model)"));
         QVERIFY(!img.isNull());
+    }
+
+    // Tabs of docked panes treat '&' as a mnemonic: a pane's title must not hold one ("Guards &
+    // recompiles" read "Guards _recompiles", cut to "Guards _recom...").
+    void paneTabsShowTheirTitles() {
+        fl::app::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList tabs;
+        for (QTabBar* bar : w.findChildren<QTabBar*>())
+            for (int i = 0; i < bar->count(); ++i) tabs << bar->tabText(i);
+        QVERIFY2(tabs.size() >= 6, qPrintable("tabs: " + tabs.join(", ")));
+        for (const QString& t : tabs) QVERIFY2(!QString(t).remove("&&").contains('&'), qPrintable("a tab title with a mnemonic: " + t));
+        QVERIFY2(tabs.contains("Guards and recompiles"), qPrintable("tabs: " + tabs.join(", ")));
+    }
+
+    // A frame that reaches the recompile limit: the frame's row says so, its entries keep their
+    // own status (every entry from 0/0 on read "compiled, limit hit").
+    void recompileLimitIsTheFramesNotEachEntrys() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n\n@torch.compile\ndef f(x, tag):\n    return x * len(tag)\n\n\n"
+                                     "for i in range(12):\n    f(torch.ones(2), 'tag' * i)\n");
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* tree = w.graphsPane()->entryTree();
+        QVERIFY(tree->topLevelItemCount() >= 1);
+        QTreeWidgetItem* frame = tree->topLevelItem(0);
+        QVERIFY2(frame->text(1).contains("recompile limit hit"), qPrintable("frame row: " + frame->text(0) + " | " + frame->text(1)));
+        QVERIFY(frame->childCount() >= 2);
+        for (int i = 0; i < frame->childCount(); ++i)
+            QVERIFY2(!frame->child(i)->text(1).contains("limit"), qPrintable(frame->child(i)->text(0) + ": " + frame->child(i)->text(1)));
     }
 
     void seedExampleRunsAndPrints() {
