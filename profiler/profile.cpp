@@ -248,9 +248,17 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
         sites.push_back(std::move(site));
     }
 
-    // ---- replays: cached (profiling off), eager, profiled (kernel timers on)
+    // ---- replays: cached (profiling off), eager, profiled (kernel timers on). What they print
+    // (a print in a compiled function, logs of recompiles) is not the script's output: the
+    // replays are silent, and the run's own output stays what `fuselab run` prints.
     const bool wasRecording = s.recordCalls;
     s.recordCalls = false;
+    struct Silence {
+        script::RunOptions& o;
+        std::function<void(const std::string&)> out = o.out, err = o.err;
+        Silence(script::RunOptions& opts) : o(opts) { o.out = o.err = [](const std::string&) {}; }
+        ~Silence() { o.out = out, o.err = err; }
+    } silence(in.options());
     const events::Ns budgetStart = events::now();
     auto remaining = [&] { return opts.budgetSeconds - events::msBetween(budgetStart, events::now()) * 1e-3; };
     size_t replayedSites = 0;

@@ -116,6 +116,16 @@ private Q_SLOTS:
             QVERIFY2(!frame->child(i)->text(1).contains("limit"), qPrintable(frame->child(i)->text(0) + ": " + frame->child(i)->text(1)));
     }
 
+    // The window profiles the run (replaying its compiled calls); what the replays print is not
+    // the script's output: the Output pane shows what `fuselab run` prints.
+    void outputIsTheRunsNotTheReplays() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n\n@torch.compile\ndef f(x):\n    print('inside')\n    return x + 1\n\n\n"
+                                     "f(torch.ones(2))\nf(torch.ones(2))\nprint('done')\n");
+        QVERIFY(runAndSettle(w));
+        QCOMPARE(w.outputText(), QString("inside\ninside\ndone\n"));
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
