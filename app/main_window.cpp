@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QLineEdit>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -232,12 +233,30 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::setDocument(const QString& path, const QString& text) {
+    // a run of the previous document stops, and what it finds is dropped when it ends
+    ++document_;
+    cancel();
     path_ = path;
     note_->setVisible(false);
     source_->setPlainText(text);
-    source_->setErrorLine(0);
-    output_->clear();
+    clearResults();
     setWindowTitle(QFileInfo(path).fileName() + " — Fuselab");
+}
+
+void MainWindow::clearResults() {
+    source_->setErrorLine(0);
+    source_->setMarks({});
+    source_->setLineTints({});
+    source_->setHighlightedLines({});
+    output_->clear();
+    snap_ = std::make_shared<const inspect::Snapshot>();
+    graphs_->setSnapshot(snap_);
+    guards_->setSnapshot(snap_);
+    kernels_->setSnapshot(snap_);
+    fusion_->setSnapshot(snap_);
+    graphs_->graphView()->searchBox()->clear();
+    fusion_->graphView()->searchBox()->clear();
+    timing_->setProfile(profiler::Profile{});
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -309,14 +328,16 @@ void MainWindow::run() {
     cfg.haveSource = true;
     cfg.cancel = &cancel_;
     cfg.timeoutSeconds = 300;
-    // Output is posted to the UI thread; the script never touches widgets.
-    cfg.out = [this](const std::string& s) {
+    // Output is posted to the UI thread; the script never touches widgets. A run's output and
+    // results land only while its document is the open one.
+    const int doc = document_;
+    cfg.out = [this, doc](const std::string& s) {
         QString q = QString::fromStdString(s);
-        QMetaObject::invokeMethod(this, [this, q] { appendOutput(q, false); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, [this, q, doc] { if (doc == document_) appendOutput(q, false); }, Qt::QueuedConnection);
     };
-    cfg.err = [this](const std::string& s) {
+    cfg.err = [this, doc](const std::string& s) {
         QString q = QString::fromStdString(s);
-        QMetaObject::invokeMethod(this, [this, q] { appendOutput(q, true); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, [this, q, doc] { if (doc == document_) appendOutput(q, true); }, Qt::QueuedConnection);
     };
     // At the end of the run (on the worker, before the interpreter goes), the snapshot of what
     // capture and the compiler did; the panes draw from it on the UI thread.
@@ -338,9 +359,13 @@ void MainWindow::run() {
         po.minSeconds = 0.05;
         *profile = std::make_shared<const profiler::Profile>(profiler::collect(in, po));
     };
-    worker_ = std::thread([this, cfg, snap, profile] {
+    worker_ = std::thread([this, cfg, snap, profile, doc] {
         run::RunResult r = run::runScript(cfg);
-        QMetaObject::invokeMethod(this, [this, r, snap, profile] {
+        QMetaObject::invokeMethod(this, [this, r, snap, profile, doc] {
+            if (doc != document_) { // another file was opened meanwhile: its panes stay empty
+                finishRun(r.exitCode, 0, r.seconds);
+                return;
+            }
             auto done = [this, r, profile] {
                 if (*profile) timing_->setProfile(**profile);
                 finishRun(r.exitCode, r.errorLine, r.seconds);

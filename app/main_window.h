@@ -73,6 +73,7 @@ private:
     void updateRecentMenu();
     void appendOutput(const QString& text, bool isError);
     void finishRun(int exitCode, int errorLine, double seconds);
+    void clearResults(); // every pane back to "not run yet" (another file was opened)
     void setDocument(const QString& path, const QString& text);
     void applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done);
     void entryChanged(int index);
@@ -98,6 +99,7 @@ private:
     CancelToken cancel_;
     std::thread worker_;
     std::atomic<bool> running_{false};
+    int document_ = 0; // counts opened documents: a run's results and output land only in its own
     bool firstLayout_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QGraphicsView>
 #include <QImage>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QTabBar>
@@ -124,6 +125,22 @@ private Q_SLOTS:
                                      "f(torch.ones(2))\nf(torch.ones(2))\nprint('done')\n");
         QVERIFY(runAndSettle(w));
         QCOMPARE(w.outputText(), QString("inside\ninside\ndone\n"));
+    }
+
+    // Opening another file clears the last run's results: marks and tints on the source, graphs,
+    // guards, kernels, fusion steps, the node search, the output.
+    void openingAnotherFileClearsTheLastRun() {
+        fl::app::MainWindow w;
+        w.openExample(":/models/graph_break.py");
+        QVERIFY(runAndSettle(w));
+        QVERIFY(!w.sourceView()->marks().isEmpty() && entryCount(w.graphsPane()->entryTree()) > 0 && !w.outputText().isEmpty());
+        w.graphsPane()->graphView()->searchBox()->setText("gelu");
+        w.openExample(":/models/seed.py");
+        QVERIFY2(w.sourceView()->marks().isEmpty(), "the break's mark stays on a line of the new file");
+        QCOMPARE(entryCount(w.graphsPane()->entryTree()), 0);
+        QCOMPARE(w.guardsPane()->tree()->topLevelItemCount(), 0);
+        QVERIFY(w.graphsPane()->graphView()->searchBox()->text().isEmpty());
+        QVERIFY(w.outputText().isEmpty());
     }
 
     void seedExampleRunsAndPrints() {
