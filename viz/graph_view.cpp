@@ -666,6 +666,7 @@ void GraphView::findNext() {
     if (matches_.empty()) return;
     matchCursor_ = (matchCursor_ + 1) % int(matches_.size());
     selectNodes({matches_[matchCursor_]});
+    Q_EMIT nodeClicked(matches_[matchCursor_]); // as a click: the panes follow, the source line too
 }
 
 void GraphView::fit() {

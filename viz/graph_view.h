@@ -82,7 +82,7 @@ public:
 
 Q_SIGNALS:
     void layoutFinished();
-    void nodeClicked(int id);
+    void nodeClicked(int id); // a click on a node, or Enter in the search going to a match
 
 protected:
     void changeEvent(QEvent* event) override;

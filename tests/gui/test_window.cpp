@@ -143,6 +143,24 @@ private Q_SLOTS:
         QVERIFY(w.outputText().isEmpty());
     }
 
+    // Enter in the node search goes to the next match as a click would: the node's source line
+    // is selected too.
+    void enterInNodeSearchSelectsTheSourceLine() {
+        fl::app::MainWindow w;
+        w.openExample(":/models/seed.py");
+        QVERIFY(runAndSettle(w));
+        fl::viz::GraphView* g = w.graphsPane()->graphView();
+        g->searchBox()->setText("gelu");
+        QTest::keyClick(g->searchBox(), Qt::Key_Return);
+        QTest::qWait(50);
+        std::vector<int> sel = g->selectedNodes();
+        QCOMPARE(int(sel.size()), 1);
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        int line = e.nodes[size_t(sel[0])].line;
+        QVERIFY(line > 0);
+        QVERIFY2(w.sourceView()->highlightedLines().contains(line), qPrintable(QString("line %1 not selected").arg(line)));
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
