@@ -1,6 +1,7 @@
 #include "viz/panes.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -253,7 +254,11 @@ void GuardsPane::setSnapshot(SnapshotP s) {
         const SnapEntry& e = snap_->entries[i];
         auto* it = new QTreeWidgetItem(tree_, {QString("%1 %2 — %3 guards").arg(q(e.id), q(e.function)).arg(e.guards.size())});
         it->setData(0, Qt::UserRole, int(i));
-        addLine(it, e.line);
+        // a frame of the prelude (a compiled nn.Sequential runs Sequential.forward) has no line in
+        // the script: its line would select an unrelated one
+        const bool inScript = QFileInfo(q(e.file)).fileName() == QFileInfo(q(snap_->file)).fileName();
+        addLine(it, inScript ? e.line : 0);
+        if (!inScript) it->setToolTip(0, QString("the frame is %1, line %2").arg(q(e.file)).arg(e.line));
         for (auto& g : e.guards) {
             auto* c = new QTreeWidgetItem(it, {q(g.text)});
             c->setToolTip(0, q(g.text) + (g.userLine.empty() ? "" : "\n" + q(g.userLine)));

@@ -161,6 +161,22 @@ private Q_SLOTS:
         QVERIFY2(w.sourceView()->highlightedLines().contains(line), qPrintable(QString("line %1 not selected").arg(line)));
     }
 
+    // An entry whose frame is the prelude's (a compiled nn.Sequential: Sequential.forward) names
+    // no line of the script: its guard header must not point at line 1354 of the source.
+    void guardHeaderOfAPreludeFrameNamesNoScriptLine() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\nfrom torch import nn\n\nm = torch.compile(nn.Sequential(nn.Linear(4, 4), nn.ReLU()))\n"
+                                     "print(m(torch.ones(2, 4)).shape)\n");
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* t = w.guardsPane()->tree();
+        QVERIFY(t->topLevelItemCount() >= 1);
+        const int lines = w.sourceView()->document()->blockCount();
+        for (int i = 0; i < t->topLevelItemCount(); ++i) {
+            int line = t->topLevelItem(i)->data(1, Qt::UserRole).toInt();
+            QVERIFY2(line <= lines, qPrintable(t->topLevelItem(i)->text(0) + " points at line " + QString::number(line)));
+        }
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
