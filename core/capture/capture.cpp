@@ -1337,9 +1337,8 @@ static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std
 static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<graph::Node*>& map) {
     switch (a.kind) {
     case ArgT::Ref: {
-        graph::Arg r = graph::Arg::ref(map[a.node]);
-        if (a.index >= 0) { graph::Arg x = graph::Arg::lit(map[a.node]->name + "[" + std::to_string(a.index) + "]"); return x; }
-        return r;
+        // an item of a tuple result (split's) stays a reference: the graph keeps the edge
+        return a.index >= 0 ? graph::Arg::item(map[a.node], a.index) : graph::Arg::ref(map[a.node]);
     }
     case ArgT::List:
     case ArgT::Tuple: {

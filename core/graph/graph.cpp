@@ -26,7 +26,7 @@ const char* dtypeShort(const std::string& d) {
 
 std::string formatArg(const Arg& a) {
     switch (a.kind) {
-    case Arg::Kind::NodeRef: return a.node->name;
+    case Arg::Kind::NodeRef: return a.index >= 0 ? a.node->name + "[" + std::to_string(a.index) + "]" : a.node->name;
     case Arg::Kind::Constant: return a.constant;
     case Arg::Kind::List:
     case Arg::Kind::Tuple: {

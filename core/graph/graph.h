@@ -42,9 +42,11 @@ struct Node;
 struct Arg {
     enum class Kind { NodeRef, Constant, List, Tuple } kind = Kind::Constant;
     const Node* node = nullptr;
+    int index = -1;         // NodeRef: an item of the node's tuple result (split_1[0]), or -1
     std::string constant;   // Python literal: "2.0", "None", "'tanh'", "torch.float32"
     std::vector<Arg> items; // List / Tuple
     static Arg ref(const Node* n) { Arg a; a.kind = Kind::NodeRef; a.node = n; return a; }
+    static Arg item(const Node* n, int i) { Arg a = ref(n); a.index = i; return a; }
     static Arg lit(std::string py) { Arg a; a.constant = std::move(py); return a; }
 };
 

@@ -79,6 +79,17 @@ int main() {
         if (big.nameProbes() > size_t(2 * n + 2)) std::printf("name probes: %zu\n", big.nameProbes());
         check(big.callCount() == n, "callCount of the big graph");
     }
+    // An item of a tuple result is a reference with an index: printed as name[i], still an edge.
+    {
+        Graph g;
+        Node& xin = g.addPlaceholder("L_x_", x);
+        Node& sp = g.addCall("torch.split", {Arg::ref(&xin), Arg::lit("2")});
+        Node& m = g.addCall("operator.mul", {Arg::item(&sp, 0), Arg::item(&sp, 1)});
+        g.setOutput({Arg::ref(&m)});
+        std::string code = printGraph(g);
+        check(code.find("mul = operator.mul(split[0], split[1])") != std::string::npos, "items print as split[0], split[1]");
+        check(m.args[0].kind == Arg::Kind::NodeRef && m.args[0].node == &sp && m.args[1].index == 1, "items are references to split");
+    }
     // The op table: names, aliases, families and facts.
     {
         using namespace fl::graph;

@@ -177,6 +177,25 @@ private Q_SLOTS:
         }
     }
 
+    // The items of split's result are edges of the graph: the ops that read them are not left
+    // floating (printableArg made `split[0]` a literal, so the snapshot dropped the reference).
+    void splitItemsAreEdges() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n\n@torch.compile\ndef f(x):\n    a, b = x.split(2, -1)\n    return a * b\n\n\n"
+                                     "print(f(torch.ones(3, 4)).shape)\n");
+        QVERIFY(runAndSettle(w));
+        QVERIFY(w.snapshot() && !w.snapshot()->entries.empty());
+        const auto& nodes = w.snapshot()->entries[0].nodes;
+        int split = -1, mul = -1;
+        for (auto& n : nodes) {
+            if (n.op.find("split") != std::string::npos) split = n.id;
+            if (n.op.find("mul") != std::string::npos) mul = n.id;
+        }
+        QVERIFY(split >= 0 && mul >= 0);
+        const auto& in = nodes[size_t(mul)].inputs;
+        QVERIFY2(std::find(in.begin(), in.end(), split) != in.end(), "mul should read split's items");
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
