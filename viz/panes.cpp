@@ -9,6 +9,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QTextDocument>
 #include <QSlider>
 #include <QSplitter>
 #include <QStyle>
@@ -176,6 +177,12 @@ void GraphsPane::setSnapshot(SnapshotP s) {
     }
 }
 
+QString GraphsPane::caption() const {
+    QTextDocument d;
+    d.setHtml(caption_->text());
+    return d.toPlainText();
+}
+
 void GraphsPane::selectEntry(int index) {
     if (!snap_ || index < 0 || size_t(index) >= snap_->entries.size()) return;
     bool changed = index != current_;
@@ -189,10 +196,20 @@ void GraphsPane::selectEntry(int index) {
     const SnapEntry& e = snap_->entries[size_t(index)];
     int kernels = 0, libs = 0, eager = 0;
     for (auto& k : e.kernels) (k.kind == "kernel" ? kernels : k.kind == "library" ? libs : eager)++;
-    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7")
+    // a frame skipped for a break inside a loop has an empty graph: say why
+    QString why;
+    for (const auto& b : snap_->breaks)
+        if (b.frameSkipped && b.id == e.id) {
+            why = QString("<br>This frame runs eagerly: the graph break at line %1 (%2) is inside a loop, so torch.compile skips the "
+                          "whole frame and captures no graph.")
+                      .arg(b.line)
+                      .arg(q(b.reason).toHtmlEscaped());
+            break;
+        }
+    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8")
                           .arg(q(e.id), q(e.function).toHtmlEscaped())
                           .arg(e.ops).arg(kernels).arg(libs).arg(eager)
-                          .arg(e.status == "compiled" ? "" : " — " + q(e.status)));
+                          .arg(e.status == "compiled" ? "" : " — " + q(e.status), why));
     graph_->setGraph(graphDataOf(e));
     graph_->setGroups(colourKeysAt(e, int(e.groupsAt.size()) - 1));
     Q_EMIT entrySelected(index);

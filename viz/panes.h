@@ -48,6 +48,7 @@ public:
     int currentEntry() const { return current_; }
     GraphView* graphView() const { return graph_; }
     QTreeWidget* entryTree() const { return tree_; }
+    QString caption() const;       // the selected entry's line above the graph (plain text)
 
 Q_SIGNALS:
     void entrySelected(int index);

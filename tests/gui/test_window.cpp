@@ -196,6 +196,18 @@ private Q_SLOTS:
         QVERIFY2(std::find(in.begin(), in.end(), split) != in.end(), "mul should read split's items");
     }
 
+    // A break inside a loop makes the frame run eagerly with no graph: the empty entry says why.
+    void anEagerFrameSaysWhyItHasNoGraph() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n\n@torch.compile\ndef f(x):\n    for i in range(3):\n        print(i)\n"
+                                     "        x = x + 1\n    return x\n\n\nf(torch.ones(2))\n");
+        QVERIFY(runAndSettle(w));
+        QVERIFY(w.snapshot() && !w.snapshot()->entries.empty());
+        w.graphsPane()->selectEntry(0);
+        QString c = w.graphsPane()->caption();
+        QVERIFY2(c.contains("runs eagerly") && c.contains("line 7") && c.contains("inside a loop"), qPrintable(c));
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
