@@ -170,6 +170,13 @@ void collectWalrus(const Expr* e, std::unordered_set<std::string>& out) {
 
 enum class Flow { Normal, Break, Continue, Return };
 
+// d.keys() and d.items(): lists with a view name here, set-like in Python.
+static bool setLikeView(const Value& v) {
+    if (!v.is(OK::List)) return false;
+    const char* n = v.as<ListObj>()->viewName;
+    return n && (std::string(n) == "dict_keys" || std::string(n) == "dict_items");
+}
+
 // CPython's name for an operator in "unsupported operand type(s) for ...".
 std::string binOpSymbol(BinOpKind op) { return op == BinOpKind::Pow ? "** or pow()" : binOpText(op); }
 
@@ -3148,6 +3155,20 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
         return makeStr(percentFormat(*this, strOf(a), b));
     } else if ((a.is(OK::Set) && b.is(OK::Set)) && (op == BinOpKind::BitOr || op == BinOpKind::BitAnd || op == BinOpKind::Sub || op == BinOpKind::BitXor)) {
         return setOperation(*this, op, a, b);
+    } else if ((setLikeView(a) || setLikeView(b)) && !inplace &&
+               (op == BinOpKind::BitOr || op == BinOpKind::BitAnd || op == BinOpKind::Sub || op == BinOpKind::BitXor)) {
+        // d.keys() and d.items() are set-like: with any iterable on either side, a set comes out
+        // (d.keys() - {'a'}, ['a', 'b'] - d.keys())
+        auto asSet = [&](const Value& v) {
+            if (v.is(OK::Set)) return v;
+            auto so = std::make_shared<SetObj>();
+            for (auto& x : toVector(v)) {
+                try { so->map.set(x, Value()); }
+                catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+            }
+            return Value(so);
+        };
+        return setOperation(*this, op, asSet(a), asSet(b));
     } else if (op == BinOpKind::BitOr && a.is(OK::Dict) && b.is(OK::Dict)) {
         auto d = std::make_shared<DictObj>();
         for (auto* src : {a.as<DictObj>(), b.as<DictObj>()})
