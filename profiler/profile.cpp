@@ -223,6 +223,16 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
         CallProfile prof;
     };
     std::vector<Site> sites;
+    // each function's calls in the run and how many of them ran cached entries: a function whose
+    // every call compiled anew never paid its compile back, whatever a cached replay costs
+    struct Reuse { int calls = 0, cached = 0; };
+    std::map<const void*, Reuse> reuse;
+    for (size_t i = 0; i < s.recorded.size(); ++i) {
+        Reuse& r = reuse[inspect::callIdentity(s.recorded[i], "").first];
+        ++r.calls;
+        if (const events::Event* cs = callSpans[i])
+            if (auto* cf = cs->as<events::CallFacts>(); cf && !cf->compiling) ++r.cached;
+    }
     std::set<std::pair<const void*, std::string>> seen;
     for (size_t i = 0; i < s.recorded.size(); ++i) {
         auto& rc = s.recorded[i];
@@ -423,7 +433,12 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
 
     for (auto& site : sites) {
         CallProfile& cp = site.prof;
-        if (!cp.compileIds.empty() && cp.eagerMs > cp.cachedMs && cp.cachedRuns > 0 && cp.eagerRuns > 0)
+        const Reuse& r = reuse[inspect::callIdentity(s.recorded[site.first], "").first];
+        if (!cp.compileIds.empty() && r.calls > 1 && r.cached == 0) {
+            cp.breakEvenCalls = -1; // never: no call reused an entry
+            if (cp.note.empty())
+                cp.note = "none of the function's " + std::to_string(r.calls) + " calls in the run reused a cached entry: each compiled anew";
+        } else if (!cp.compileIds.empty() && cp.eagerMs > cp.cachedMs && cp.cachedRuns > 0 && cp.eagerRuns > 0)
             cp.breakEvenCalls = (long long)std::ceil(cp.compileMs / (cp.eagerMs - cp.cachedMs));
         if (cp.compileIds.empty() && cp.note.empty()) cp.note = "its first call compiled nothing (the code was compiled by an earlier call)";
         p.calls.push_back(cp);

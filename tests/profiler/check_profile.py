@@ -141,6 +141,20 @@ def main():
             got = "unreadable output: %s" % e
         if got != want:
             failures.append("tests/bench/calls.py: call sites %r, want %r" % (got, want))
+        # a function that recompiles on every call never pays its compile back: break-even "never"
+        # (it said "pays off after 2159 calls" for a function that never reused an entry)
+        every = os.path.join(tmp, "recompile_every_call.py")
+        with open(every, "w") as f:
+            f.write("import torch\n\n\n@torch.compile\ndef f(x, tag):\n    return torch.relu(x) * len(tag)\n\n\n"
+                    "for i in range(1, 5):\n    f(torch.randn(64, 64), 'a' * i)\n")
+        rc, stdout, stderr = run(["profile", "--json", "--budget", a.budget, every, "-o", os.path.join(tmp, "every.trace.json")], env)
+        try:
+            calls = json.loads(stdout)["calls"] if rc == 0 else []
+        except ValueError:
+            calls = []
+        if len(calls) != 4 or any(c["break_even_calls"] != "never" or "reused" not in c["note"] for c in calls):
+            failures.append("a function recompiled on every call: break-even %r, want 'never' with a note (exit %d %s)" % (
+                [(c["break_even_calls"], c["note"]) for c in calls], rc, stderr[-300:]))
     print("\nhow much of each span its phases cover (information, not a check):")
     print("%-48s %-14s %-14s %12s %12s %8s" % ("model", "compile id", "cache", "phases ms", "measured ms", "ratio"))
     for m, cid, cache, s, w in rows:
