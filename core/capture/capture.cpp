@@ -1620,6 +1620,7 @@ static std::string compileId(const CFrame& fr, int n) { return std::to_string(fr
 
 Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const ScopeP& scope, const CompileOptions& opts, int breakLine) {
     CFrame& fr = frameFor(FrameKey{codeOf(fn), pathKey(path)}, fn, path, breakLine);
+    ++fr.calls;
     fr.lastScope = scope;
     if (fr.entries.empty() && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
@@ -1673,6 +1674,7 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
         }
         if (int(fr.entries.size()) >= recompileLimit) {
             fr.limitHit = true;
+            fr.limitCall = fr.calls;
             LimitEvent ev{cid, fr.function, fr.file, fr.line, reasons.front()};
             report_.limits.push_back(ev);
             events.instant("compile " + cid, "recompile limit", events::Category::Recompile, events::now(),

@@ -225,6 +225,8 @@ struct CFrame {
     int compiles = 0;
     bool skip = false;       // runs eagerly (graph break in a loop)
     bool limitHit = false;   // recompile limit reached: misses run eagerly
+    int calls = 0;           // calls into the frame so far
+    int limitCall = 0;       // the call (1-based) that hit the recompile limit
     script::ScopeP lastScope; // inputs of the latest call (guard benchmark)
     std::map<std::string, std::string> aliases; // local name -> name shown in guards
     CompileOptions opts;
@@ -361,6 +363,16 @@ Session& session(Interp& in);
 const Session& session(const Interp& in);
 
 // Explain report: text and JSON.
+// What a user should look at first (explain's summary): each distinct graph break, each frame that
+// recompiled (on how many of its calls), each recompile-limit hit.
+struct Problem {
+    std::string kind;   // "graph break", "recompiles", "recompile limit"
+    std::string ids;    // the compile ids involved: "0/0, 1/0"
+    std::string file;
+    int line = 0;
+    std::string text;   // one line, what happened and what it costs
+};
+std::vector<Problem> problems(const Session& s);
 std::string explainText(const Session& s, const std::string& file, const std::string& output);
 std::string explainJson(const Session& s, const std::string& file, const std::string& output);
 

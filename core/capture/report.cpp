@@ -45,9 +45,63 @@ std::string shapeText(const std::vector<graph::TensorMeta>& meta) {
 
 } // namespace
 
+std::vector<Problem> problems(const Session& s) {
+    const Report& rep = s.report();
+    std::vector<Problem> out;
+    // distinct breaks: (file, line, reason), in the order first seen
+    std::vector<Problem> breaks;
+    std::map<std::tuple<std::string, int, std::string>, size_t> at;
+    std::vector<int> counts;
+    for (auto& b : rep.breaks) {
+        auto key = std::make_tuple(b.file, b.line, b.kind.reason);
+        auto it = at.find(key);
+        if (it == at.end()) {
+            at[key] = breaks.size();
+            Problem p{"graph break", b.id, b.file, b.line, b.kind.reason};
+            p.text += b.inLoop ? ": inside a loop, so the whole frame runs eagerly" : ": the graph ends here and a new one starts after it";
+            breaks.push_back(p);
+            counts.push_back(1);
+        } else {
+            breaks[it->second].ids += ", " + b.id;
+            ++counts[it->second];
+        }
+    }
+    for (size_t i = 0; i < breaks.size(); ++i) {
+        if (counts[i] > 1) breaks[i].text += " (" + std::to_string(counts[i]) + " times)";
+        out.push_back(breaks[i]);
+    }
+    for (const CFrame* fr : s.framesInOrder()) {
+        const std::string prefix = std::to_string(fr->index) + "/";
+        std::vector<const RecompileEvent*> mine;
+        for (auto& r : rep.recompiles)
+            if (r.id.rfind(prefix, 0) == 0) mine.push_back(&r);
+        if (!mine.empty()) {
+            Problem p{"recompiles", "", fr->file, fr->line, ""};
+            for (auto* r : mine) p.ids += (p.ids.empty() ? "" : ", ") + r->id;
+            p.text = fr->function + " recompiled on " + std::to_string(mine.size()) + " of its " + std::to_string(fr->calls) +
+                     " calls; the last because " + (mine.back()->reasons.empty() ? std::string("its guards failed") : mine.back()->reasons.front());
+            out.push_back(p);
+        }
+        if (fr->limitHit)
+            for (auto& l : rep.limits)
+                if (l.id.rfind(prefix, 0) == 0) {
+                    out.push_back(Problem{"recompile limit", l.id, l.file, l.line,
+                                          fr->function + " hit the recompile limit on call " + std::to_string(fr->limitCall) +
+                                              ": later calls that match no entry run eagerly"});
+                    break;
+                }
+    }
+    return out;
+}
+
 std::string explainJson(const Session& s, const std::string& file, const std::string& output) {
     std::ostringstream o;
-    o << "{\"file\": " << jsonStr(file) << ",\n \"graph_count\": " << s.graphCount() << ",\n \"frames\": [";
+    o << "{\"file\": " << jsonStr(file) << ",\n \"graph_count\": " << s.graphCount() << ",\n \"problems\": [";
+    std::vector<Problem> probs = problems(s);
+    for (size_t i = 0; i < probs.size(); ++i)
+        o << (i ? ",\n  " : "\n  ") << "{\"kind\": " << jsonStr(probs[i].kind) << ", \"ids\": " << jsonStr(probs[i].ids) << ", \"file\": " << jsonStr(probs[i].file)
+          << ", \"line\": " << probs[i].line << ", \"text\": " << jsonStr(probs[i].text) << "}";
+    o << "],\n \"frames\": [";
     bool firstFrame = true;
     for (const CFrame* fr : s.framesInOrder()) {
         for (const auto& e : fr->entries) {
@@ -117,6 +171,9 @@ std::string explainText(const Session& s, const std::string& file, const std::st
     o << "  graph breaks:         " << rep.breaks.size() << " (" << order.size() << " distinct)\n";
     o << "  recompiles:           " << rep.recompiles.size() << "\n";
     o << "  recompile limit hits: " << rep.limits.size() << "\n";
+    std::vector<Problem> probs = problems(s);
+    o << "\nProblems" << (probs.empty() ? ": none (one graph per frame, no recompiles)" : "") << "\n";
+    for (auto& p : probs) o << "  " << p.kind << "  " << p.file << ":" << p.line << "  " << p.text << "  [" << p.ids << "]\n";
     if (!order.empty()) {
         o << "\nGraph breaks\n";
         for (auto& key : order) {
