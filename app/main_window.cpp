@@ -15,6 +15,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QHeaderView>
+#include <QTreeWidget>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -68,6 +70,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     output_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     timing_ = new fl::viz::TimingView(this);
     timing_->setObjectName("timingView");
+    // what is wrong with the model, and where: the first thing to read after a run
+    problems_ = new QTreeWidget(this);
+    problems_->setObjectName("problemsView");
+    problems_->setHeaderLabels({"Problem", "Line", "What happened"});
+    problems_->setRootIsDecorated(false);
+    problems_->header()->setStretchLastSection(true);
 
     addPane("Graphs", "graph", graphs_, Qt::RightDockWidgetArea);
     addPane("Fusion", "fusion", fusion_, Qt::RightDockWidgetArea);
@@ -75,10 +83,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPane("Guards and recompiles", "guards", guards_, Qt::BottomDockWidgetArea);
     addPane("Timing", "timing", timing_, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
+    addPane("Problems", "problems", problems_, Qt::BottomDockWidgetArea);
     tabifyDockWidget(docks_[0], docks_[1]);
     tabifyDockWidget(docks_[0], docks_[2]);
     tabifyDockWidget(docks_[3], docks_[4]);
     tabifyDockWidget(docks_[3], docks_[5]);
+    tabifyDockWidget(docks_[3], docks_[6]);
     docks_[0]->raise();
     docks_[5]->raise();
 
@@ -87,6 +97,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(fusion_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
     connect(kernels_, &fl::viz::KernelsPane::nodesActivated, this, [this](const std::vector<int>& n) { selectNodes(n, true); });
     connect(guards_, &fl::viz::GuardsPane::lineActivated, this, [this](int line) { source_->setHighlightedLines({line}); });
+    connect(problems_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
+        if (int line = it->data(1, Qt::UserRole).toInt(); line > 0) source_->setHighlightedLines({line});
+    });
 
     status_ = new QLabel("Ready", this);
     statusBar()->addWidget(status_, 1);
@@ -125,7 +138,7 @@ QDockWidget* MainWindow::addPane(const QString& title, const QString& name, QWid
     return dock;
 }
 
-QStringList MainWindow::paneNames() { return {"source", "graph", "fusion", "kernels", "guards", "timing", "output"}; }
+QStringList MainWindow::paneNames() { return {"source", "graph", "fusion", "kernels", "guards", "timing", "output", "problems"}; }
 
 QWidget* MainWindow::pane(const QString& name) const {
     if (name == "source") return source_;
@@ -202,7 +215,7 @@ void MainWindow::buildMenus() {
     cancelAct_->setEnabled(false);
 
     viewMenu_ = menuBar()->addMenu("&View");
-    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards and recompiles", "&Timing", "&Output"};
+    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards and recompiles", "&Timing", "&Output", "&Problems"};
     for (int i = 0; i < paneNames().size(); ++i) {
         QString name = paneNames()[i];
         QAction* a = viewMenu_->addAction(titles[i], this, [this, name] { raisePane(name); });
@@ -249,6 +262,7 @@ void MainWindow::clearResults() {
     source_->setLineTints({});
     source_->setHighlightedLines({});
     output_->clear();
+    problems_->clear();
     snap_ = std::make_shared<const inspect::Snapshot>();
     graphs_->setSnapshot(snap_);
     guards_->setSnapshot(snap_);
@@ -431,6 +445,16 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
             marks << fl::viz::LineMark{fl::viz::LineMark::Recompile, line, tip};
         }
     source_->setMarks(marks);
+    problems_->clear();
+    for (const auto& p : s.problems) {
+        auto* it = new QTreeWidgetItem(problems_, {QString::fromStdString(p.kind), p.line > 0 ? QString::number(p.line) : QString(),
+                                                   QString::fromStdString(p.text + "  [" + p.ids + "]")});
+        it->setData(1, Qt::UserRole, p.line);
+        it->setToolTip(2, QString::fromStdString(p.text));
+        it->setForeground(0, p.kind == "graph break" ? QColor("#c62828") : QColor("#b26a00"));
+    }
+    problems_->resizeColumnToContents(0);
+    if (!s.problems.empty()) docks_[6]->raise(); // the first thing to read after a run
     // One pane per turn of the event loop, so that a big graph's snapshot never holds the UI
     // thread for long; `done` runs after the last.
     auto steps = std::make_shared<std::vector<std::function<void()>>>(std::vector<std::function<void()>>{

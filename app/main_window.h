@@ -17,6 +17,7 @@
 
 class QPlainTextEdit;
 class QLabel;
+class QTreeWidget;
 class QAction;
 class QMenu;
 class QDockWidget;
@@ -42,6 +43,7 @@ public:
     fl::viz::CodeView* sourceView() const { return source_; }
     fl::viz::GraphsPane* graphsPane() const { return graphs_; }
     fl::viz::GuardsPane* guardsPane() const { return guards_; }
+    QTreeWidget* problemsView() const { return problems_; }
     fl::viz::KernelsPane* kernelsPane() const { return kernels_; }
     fl::viz::FusionPane* fusionPane() const { return fusion_; }
     fl::viz::TimingView* timingView() const { return timing_; }
@@ -86,6 +88,7 @@ private:
     fl::viz::KernelsPane* kernels_ = nullptr;
     fl::viz::FusionPane* fusion_ = nullptr;
     fl::viz::TimingView* timing_ = nullptr;
+    QTreeWidget* problems_ = nullptr; // what is wrong, and where: the run's problems
     QList<QDockWidget*> docks_;
     QLabel* status_ = nullptr;
     QLabel* note_ = nullptr;

@@ -266,6 +266,8 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
         }
         snap.recompiles.push_back(std::move(sr));
     }
+    for (const capture::Problem& p : capture::problems(s))
+        snap.problems.push_back({p.kind, p.ids, p.text, scriptLineIn("File \"" + p.file + "\", line " + std::to_string(p.line), file)});
     for (const capture::LimitEvent& l : s.report().limits) {
         SnapRecompile sr;
         sr.id = l.id, sr.function = l.function, sr.file = l.file, sr.line = l.line, sr.limitHit = true;

@@ -95,8 +95,17 @@ struct SnapRecompile {
     bool limitHit = false;
 };
 
+// One row of the Problems pane (capture::problems, as explain prints them first).
+struct SnapProblem {
+    std::string kind;           // "graph break", "recompiles", "recompile limit"
+    std::string ids;            // compile ids involved
+    std::string text;
+    int line = 0;               // in the script (0: not in the script)
+};
+
 struct Snapshot {
     std::string file;           // the script, as the run named it
+    std::vector<SnapProblem> problems;
     std::vector<SnapEntry> entries;
     std::vector<SnapBreak> breaks;
     std::vector<SnapRecompile> recompiles; // recompile-limit hits included, with limitHit set

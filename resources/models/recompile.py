@@ -1,5 +1,5 @@
 # teaches: guards and recompiles - a new input shape and a new Python constant each fail a guard of the cached graph
-# look for: amber marks on the lines whose guards failed; Guards & recompiles lists each failing guard with what it expected
+# look for: amber marks on the lines whose guards failed; Guards and recompiles lists each failing guard with what it expected
 import torch
 
 

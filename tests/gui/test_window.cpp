@@ -208,6 +208,27 @@ private Q_SLOTS:
         QVERIFY2(c.contains("runs eagerly") && c.contains("line 7") && c.contains("inside a loop"), qPrintable(c));
     }
 
+    // The Problems pane: what is wrong and where, raised after a run that has problems; a row
+    // selects its line in the source.
+    void problemsPaneListsTheBreakAndLeadsToItsLine() {
+        fl::app::MainWindow w;
+        w.resize(1300, 850);
+        w.show();
+        w.openExample(":/models/graph_break.py");
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* p = w.problemsView();
+        QCOMPARE(p->topLevelItemCount(), 1);
+        QTreeWidgetItem* row = p->topLevelItem(0);
+        QCOMPARE(row->text(0), QString("graph break"));
+        QCOMPARE(row->text(1), QString("14"));
+        QVERIFY2(row->text(2).contains("Data-dependent branching"), qPrintable(row->text(2)));
+        QVERIFY2(p->isVisible(), "the Problems pane should be raised after a run with problems");
+        QTest::mouseClick(p->viewport(), Qt::LeftButton, {}, p->visualItemRect(row).center());
+        QVERIFY(w.sourceView()->highlightedLines().contains(14));
+        w.openExample(":/models/seed.py");
+        QCOMPARE(p->topLevelItemCount(), 0);
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
