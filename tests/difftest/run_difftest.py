@@ -211,6 +211,7 @@ def main():
     results = {}
     stopped = limit_hit = False
     covered = 0  # program indices whose scripts ran
+    next_index = args.start + args.count  # where a later run goes on after a time limit
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             pending = []
@@ -219,6 +220,8 @@ def main():
             while nxt < len(jobs) or pending:
                 while nxt < len(jobs) and len(pending) < 2 * args.jobs and not stopped:
                     if deadline and time.time() > deadline and jobs[nxt][0] == "gen":
+                        if not limit_hit:
+                            next_index = jobs[nxt][1][0]
                         stopped = limit_hit = True
                         break
                     pending.append(pool.submit(run_job, jobs[nxt]))
@@ -280,7 +283,7 @@ def main():
             print("    kept (%d of %d statements): %s" % (len(small.stmts), len(p.stmts), path), flush=True)
         print("difftest: %d generated programs (seed %d, from index %d) and %d regression cases in %.0f s%s; %d known failures (tests/difftest/known_failures.txt), counted as skipped"
               % (covered, args.seed, args.start, len(progs) - covered, time.time() - t0,
-                 " (stopped at the time limit: later programs did not run)" if limit_hit else "", nknown))
+                 " (stopped at the time limit: programs from index %d on did not run; go on with --start %d)" % (next_index, next_index) if limit_hit else "", nknown))
         print("%d passed, %d failed, %d skipped" % (len(progs) - len(failed) - skipped, len(failed), skipped))
         return 1 if failed else 0
     finally:
