@@ -1,8 +1,8 @@
 // Kernel math: the float32 elementwise functions that generated kernels call, as C++ source text.
 //
 // Generated kernels are self-contained translation units with no #include, compiled with
-// -O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=fast (the sign of zero is
-// kept, nothing is reassociated). kernelMath() returns `static inline` definitions written for that
+// -O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off (the sign of zero is
+// kept, nothing is reassociated or contracted). kernelMath() returns `static inline` definitions written for that
 // setting: no headers (bit casts are __builtin_bit_cast; sqrt/fabs/floor/ceil/rint/fma are the
 // __builtin_ forms, single instructions under -march=native), no branches and no table lookups, so
 // a loop `for (i) out[i] = fl_exp(a[i]);` vectorizes (ymm/zmm) under both g++ and clang++. Every

@@ -320,11 +320,14 @@ int clampedOpt(int optLevel) { return std::clamp(optLevel, 0, 3); }
 // x + 0 to x and 0 - x to -x, and pick either zero for max(0, -0), where eager keeps the sign
 // of zero; and they reassociate (x - max) - log(sum) into x - (max + log(sum)). Reductions
 // vectorize without it: their 64 accumulators and the tree that folds them are written out.
+// -ffp-contract=off: eager rounds each op's result, so `a * b + c` of two ops must not become one
+// fma (cos of a 2.5e7 argument turns that one ulp into 1.55); the kernel math asks for its fmas
+// explicitly (__builtin_fmaf).
 std::vector<std::string> codegenFlags(int optLevel) {
     // -mprefer-vector-width=512: -march=native picks 256-bit vectors on AVX-512 machines; the
     // kernels' math is about 1.5-2x faster with 512-bit ones (measured; other CPUs ignore it)
     return {"-std=c++17", "-O" + std::to_string(clampedOpt(optLevel)), "-march=native", "-mprefer-vector-width=512", "-fno-math-errno",
-            "-fno-trapping-math", "-ffp-contract=fast", "-fPIC"};
+            "-fno-trapping-math", "-ffp-contract=off", "-fPIC"};
 }
 
 // How a shared object is linked, by either backend. GCC 12 lacks -nostdlib++; -nodefaultlibs

@@ -82,7 +82,7 @@ llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostBuilder(int optLevel) {
     jtmb->setCodeGenOptLevel(codegenLevel(optLevel))
         .setRelocationModel(llvm::Reloc::PIC_)
         .setCodeModel(llvm::CodeModel::Small);
-    jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Fast; // -ffp-contract=fast
+    jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict; // -ffp-contract=off: only explicit fmas
     return jtmb;
 }
 

@@ -37,7 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kFlags = "-O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=fast";
+const char* kFlags = "-O3 -march=native -fno-math-errno -fno-trapping-math -ffp-contract=off";
 constexpr double kMaxRel = 3e-7;      // vs float64, where |reference| >= kRelFloor
 constexpr double kMaxTorchRel = 1e-6; // vs LibTorch float32
 constexpr double kRelFloor = 1e-30;
