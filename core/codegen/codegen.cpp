@@ -105,7 +105,8 @@ const char* infixSymbol(Op op) {
     switch (op) {
     case Op::Add: return "+";
     case Op::Sub: return "-";
-    case Op::Mul: return "*";
+    case Op::Mul:
+    case Op::MulUnrounded: return "*"; // rounded where it is not a summed body
     case Op::Div:
     case Op::DivGe1: return "/";
     case Op::Lt: return "<";
@@ -629,6 +630,7 @@ private:
             rhs = a[0] + " " + sym + " " + a[1];
         } else switch (op) {
             case Op::SubOrdered: rhs = "__builtin_fmaf(" + a[1] + ", -1.0f, " + a[0] + ")"; break; // a - b, never reassociated
+            case Op::MulAdd: rhs = "__builtin_fmaf(" + a[0] + ", " + a[1] + ", " + a[2] + ")"; break; // one rounding, as eager's
             case Op::Neg: rhs = "-" + a[0]; break;
             case Op::Not: rhs = "!" + a[0]; break;
             case Op::Reciprocal: rhs = "1.0f / " + a[0]; break;
@@ -1105,8 +1107,15 @@ private:
                 Scope sc{bodyIndent, &text, {}, &row};
                 for (int n : reds) {
                     const Node& nd = p_.nodes[n];
-                    std::string v = expr(placedBody(nd), sc);
+                    SE body = placedBody(nd);
                     std::string acc = nd.name + "_acc[" + lane + "]";
+                    if (nd.reduceOp == Op::Sum && body->kind == SExpr::Call && body->op == Op::MulUnrounded) {
+                        // a sum of products that eager accumulates in double: each product added unrounded
+                        std::string a0 = expr(body->args[0], sc), a1 = expr(body->args[1], sc);
+                        text += bodyIndent + acc + " = __builtin_fmaf(" + a0 + ", " + a1 + ", " + acc + ");\n";
+                        continue;
+                    }
+                    std::string v = expr(body, sc);
                     text += bodyIndent + acc + " = " + combineExpr(nd.reduceOp, acc, v) + ";\n";
                 }
                 for (int n : stores) {

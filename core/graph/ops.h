@@ -145,6 +145,8 @@ enum OpFlag : uint8_t { Costly = 1, Impure = 2, Kernel = 4, Copies = 8 };
     X(ExpNonpos,      "exp_nonpos",    None,        Costly | Kernel)     \
     X(DivGe1,         "div_ge1",       None,        Kernel)              \
     X(SubOrdered,     "sub_ordered",   None,        Kernel)              \
+    X(MulAdd,         "mul_add",       None,        Kernel)              \
+    X(MulUnrounded,   "mul_unrounded", None,        Kernel)              \
     X(Not,            "not",           None,        Kernel)              \
     X(And,            "and",           None,        Kernel)              \
     X(Or,             "or",            None,        Kernel)              \

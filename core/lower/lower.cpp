@@ -522,7 +522,8 @@ private:
         });
         LoweredValue ss = reduction("var", Op::Sum, keep(x), dims, keepdim);
         SE diff = scall(Op::Sub, {scall(Op::Mul, {loadValue(x, full), loadValue(S, at)}), loadValue(m, at)});
-        out_.program.nodes[ss.buffer].body = scall(Op::Mul, {diff, diff});
+        // the squares are summed unrounded (one fma each), as close as float gets to eager's double sums
+        out_.program.nodes[ss.buffer].body = scall(Op::MulUnrounded, {diff, diff});
         // s at the result's coordinates (the reduced dims dropped unless keepdim)
         LoweredValue Sv = S;
         if (!keepdim) {
@@ -553,7 +554,7 @@ private:
         std::vector<IE> mAt;
         for (size_t d = 0; d < x.shape.size(); ++d) mAt.push_back(std::find(dims.begin(), dims.end(), int(d)) != dims.end() ? iconst(0) : full[d]);
         SE diff = scall(Op::Sub, {loadValue(x, full), loadValue(m, mAt)});
-        red.body = scall(Op::Mul, {diff, diff});
+        red.body = scall(Op::MulUnrounded, {diff, diff});
         SE denom = countOf(x.shape, dims, correction);
         return pointwiseValue("var", {opnd(ss)}, [denom](const std::vector<SE>& a) { return scall(Op::Div, {a[0], denom}); });
     }
@@ -841,6 +842,10 @@ private:
             return pointwise(op, {a, b}, DType::F32, [&](const std::vector<SE>& v) {
                 SE x = v[0], y = v[1];
                 if (swapped) std::swap(x, y);
+                // eager computes x + alpha * y as one fused multiply-add (its vector loop's fmadd),
+                // and kernels contract nothing on their own: say so
+                if (alpha != 1 && kop == Op::Add) return scall(Op::MulAdd, {y, sconst(alpha), x});
+                if (alpha != 1 && kop == Op::Sub) return scall(Op::MulAdd, {y, sconst(-alpha), x});
                 if (alpha != 1) y = scall(Op::Mul, {y, sconst(alpha)});
                 if (kop == Op::Pow && y->kind == SExpr::Const && a.tensor) {
                     // LibTorch's own special cases of pow(tensor, scalar), so special values agree:
