@@ -69,6 +69,9 @@ const BreakKind& breakKind(const std::string& id) {
         {"side_effect", {"side_effect", "fuselab", "Side effect on an object from outside the compiled function",
                          "This statement changes {fn}, which existed before the call. torch.compile records such changes and replays them after the graph; Fuselab does not replay them yet, so it runs the statement eagerly and splits the graph here.",
                          {"Keep state changes (appending to lists, setting attributes, assigning globals) outside the compiled function, or return the new values instead."}}},
+        {"generator", {"generator", "fuselab", "Generator resumed while tracing",
+                       "The statement resumes the generator `{fn}`. torch.compile inlines generators; Fuselab does not trace into them yet, so it runs the statement eagerly and splits the graph here.",
+                       {"Consume the generator outside the compiled function (pass a list in), or use a list comprehension inside it."}}},
         {"too_large", {"too_large", "fuselab", "Graph too large",
                        "Fuselab stops tracing a frame past 100000 ops (usually a loop unrolled too far); the frame runs eagerly.",
                        {"Move the long loop out of the compiled function, or compile its body instead."}}},
@@ -1549,7 +1552,11 @@ Value Session::callCompiled(const Value& fnValue, CallArgs& args, const CompileO
         a.pos.insert(a.pos.begin(), fn.as<BoundMethodObj>()->self);
         fn = fn.as<BoundMethodObj>()->func;
     }
-    if (!fn.is(OK::Function) || (!fn.as<FunctionObj>()->def && !fn.as<FunctionObj>()->lambda)) return in_.call(fnValue, args);
+    // a generator function's call only makes the generator: nothing to capture (its body runs
+    // eagerly when the generator is resumed)
+    if (!fn.is(OK::Function) || (!fn.as<FunctionObj>()->def && !fn.as<FunctionObj>()->lambda) ||
+        (fn.as<FunctionObj>()->def && fn.as<FunctionObj>()->def->isGenerator))
+        return in_.call(fnValue, args);
     auto* fo = fn.as<FunctionObj>();
     if (interceptDepth_ == 0 && events.at(events::Level::Calls)) return callTimed(fo, a, opts);
     ScopeP sc = in_.bindCall(fo, a);

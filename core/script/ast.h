@@ -24,7 +24,7 @@ using Body = std::vector<StmtP>;
 enum class ExprKind {
     Name, Constant, FString, List, Tuple, Dict, Set, BinOp, UnaryOp, BoolOp, Compare, Call,
     Attribute, Subscript, Slice, Lambda, IfExp, ListComp, SetComp, DictComp, GeneratorExp,
-    Starred, NamedExpr,
+    Starred, NamedExpr, Yield,
 };
 
 enum class Ctx { Load, Store, Del };
@@ -213,6 +213,12 @@ struct NamedExprExpr : Expr { // (x := value)
     NamedExprExpr() : Expr(ExprKind::NamedExpr) {}
 };
 
+struct YieldExpr : Expr { // `yield [value]` or `yield from value`
+    ExprP value; // null for a bare `yield`
+    bool from = false;
+    YieldExpr() : Expr(ExprKind::Yield) {}
+};
+
 // ---------------------------------------------------------------- statements
 enum class StmtKind {
     FunctionDef, ClassDef, Return, Delete, Assign, AugAssign, AnnAssign, For, While, If, With,
@@ -232,6 +238,7 @@ struct FunctionDefStmt : Stmt {
     Body body;
     std::vector<ExprP> decorators; // outermost first, as written
     ExprP returns;                 // annotation, ignored
+    bool isGenerator = false;      // its body (not a nested def, lambda or class) has a yield
     FunctionDefStmt() : Stmt(StmtKind::FunctionDef) {}
 };
 

@@ -411,6 +411,16 @@ public:
             close();
             return;
         }
+        case ExprKind::Yield: {
+            const auto& y = static_cast<const YieldExpr&>(e);
+            open(y.from ? "yield-from" : "yield", e.span);
+            if (y.value) {
+                sp();
+                expr(*y.value);
+            }
+            close();
+            return;
+        }
         }
     }
 

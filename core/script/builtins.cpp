@@ -526,6 +526,7 @@ static void installTypes(Interp& in) {
     in.exceptionCls = cls("Exception", in.baseExc);
     in.systemExit = cls("SystemExit", in.baseExc);
     in.keyboardInterrupt = cls("KeyboardInterrupt", in.baseExc);
+    in.generatorExit = cls("GeneratorExit", in.baseExc);
     in.arithmeticError = cls("ArithmeticError", in.exceptionCls);
     in.zeroDivisionError = cls("ZeroDivisionError", in.arithmeticError);
     in.overflowError = cls("OverflowError", in.arithmeticError);
@@ -557,7 +558,7 @@ static void installTypes(Interp& in) {
     cls("DeprecationWarning", in.builtinClass("Warning"));
     cls("RuntimeWarning", in.builtinClass("Warning"));
     cls("FutureWarning", in.builtinClass("Warning"));
-    const char* excNames[] = {"BaseException", "Exception", "SystemExit", "KeyboardInterrupt", "ArithmeticError",
+    const char* excNames[] = {"BaseException", "Exception", "SystemExit", "KeyboardInterrupt", "GeneratorExit", "ArithmeticError",
                               "ZeroDivisionError", "OverflowError", "FloatingPointError", "AssertionError", "AttributeError",
                               "ImportError", "ModuleNotFoundError", "LookupError", "IndexError", "KeyError", "MemoryError",
                               "NameError", "UnboundLocalError", "RuntimeError", "NotImplementedError", "RecursionError",
@@ -568,6 +569,16 @@ static void installTypes(Interp& in) {
     in.addMethod(in.baseExc, "__init__", [](Interp&, const Value&, CallArgs& a) {
         std::vector<Value> rest(a.pos.begin() + 1, a.pos.end());
         if (a.pos[0].is(OK::Instance)) a.pos[0].as<InstanceObj>()->attrs["args"] = makeTuple(std::move(rest));
+        return Value();
+    });
+    // StopIteration(value): what a generator returned, as `value` (None without arguments)
+    in.addMethod(in.stopIteration, "__init__", [](Interp&, const Value&, CallArgs& a) {
+        std::vector<Value> rest(a.pos.begin() + 1, a.pos.end());
+        if (a.pos[0].is(OK::Instance)) {
+            auto* o = a.pos[0].as<InstanceObj>();
+            o->attrs["value"] = rest.empty() ? Value() : rest[0];
+            o->attrs["args"] = makeTuple(std::move(rest));
+        }
         return Value();
     });
 
@@ -846,6 +857,9 @@ static void installFunctions(Interp& in) {
         Value out;
         if (in.next(a.pos[0], out)) return out;
         if (a.pos.size() == 2) return a.pos[1];
+        Value returned = std::move(a.pos[0].as<IteratorObj>()->returned);
+        a.pos[0].as<IteratorObj>()->returned = Value();
+        if (!returned.isNone()) in.raiseExc(in.call(Value(in.stopIteration), std::vector<Value>{returned}));
         in.raiseExc(in.makeException(in.stopIteration, ""));
     });
     def("enumerate", [](Interp& in, const Value&, CallArgs& a) {

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "core/script/builtins.h"
+#include "core/script/coroutine.h"
 #include "core/script/pyformat.h"
 #include "core/script/stdlib.h"
 #include "core/script/torch_api.h"
@@ -190,6 +191,33 @@ std::string stripped(const std::string& s) {
 } // namespace
 
 // ---------------------------------------------------------------- the evaluator
+// ---------------------------------------------------------------- generators
+// A generator's body runs on a coroutine of its own (coroutine.h), started by the first next().
+// While it is suspended, the interpreter frames it pushed, the exceptions it is handling and its
+// module live here; a resume puts them back on top of the resumer's.
+struct GenState : std::enable_shared_from_this<GenState> {
+    Interp* in = nullptr;         // null once the interpreter is gone: the body is then abandoned
+    Value fn;                     // the generator function (null for a generator expression)
+    ScopeP scope;                 // its frame's variables
+    std::string name;             // for repr and errors
+    std::unique_ptr<Coroutine> co;
+    bool done = false;            // finished, closed or failed: next() only says StopIteration
+    Value transfer;               // the value yielded out, or sent in
+    std::optional<PyException> thrown; // raised at the yield point when resumed by throw()/close()
+    Value returned;
+    std::vector<Frame> frames;    // while suspended
+    int depth = 0;
+    std::vector<Value> handling;
+    std::shared_ptr<Module> module;
+    ~GenState(); // after the Evaluator
+};
+
+// The object scripts see: an iterator whose next() resumes the body.
+struct GeneratorObj : IteratorObj {
+    std::shared_ptr<GenState> st;
+    ~GeneratorObj() override;
+};
+
 struct Interp::Impl {
     std::unordered_map<std::string, Value> builtins;
     std::unordered_map<std::string, Value> modules; // dotted name -> module
@@ -201,7 +229,18 @@ struct Interp::Impl {
     int depth = 0;
     Value ellipsis;
     std::vector<std::shared_ptr<Module>> importedAsts; // the imported files' trees, alive as long as their code
+    std::vector<GenState*> running;                     // generators whose bodies run now, innermost last
+    std::unordered_set<GenState*> liveGens;             // every generator state (orphaned at teardown)
+    std::vector<std::shared_ptr<GenState>> pendingClose; // dropped while suspended: closed at the next poll
+    bool tearingDown = false;
 };
+
+GeneratorObj::~GeneratorObj() {
+    // A generator dropped while suspended is closed (its finally blocks and with exits run), but
+    // not from inside a destructor: at the next poll of its interpreter.
+    if (st && st->in && !st->in->impl_->tearingDown && st->co && st->co->started() && !st->co->finished() && !st->done)
+        st->in->impl_->pendingClose.push_back(std::move(st));
+}
 
 struct Evaluator {
     Interp& in;
@@ -291,6 +330,8 @@ struct Evaluator {
     // ---------------- statements
     Flow execBody(const Body& body, Scope* s, Value& ret) {
         for (const auto& st : body) {
+            // a generator dropped by the statement before is closed before the next one starts
+            if (!in.impl_->pendingClose.empty() && !in.tracer) closePending();
             Flow f = exec(st.get(), s, ret);
             if (f != Flow::Normal) return f;
         }
@@ -898,7 +939,11 @@ struct Evaluator {
         try {
             bool raised = false;
             try {
-                flow = execBody(t->body, s, ret);
+                try {
+                    flow = execBody(t->body, s, ret);
+                } catch (NestingTooDeep&) { // from hashing or comparing nested keys: a RecursionError the script can catch
+                    in.raise(in.recursionError, "maximum recursion depth exceeded while hashing or comparing nested keys");
+                }
             } catch (PyException& e) {
                 raised = true;
                 bool handled = false;
@@ -1228,6 +1273,13 @@ struct Evaluator {
             storeName(target, n->target, v);
             return v;
         }
+        case ExprKind::Yield: {
+            auto* y = static_cast<const YieldExpr*>(e);
+            GenState* g = in.impl_->running.empty() ? nullptr : in.impl_->running.back();
+            if (!g || g->scope.get() != s) in.raise(in.runtimeError, "'yield' in a function that is not running as a generator");
+            if (y->from) return yieldFrom(*g, eval(y->value.get(), s));
+            return yieldValue(*g, y->value ? eval(y->value.get(), s) : Value());
+        }
         }
         in.raise(in.runtimeError, "internal: unknown expression");
     }
@@ -1354,6 +1406,9 @@ struct Evaluator {
         else result = makeList();
         // The first iterable is evaluated in the enclosing scope, as in Python.
         Value first = eval(c->generators[0].iter.get(), s);
+        // A generator expression runs lazily, on a coroutine, except while a trace records it
+        // (the trace inlines it: its values are computed where it is written, in order)
+        if (c->kind == ExprKind::GeneratorExp && !in.tracer) return lazyGenExp(c, cs, in.iter(first));
         struct LoopMark {
             TraceHooks* t;
             explicit LoopMark(TraceHooks* x) : t(x) { if (t) ++t->loopDepth; }
@@ -1375,7 +1430,31 @@ struct Evaluator {
         return result;
     }
 
-    void compLoop(const CompExpr* c, size_t gi, const Value& iterable, Scope* cs, Value& result) {
+    Value lazyGenExp(const CompExpr* c, const ScopeP& cs, const Value& firstIt) {
+        auto st = newGenState("<genexpr>");
+        st->scope = cs;
+        st->module = currentModule; // keeps the expression's tree alive with the generator
+        GenState* raw = st.get();
+        st->co = std::make_unique<Coroutine>([this, c, raw, firstIt](Coroutine&) {
+            // its own frame, as in Python: lines it runs are not the resumer's
+            struct GenExpFrame {
+                Interp& in;
+                GenExpFrame(Interp& i, const Module* m, int line) : in(i) {
+                    in.frames().push_back(Frame{"<genexpr>", m, line});
+                    ++in.impl_->depth;
+                }
+                ~GenExpFrame() {
+                    in.frames().pop_back();
+                    --in.impl_->depth;
+                }
+            } frame(in, raw->module.get(), c->span.line);
+            Value none;
+            compLoop(c, 0, firstIt, raw->scope.get(), none, raw);
+        });
+        return generatorValue(std::move(st));
+    }
+
+    void compLoop(const CompExpr* c, size_t gi, const Value& iterable, Scope* cs, Value& result, GenState* sink = nullptr) {
         const Comprehension& g = c->generators[gi];
         Value it = in.iter(iterable);
         Value item;
@@ -1387,10 +1466,12 @@ struct Evaluator {
                 if (!in.truthy(eval(cond.get(), cs))) { ok = false; break; }
             if (!ok) continue;
             if (gi + 1 < c->generators.size()) {
-                compLoop(c, gi + 1, eval(c->generators[gi + 1].iter.get(), cs), cs, result);
+                compLoop(c, gi + 1, eval(c->generators[gi + 1].iter.get(), cs), cs, result, sink);
                 continue;
             }
-            if (c->kind == ExprKind::DictComp) {
+            if (sink) {
+                yieldValue(*sink, eval(c->elt.get(), cs));
+            } else if (c->kind == ExprKind::DictComp) {
                 Value k = eval(c->key.get(), cs);
                 dictSet(result.as<DictObj>(), k, eval(c->value.get(), cs));
             } else if (c->kind == ExprKind::SetComp) {
@@ -1520,7 +1601,8 @@ struct Evaluator {
         std::shared_ptr<Module> saved;
         FrameGuard(Evaluator& e, FunctionObj* fn, Scope* sc) : ev(e) {
             auto& impl = *ev.in.impl_;
-            if (impl.depth >= ev.in.options().recursionLimit) ev.in.raise(ev.in.recursionError, "maximum recursion depth exceeded");
+            if (impl.depth >= ev.in.options().recursionLimit || Coroutine::stackLeft() < kStackReserve / 2)
+                ev.in.raise(ev.in.recursionError, "maximum recursion depth exceeded");
             Frame fr{fn->name, fn->ast.get(), fn->def ? fn->def->span.line : fn->lambda->span.line};
             if (auto owner = fn->owner.lock()) {
                 fr.owner = owner.get();
@@ -1593,12 +1675,232 @@ struct Evaluator {
         return Flow::Normal;
     }
 
+    // ---------------- generators (GenState above)
+    // Stack a call needs to have left before it starts: a frame of the interpreter takes a few
+    // kilobytes (more under ASan), and a generator's stack is Coroutine::kStackBytes.
+    static constexpr size_t kStackReserve = size_t(96) << 10;
+
+    std::shared_ptr<GenState> newGenState(std::string name) {
+        auto st = std::make_shared<GenState>();
+        st->in = &in;
+        st->name = std::move(name);
+        in.impl_->liveGens.insert(st.get());
+        return st;
+    }
+
+    Value generatorValue(std::shared_ptr<GenState> st) {
+        auto g = std::make_shared<GeneratorObj>();
+        g->typeName = "generator";
+        g->st = st;
+        std::weak_ptr<GenState> weak = st; // the object owns its state, not the other way round
+        Evaluator* self = this;
+        GeneratorObj* obj = g.get();
+        g->next = [self, weak, obj](Value& out) {
+            obj->returned = Value(); // what the body returned is told once, by the call that ends it
+            auto s = weak.lock();
+            if (!s) return false;
+            bool more = self->genStep(*s, nullptr, Value(), out);
+            if (!more) {
+                obj->returned = std::move(s->returned);
+                s->returned = Value();
+            }
+            return more;
+        };
+        return Value(g);
+    }
+
+    // Calling a generator function binds its arguments (errors come now, as in Python) and
+    // returns the generator; the body starts at the first next().
+    Value makeGenerator(FunctionObj* fn, CallArgs& a) {
+        auto st = newGenState(fn->name);
+        st->fn = Value(std::static_pointer_cast<FunctionObj>(fn->shared_from_this()));
+        st->scope = callScope(fn, a);
+        GenState* raw = st.get();
+        st->co = std::make_unique<Coroutine>([this, raw](Coroutine&) {
+            auto* f = raw->fn.as<FunctionObj>();
+            try {
+                FrameGuard guard(*this, f, raw->scope.get());
+                Value ret;
+                if (execBody(f->def->body, raw->scope.get(), ret) == Flow::Return) raw->returned = ret;
+            } catch (PyException& e) {
+                // PEP 479: a StopIteration leaving the body would end the caller's loop silently
+                if (!in.isInstance(e.exc, in.stopIteration.get())) throw;
+                Value err = in.makeException(in.runtimeError, "generator raised StopIteration");
+                if (err.is(OK::Instance)) err.as<InstanceObj>()->attrs["__cause__"] = e.exc;
+                throw PyException{err, e.traceback};
+            }
+        });
+        return generatorValue(std::move(st));
+    }
+
+    // Resumes g: sends `send` (next() sends None), or raises *exc at its yield point. True with
+    // the next value in `out`; false when the body finished (g.returned holds what it returned).
+    // What the body raises comes out of here.
+    bool genStep(GenState& g, const PyException* exc, const Value& send, Value& out) {
+        if (g.co && g.co->running()) in.raiseValue("generator already executing");
+        if (g.done || !g.co || g.co->finished()) {
+            g.done = true;
+            if (exc) throw *exc;
+            return false;
+        }
+        if (!g.co->started()) {
+            if (exc) { // thrown into a generator that never ran: it ends without running
+                g.done = true;
+                throw *exc;
+            }
+            if (!send.isNone()) in.raiseType("can't send non-None value to a just-started generator");
+        }
+        if (in.tracer) maybeBreak(in, "generator", g.name);
+        auto keep = g.shared_from_this();
+        if (exc) g.thrown = *exc;
+        g.transfer = send;
+        auto& impl = *in.impl_;
+        auto& fr = in.frames();
+        const size_t base = fr.size(), handlingBase = impl.handling.size();
+        const int depthBase = impl.depth;
+        fr.insert(fr.end(), g.frames.begin(), g.frames.end());
+        g.frames.clear();
+        impl.depth += g.depth;
+        impl.handling.insert(impl.handling.end(), g.handling.begin(), g.handling.end());
+        g.handling.clear();
+        std::shared_ptr<Module> savedModule = currentModule;
+        if (g.module) currentModule = g.module;
+        const auto* savedSubst = subst;
+        int savedSubstDepth = substDepth;
+        subst = nullptr;
+        substDepth = -1;
+        impl.running.push_back(&g);
+        auto restore = [&] {
+            impl.running.pop_back();
+            subst = savedSubst;
+            substDepth = savedSubstDepth;
+            g.module = currentModule;
+            currentModule = savedModule;
+            g.frames.assign(fr.begin() + std::ptrdiff_t(std::min(base, fr.size())), fr.end());
+            fr.resize(std::min(base, fr.size()));
+            g.depth = impl.depth - depthBase;
+            impl.depth = depthBase;
+            g.handling.assign(impl.handling.begin() + std::ptrdiff_t(std::min(handlingBase, impl.handling.size())), impl.handling.end());
+            impl.handling.resize(std::min(handlingBase, impl.handling.size()));
+        };
+        bool yielded;
+        try {
+            yielded = g.co->resume();
+        } catch (...) {
+            restore();
+            g.done = true;
+            g.thrown.reset();
+            throw;
+        }
+        restore();
+        g.thrown.reset();
+        if (!yielded) {
+            g.done = true;
+            return false;
+        }
+        out = std::move(g.transfer);
+        g.transfer = Value();
+        return true;
+    }
+
+    // Inside g's body: hands v to the resumer; returns what the next send() passes in.
+    Value yieldValue(GenState& g, const Value& v) {
+        g.transfer = v;
+        g.co->suspend(); // throws Coroutine::Kill when the generator is destroyed at teardown
+        if (g.thrown) {
+            PyException e = std::move(*g.thrown);
+            g.thrown.reset();
+            throw e;
+        }
+        Value sent = std::move(g.transfer);
+        g.transfer = Value();
+        return sent;
+    }
+
+    static GenState* genOf(const Value& v) {
+        if (!v.is(OK::Iterator)) return nullptr;
+        auto* g = dynamic_cast<GeneratorObj*>(v.as<IteratorObj>());
+        return g ? g->st.get() : nullptr;
+    }
+
+    // `yield from it`: a generator gets what is sent and thrown in; any other iterator is
+    // iterated. The value is what the sub-generator returned.
+    Value yieldFrom(GenState& g, const Value& iterable) {
+        Value it = in.iter(iterable);
+        GenState* sub = genOf(it);
+        if (!sub) {
+            Value item;
+            while (in.next(it, item)) yieldValue(g, item);
+            return Value();
+        }
+        auto keepSub = sub->shared_from_this();
+        Value send, out;
+        std::optional<PyException> pending;
+        for (;;) {
+            bool more = pending ? genStep(*sub, &*pending, Value(), out) : genStep(*sub, nullptr, send, out);
+            pending.reset();
+            if (!more) return sub->returned;
+            g.transfer = out;
+            g.co->suspend();
+            if (g.thrown) {
+                PyException e = std::move(*g.thrown);
+                g.thrown.reset();
+                if (in.isInstance(e.exc, in.generatorExit.get())) {
+                    genClose(*sub);
+                    throw e;
+                }
+                pending = std::move(e);
+                continue;
+            }
+            send = std::move(g.transfer);
+            g.transfer = Value();
+        }
+    }
+
+    // gen.close(): GeneratorExit at the yield point; a generator that yields again is an error.
+    void genClose(GenState& g) {
+        if (g.done || !g.co || !g.co->started() || g.co->finished()) {
+            g.done = true;
+            return;
+        }
+        PyException exit{in.makeException(in.generatorExit, ""), snapshot()};
+        Value out;
+        bool yielded;
+        try {
+            yielded = genStep(g, &exit, Value(), out);
+        } catch (PyException& e) {
+            if (in.isInstance(e.exc, in.generatorExit.get()) || in.isInstance(e.exc, in.stopIteration.get())) return;
+            throw;
+        }
+        if (yielded) in.raise(in.runtimeError, "generator ignored GeneratorExit");
+    }
+
+    // Generators dropped while suspended, closed now (Python closes them when they are freed).
+    void closePending() {
+        auto pending = std::move(in.impl_->pendingClose);
+        in.impl_->pendingClose.clear();
+        for (auto& g : pending) {
+            try {
+                genClose(*g);
+            } catch (PyException& e) {
+                in.options().err("Exception ignored in: <generator object " + g->name + ">\n" + in.formatException(e));
+            }
+        }
+    }
+
     static bool isUserCode(const FunctionObj* fn) {
         return fn->ast && fn->ast->filename.rfind("<fuselab:", 0) != 0;
     }
 
     Value callFunction(FunctionObj* fn, CallArgs& a) {
+        if (Coroutine::onCoroutineStack() && Coroutine::stackLeft() < kStackReserve) {
+            // deep inside a generator: the call goes on on a fresh stack segment
+            Value r;
+            Coroutine::onNewStack([&] { r = callFunction(fn, a); });
+            return r;
+        }
         in.poll();
+        if (fn->def && fn->def->isGenerator) return makeGenerator(fn, a);
         if (in.compileHooks && !in.tracer && in.compileHooks->intercepting() && fn->def && isUserCode(fn))
             return in.compileHooks->callAsFrame(fn, a);
         if (in.impl_->depth >= in.options().recursionLimit) in.raise(in.recursionError, "maximum recursion depth exceeded");
@@ -1690,6 +1992,30 @@ struct Evaluator {
     std::shared_ptr<Module> currentModule;
 };
 
+GenState::~GenState() {
+    if (in) {
+        in->impl_->liveGens.erase(this);
+        if (co && co->started() && !co->finished() && !co->running()) {
+            // at teardown: unwind its C++ stack (destructors only, no Python code)
+            Evaluator& ev = in->ev();
+            std::shared_ptr<Module> savedModule = ev.currentModule;
+            auto& fr = in->frames();
+            auto& handling = in->impl_->handling;
+            const size_t base = fr.size(), handlingBase = handling.size();
+            fr.insert(fr.end(), frames.begin(), frames.end());
+            handling.insert(handling.end(), this->handling.begin(), this->handling.end());
+            in->impl_->depth += depth;
+            co.reset(); // ~Coroutine resumes it with Kill: the guards on its stack pop these
+            in->impl_->depth -= depth;
+            fr.resize(std::min(fr.size(), base));
+            handling.resize(std::min(handling.size(), handlingBase));
+            ev.currentModule = savedModule;
+        }
+    } else if (co) {
+        co->abandon();
+    }
+}
+
 // ---------------------------------------------------------------- Interp
 Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::move(opts)) {
     if (!opts_.out) opts_.out = [](const std::string& s) { std::cout << s; };
@@ -1697,10 +2023,67 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
     evaluator_ = std::make_unique<Evaluator>(*this);
     installBuiltins(*this);
+    installGeneratorMethods();
     installTorch(*this);
 }
 
+// gen.send(v), gen.throw(exc), gen.close(), and the iterator protocol's names.
+void Interp::installGeneratorMethods() {
+    generatorCls = makeClass("generator", objectCls);
+    generatorCls->final_ = true;
+    auto& m = methodsOf(OK::Iterator);
+    auto genOf = [](Interp& in, const Value& self, const char* name) -> GenState* {
+        GenState* g = Evaluator::genOf(self);
+        if (!g) in.raise(in.attributeError, "'" + in.typeName(self) + "' object has no attribute '" + name + "'");
+        return g;
+    };
+    auto step = [](Interp& in, GenState& g, const PyException* exc, const Value& send, const Value& self) {
+        Value out;
+        self.as<IteratorObj>()->returned = Value();
+        if (in.ev().genStep(g, exc, send, out)) return out;
+        Value returned = std::move(g.returned);
+        g.returned = Value();
+        if (returned.isNone()) in.raiseExc(in.makeException(in.stopIteration, ""));
+        in.raiseExc(in.call(Value(in.stopIteration), std::vector<Value>{returned}));
+    };
+    m["__iter__"] = [](Interp&, const Value& self, CallArgs&) { return self; };
+    m["__next__"] = [](Interp& in, const Value& self, CallArgs&) {
+        Value out;
+        if (in.next(self, out)) return out;
+        Value returned = std::move(self.as<IteratorObj>()->returned);
+        self.as<IteratorObj>()->returned = Value();
+        if (returned.isNone()) in.raiseExc(in.makeException(in.stopIteration, ""));
+        in.raiseExc(in.call(Value(in.stopIteration), std::vector<Value>{returned}));
+    };
+    m["send"] = [genOf, step](Interp& in, const Value& self, CallArgs& a) {
+        GenState* g = genOf(in, self, "send");
+        if (a.pos.size() != 1 || !a.kw.empty()) in.raiseType("generator.send() takes exactly one argument (" + std::to_string(a.pos.size()) + " given)");
+        return step(in, *g, nullptr, a.pos[0], self);
+    };
+    m["throw"] = [genOf, step](Interp& in, const Value& self, CallArgs& a) {
+        GenState* g = genOf(in, self, "throw");
+        if (a.pos.empty() || a.pos.size() > 3) in.raiseType("throw expected at least 1 argument, got " + std::to_string(a.pos.size()));
+        Value exc = a.pos[0];
+        if (exc.is(OK::Class)) {
+            if (!exc.as<ClassObj>()->isSubclassOf(in.baseExc.get()))
+                in.raiseType("exceptions must be classes or instances deriving from BaseException, not type");
+            exc = a.pos.size() >= 2 && !a.pos[1].isNone() ? (in.isInstance(a.pos[1], exc.as<ClassObj>()) ? a.pos[1] : in.call(exc, std::vector<Value>{a.pos[1]}))
+                                                          : in.call(exc, std::vector<Value>{});
+        } else if (!in.isInstance(exc, in.baseExc.get())) {
+            in.raiseType("exceptions must be classes or instances deriving from BaseException, not " + in.typeName(exc));
+        }
+        PyException e{exc, in.ev().snapshot()};
+        return step(in, *g, &e, Value(), self);
+    };
+    m["close"] = [genOf](Interp& in, const Value& self, CallArgs&) {
+        in.ev().genClose(*genOf(in, self, "close"));
+        return Value();
+    };
+}
+
 Interp::~Interp() {
+    impl_->tearingDown = true; // suspended generators freed from here on are unwound, not closed
+    impl_->pendingClose.clear();
     compileHooks.reset(); // compiled entries hold values of this run
     // A module's functions hold its scope and the scope holds the functions: break those cycles so
     // a finished run frees its globals (tensors included), which matters when the window runs
@@ -1715,6 +2098,10 @@ Interp::~Interp() {
     impl_->builtins.clear();
     impl_->classes.clear();
     registry.clear();
+    // generators still alive (in reference cycles) outlive this interpreter: their bodies are
+    // abandoned, never resumed
+    for (GenState* g : impl_->liveGens) g->in = nullptr;
+    impl_->liveGens.clear();
 }
 
 Evaluator& Interp::ev() { return *evaluator_; }
@@ -1802,6 +2189,8 @@ std::vector<int> Interp::nextPath(const Body& body, std::vector<int> p) {
 
 void Interp::poll() {
     if (opts_.cancel && opts_.cancel->cancelled()) throw Cancelled{};
+    // generators dropped while suspended are closed here, never inside a trace
+    if (!impl_->pendingClose.empty() && !tracer) ev().closePending();
 }
 
 ScopeP Interp::runModule(const std::shared_ptr<Module>& mod, const std::string& name,
@@ -1874,6 +2263,7 @@ Value Interp::makeException(const ClassP& type, const std::string& msg) {
     auto inst = std::make_shared<InstanceObj>();
     inst->cls = type;
     inst->attrs["args"] = msg.empty() ? makeTuple() : makeTuple({makeStr(msg)});
+    if (stopIteration && type->isSubclassOf(stopIteration.get())) inst->attrs["value"] = msg.empty() ? Value() : makeStr(msg);
     return Value(inst);
 }
 
@@ -1946,7 +2336,7 @@ ClassObj* Interp::typeOf(const Value& v) {
     case OK::Device: return deviceCls.get();
     case OK::Slice: return sliceCls.get();
     case OK::Range: return rangeCls.get();
-    case OK::Iterator: return iteratorCls.get();
+    case OK::Iterator: return dynamic_cast<const GeneratorObj*>(v.obj()) ? generatorCls.get() : iteratorCls.get();
     case OK::Ellipsis: return ellipsisCls.get();
     case OK::Opaque: return v.as<OpaqueObj>()->cls.get();
     case OK::BigInt: return intCls.get();
@@ -3268,7 +3658,7 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
     struct CompareDepth {
         Interp& in;
         explicit CompareDepth(Interp& i) : in(i) {
-            if (++in.nativeDepth > 3000) { in.nativeDepth = 0; in.raise(in.recursionError, "maximum recursion depth exceeded in comparison"); }
+            if (++in.nativeDepth > 3000 || Coroutine::stackLeft() < Evaluator::kStackReserve) { in.nativeDepth = 0; in.raise(in.recursionError, "maximum recursion depth exceeded in comparison"); }
         }
         ~CompareDepth() { if (in.nativeDepth > 0) --in.nativeDepth; }
     };

@@ -135,11 +135,11 @@ public:
 
     // The classes scripts see; filled by the constructor.
     ClassP objectCls, typeCls, intCls, floatCls, boolCls, strCls, listCls, tupleCls, dictCls, setCls,
-        noneCls, functionCls, builtinFnCls, moduleCls, rangeCls, sliceCls, iteratorCls, ellipsisCls,
+        noneCls, functionCls, builtinFnCls, moduleCls, rangeCls, sliceCls, iteratorCls, generatorCls, ellipsisCls,
         baseExc, exceptionCls, typeError, valueError, keyError, indexError, attributeError, nameError,
         unboundLocalError, zeroDivisionError, runtimeError, notImplementedError, recursionError,
         assertionError, stopIteration, importError, moduleNotFoundError, memoryError, overflowError,
-        systemExit, keyboardInterrupt, lookupError, arithmeticError, unsupportedCls;
+        systemExit, keyboardInterrupt, generatorExit, lookupError, arithmeticError, unsupportedCls;
     ClassP tensorCls, dtypeCls, deviceCls, sizeCls, parameterCls, orderedDictCls;
     ClassP staticMethodCls, classMethodCls, propertyCls;
     int builtinMethodKey(const ClassObj* c) const;
@@ -178,6 +178,7 @@ private:
     std::unordered_map<int, std::unordered_map<std::string, NativeFn>> methods_;
     std::unordered_map<int, AttrHook> attrHooks_;
     std::unique_ptr<Evaluator> evaluator_;
+    void installGeneratorMethods();
     friend struct Evaluator;
 };
 

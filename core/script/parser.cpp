@@ -102,6 +102,7 @@ std::string exprName(const Expr& e) {
     case ExprKind::GeneratorExp: return "generator expression";
     case ExprKind::Starred: return "starred";
     case ExprKind::NamedExpr: return "named expression";
+    case ExprKind::Yield: return "yield expression";
     }
     return "expression";
 }
@@ -169,6 +170,7 @@ bool isBitwiseOrLevel(const Expr& e) {
     case ExprKind::IfExp:
     case ExprKind::Lambda:
     case ExprKind::Starred:
+    case ExprKind::Yield:
     case ExprKind::NamedExpr: return false;
     case ExprKind::UnaryOp: return static_cast<const UnaryOpExpr&>(e).op != UnaryOpKind::Not;
     default: return true;
@@ -253,6 +255,7 @@ template <class T> std::unique_ptr<T> makeNode(const Span& s) {
 struct Scope {
     bool inFunction = false;
     bool inLoop = false;
+    bool sawYield = false; // the function's own body has a yield: it is a generator
 };
 
 // A source position while walking through a string token (for f-string field positions).
@@ -673,7 +676,13 @@ private:
             case Kw::Assert: return parseAssert();
             case Kw::Import: return parseImport();
             case Kw::From: return parseFromImport();
-            case Kw::Yield:
+            case Kw::Yield: {
+                auto s = std::make_unique<ExprStmt>();
+                s->value = parseYield();
+                if (isOp(peek(), Op::Equal)) return parseAssign(std::move(s->value), false, t);
+                s->span = spanFrom(t);
+                return s;
+            }
             case Kw::Await:
             case Kw::Async: unsupported(t);
             default: break;
@@ -685,6 +694,45 @@ private:
     bool atStatementEnd() {
         Token t = peek();
         return t.kind == TokKind::Newline || isOp(t, Op::Semi);
+    }
+
+    // yield_expr: 'yield' 'from' expression | 'yield' [star_expressions]. Lambdas and
+    // comprehensions never see one (their bodies are parsed without this entry point).
+    FL_NOINLINE ExprP parseYield() {
+        Token y = take();
+        auto e = std::make_unique<YieldExpr>();
+        if (isKw(peek(), Kw::From)) {
+            take();
+            e->from = true;
+            e->value = parseExpression();
+        } else if (startsExpression(peek()) || isOp(peek(), Op::Star)) {
+            e->value = parseStarExpressions();
+            if (e->value->kind == ExprKind::Starred) defer("can't use starred expression here", e->value->span);
+        }
+        e->span = spanFrom(y);
+        if (lambdaDepth_ > 0) {
+            defer("'yield' inside a lambda (not supported in model scripts)", e->span);
+            return e;
+        }
+        if (!scope_.inFunction) defer("'yield' outside function", e->span);
+        scope_.sawYield = true;
+        yieldSpans_.push_back(e->span);
+        return e;
+    }
+
+    static bool before(int l1, int c1, int l2, int c2) { return l1 < l2 || (l1 == l2 && c1 < c2); }
+    static bool within(const Span& in, const Span& s) {
+        return !before(s.line, s.col, in.line, in.col) && !before(in.endLine, in.endCol, s.endLine, s.endCol);
+    }
+
+    // A yield inside a comprehension (CPython: "'yield' inside list comprehension"), except in
+    // its first iterable, which runs in the enclosing function; a yield inside a lambda.
+    void banYields(const Span& whole, const Expr* firstIter, const char* what) {
+        for (const Span& y : yieldSpans_)
+            if (within(whole, y) && !(firstIter && within(firstIter->span, y))) {
+                defer(std::string("'yield' inside ") + what, y);
+                return;
+            }
     }
 
     StmtP parseReturn() {
@@ -832,10 +880,14 @@ private:
         return s;
     }
 
-    // Right-hand sides: star_expressions, where `yield` would also be allowed in Python.
-    ExprP parseValue() {
+    // Right-hand sides: star_expressions, or a yield expression where Python allows one
+    // (augmented and annotated assignments; not `return` or a `for` statement's iterable).
+    ExprP parseValue(bool yieldOk = false) {
         Token t = peek();
-        if (isKw(t, Kw::Yield)) unsupported(t);
+        if (isKw(t, Kw::Yield)) {
+            if (yieldOk) return parseYield();
+            invalidSyntax(t);
+        }
         ExprP v = parseStarExpressions();
         if (v->kind == ExprKind::Starred) defer("can't use starred expression here", v->span);
         return v;
@@ -877,7 +929,7 @@ private:
             setContext(*first, Ctx::Store);
             s->target = std::move(first);
             s->op = aug;
-            s->value = parseValue();
+            s->value = parseValue(true);
             s->span = spanFrom(start);
             return s;
         }
@@ -902,7 +954,7 @@ private:
             s->annotation = parseExpression();
             if (isOp(peek(), Op::Equal)) {
                 take();
-                s->value = parseValue();
+                s->value = parseValue(true);
             }
             s->span = spanFrom(start);
             return s;
@@ -921,8 +973,8 @@ private:
         bool valueBare = false;
         while (isOp(peek(), Op::Equal)) {
             take();
-            if (isKw(peek(), Kw::Yield)) unsupported(peek());
-            parts.push_back(parseStarExpressions(&valueBare));
+            if (isKw(peek(), Kw::Yield)) parts.push_back(parseYield());
+            else parts.push_back(parseStarExpressions(&valueBare));
         }
         ExprP value = std::move(parts.back());
         parts.pop_back();
@@ -1297,8 +1349,9 @@ private:
         }
         expectColon(true);
         Scope saved = scope_;
-        scope_ = Scope{true, false};
+        scope_ = Scope{true, false, false};
         parseBlock(s->body, "function definition", d.line);
+        s->isGenerator = scope_.sawYield;
         scope_ = saved;
         s->span = spanFrom(d);
         return s;
@@ -1316,7 +1369,7 @@ private:
         }
         expectColon(false);
         Scope saved = scope_;
-        scope_ = Scope{false, false};
+        scope_ = Scope{false, false, false};
         parseBlock(s->body, "class definition", c.line);
         scope_ = saved;
         s->span = spanFrom(c);
@@ -1432,6 +1485,8 @@ private:
         auto lam = std::make_unique<LambdaExpr>();
         parseParameters(lam->args, true);
         expectOp(Op::Colon);
+        ++lambdaDepth_;
+        struct Leave { int& d; ~Leave() { --d; } } leave{lambdaDepth_};
         lam->body = parseExpression();
         lam->span = spanFrom(l);
         return lam;
@@ -1808,6 +1863,7 @@ private:
         if (!isOp(peek(), Op::RPar)) invalidSyntax(peek());
         const Token& close = peek();
         g->span = Span{st.openLine, st.openCol, close.endLine, close.endCol};
+        banYields(g->span, g->generators.empty() ? nullptr : g->generators[0].iter.get(), "generator expression");
         st.args.push_back(std::move(g));
         st.generator = true;
     }
@@ -1906,6 +1962,8 @@ private:
         parseComprehensions(c->generators);
         expectOp(close);
         c->span = spanFrom(open);
+        banYields(c->span, c->generators.empty() ? nullptr : c->generators[0].iter.get(),
+                  kind == ExprKind::ListComp ? "list comprehension" : kind == ExprKind::SetComp ? "set comprehension" : "generator expression");
         return c;
     }
 
@@ -1927,7 +1985,12 @@ private:
             take();
             return makeNode<TupleExpr>(spanFrom(open));
         }
-        if (isKw(peek(), Kw::Yield)) unsupported(peek());
+        if (isKw(peek(), Kw::Yield)) {
+            ExprP y = parseYield();
+            expectOp(Op::RPar);
+            y->span = spanFrom(open); // CPython's node spans the yield only; ours the parentheses
+            return y;
+        }
         ExprP first = parseElement();
         if (isKw(peek(), Kw::For)) return parseComprehension(ExprKind::GeneratorExp, std::move(first), open, Op::RPar);
         if (isOp(peek(), Op::Comma)) {
@@ -2004,6 +2067,7 @@ private:
                 parseComprehensions(c->generators);
                 expectOp(Op::RBrace);
                 c->span = spanFrom(open);
+                banYields(c->span, c->generators.empty() ? nullptr : c->generators[0].iter.get(), "dict comprehension");
                 return c;
             }
             auto d = std::make_unique<DictExpr>();
@@ -2520,6 +2584,8 @@ private:
     int furthestLine_ = 0; // line of the furthest token read from the file's lexer
     bool fieldLexerFailed_ = false; // the error in an f-string field came from its tokenizer
     Scope scope_;
+    std::vector<Span> yieldSpans_; // every yield so far (comprehensions refuse them)
+    int lambdaDepth_ = 0;          // inside a lambda's body
     std::optional<SyntaxError> deferred_;
 
 public:

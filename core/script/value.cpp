@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/script/coroutine.h"
 #include "core/script/interp.h"
 
 namespace fl::script {
@@ -14,7 +15,8 @@ size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6
 
 thread_local int keyDepth = 0;
 struct KeyDepth {
-    KeyDepth() { if (++keyDepth > 10000) { keyDepth = 0; throw NestingTooDeep{}; } }
+    // deep nesting stops by count, and on a generator's small stack by the stack it has left
+    KeyDepth() { if (++keyDepth > 10000 || Coroutine::stackLeft() < (size_t(64) << 10)) { keyDepth = 0; throw NestingTooDeep{}; } }
     ~KeyDepth() { if (keyDepth > 0) --keyDepth; }
 };
 

@@ -147,6 +147,7 @@ struct EllipsisObj : Obj { EllipsisObj() : Obj(OK::Ellipsis) {} };
 struct IteratorObj : Obj {
     std::function<bool(Value&)> next; // false when exhausted
     std::string typeName = "iterator";
+    Value returned; // a finished generator's return value (StopIteration.value)
     IteratorObj() : Obj(OK::Iterator) {}
 };
 

@@ -1,0 +1,3 @@
+# expect: exit=1 stderr="SyntaxError: 'yield' outside function"
+x = 1
+yield x
