@@ -437,7 +437,14 @@ void installTorch(Interp& in) {
         auto d = std::make_shared<DeviceObj>();
         size_t colon = s.find(':');
         d->type = s.substr(0, colon);
-        if (colon != std::string::npos) d->index = int(std::stoi(s.substr(colon + 1)));
+        if (colon != std::string::npos) {
+            // PyTorch's form: a type, then ':' and a non-negative index
+            std::string digits = s.substr(colon + 1);
+            if (d->type.empty() || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+                in.raise(in.runtimeError, "Invalid device string: '" + s + "'");
+            if (digits.size() > 9) in.raise(in.runtimeError, "Could not parse device index '" + digits + "' in device string '" + s + "'");
+            d->index = std::atoi(digits.c_str());
+        }
         if (a.pos.size() > 1) d->index = int(toInt(in, a.pos[1], "index"));
         if (d->type != "cpu" && d->type != "cuda" && d->type != "meta")
             in.raise(in.runtimeError, "Expected one of cpu, cuda, meta device type at start of device string: " + s);
