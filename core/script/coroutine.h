@@ -52,8 +52,10 @@ public:
     static constexpr size_t kStackBytes = size_t(256) << 10;
     static constexpr size_t kSegmentBytes = size_t(16) << 20;
 
-private:
+    // Where a coroutine's stack starts (internal: called by the context switch, never by users).
     static void entry(unsigned lo, unsigned hi);
+
+private:
     struct Impl;
     Impl* impl_;
     size_t stackBytes_;
