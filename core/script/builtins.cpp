@@ -600,13 +600,13 @@ static void installTypes(Interp& in) {
     });
     in.addMethod(in.objectCls, "__setattr__", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3 || !a.pos[1].isStr()) in.raiseType("__setattr__ expected 3 arguments");
-        if (a.pos[0].is(OK::Instance)) a.pos[0].as<InstanceObj>()->attrs[strOf(a.pos[1])] = a.pos[2];
+        if (a.pos[0].is(OK::Instance)) in.setInstanceAttr(a.pos[0].as<InstanceObj>(), strOf(a.pos[1]), a.pos[2]);
         else in.setAttr(a.pos[0], strOf(a.pos[1]), a.pos[2]);
         return Value();
     });
     in.addMethod(in.objectCls, "__delattr__", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2 || !a.pos[1].isStr()) in.raiseType("__delattr__ expected 2 arguments");
-        if (!a.pos[0].is(OK::Instance) || !a.pos[0].as<InstanceObj>()->attrs.erase(strOf(a.pos[1])))
+        if (!a.pos[0].is(OK::Instance) || !in.delInstanceAttr(a.pos[0].as<InstanceObj>(), strOf(a.pos[1])))
             in.raise(in.attributeError, strOf(a.pos[1]));
         return Value();
     });
@@ -979,7 +979,7 @@ static void installObjectProtocol(Interp& in) {
     auto def = [&in](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
     auto checkAttrName = [](Interp& in, const Value& n) -> const std::string& {
         const std::string& s = toStr(in, n, "attribute name");
-        static const char* blocked[] = {"__subclasses__", "__globals__", "__builtins__", "__code__", "__mro__", "__dict__", "__bases__", "__base__"};
+        static const char* blocked[] = {"__subclasses__", "__globals__", "__builtins__", "__code__", "__mro__", "__bases__", "__base__"};
         for (auto* b : blocked)
             if (s == b) in.raise(in.attributeError, "'" + s + "' is not available in model scripts");
         return s;
@@ -1143,8 +1143,16 @@ static void installObjectProtocol(Interp& in) {
 // What model scripts cannot reach; staticmethod, classmethod, property; OrderedDict.
 static void installRestricted(Interp& in) {
     auto def = [&in](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
+    // vars(obj): an instance's __dict__ (the caller's locals, vars(), stay out of reach)
+    def("vars", [](Interp& in, const Value&, CallArgs& a) -> Value {
+        if (a.pos.empty() && a.kw.empty())
+            in.raise(in.builtinClass("PermissionError"), "'vars' without an argument is not available in model scripts: pass the object whose attributes you want");
+        if (a.pos.size() != 1 || !a.kw.empty()) in.raiseType("vars expected at most 1 argument, got " + std::to_string(a.pos.size() + a.kw.size()));
+        if (a.pos[0].is(OK::Instance)) return in.instanceDict(a.pos[0]);
+        in.raiseType("vars() argument must have __dict__ attribute");
+    });
     // Things a model script must not reach: clear errors instead of silent absence.
-    for (const char* n : {"open", "eval", "exec", "compile", "__import__", "globals", "locals", "input", "breakpoint", "vars", "dir", "memoryview", "help", "bytes", "bytearray"}) {
+    for (const char* n : {"open", "eval", "exec", "compile", "__import__", "globals", "locals", "input", "breakpoint", "dir", "memoryview", "help", "bytes", "bytearray"}) {
         std::string name = n;
         def(name, [name](Interp& in, const Value&, CallArgs&) -> Value {
             in.raise(in.builtinClass("PermissionError"), "'" + name + "' is not available in model scripts: a model script cannot touch files, processes or the network, nor run code it builds");
@@ -1592,6 +1600,15 @@ static void installDictMethods(Interp& in) {
         return Value(d);
     };
     dm["clear"] = [D](Interp&, const Value& self, CallArgs&) { D(self).clear(); return Value(); };
+    // an instance's __dict__ changed by a method: its attributes follow
+    for (const char* name : {"pop", "popitem", "setdefault", "update", "clear"}) {
+        NativeFn f = dm[name];
+        dm[name] = [f](Interp& in, const Value& self, CallArgs& a) {
+            Value r = f(in, self, a);
+            if (self.as<DictObj>()->attrOwner.lock()) Interp::dictChanged(self.as<DictObj>());
+            return r;
+        };
+    }
     in.dictCls->attrs["fromkeys"] = in.makeBuiltin("fromkeys", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.empty() || a.pos.size() > 2) in.raiseType("fromkeys expected 1 or 2 arguments");
         auto d = std::make_shared<DictObj>();

@@ -2499,6 +2499,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
         switch (o.obj()->kind) {
         case OK::Instance: {
             auto* inst = o.as<InstanceObj>();
+            if (name == "__dict__" && !inst->cls->lookup(name)) { out = instanceDict(o); return true; }
             auto it = inst->attrs.find(name);
             if (it != inst->attrs.end()) { out = it->second; return true; }
             if (const Value* m = inst->cls->lookup(name)) {
@@ -2640,7 +2641,7 @@ void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
             call(fset, {o, v});
             return;
         }
-        inst->attrs[name] = v;
+        setInstanceAttr(inst, name, v);
         return;
     }
     if (o.is(OK::Class)) {
@@ -2670,9 +2671,48 @@ void Interp::delAttr(const Value& o, const std::string& name) {
         auto* inst = o.as<InstanceObj>();
         const Value* da = inst->cls->lookup("__delattr__");
         if (da && da->is(OK::Function)) { call(*da, {o, makeStr(name)}); return; }
-        if (inst->attrs.erase(name)) return;
+        if (delInstanceAttr(inst, name)) return;
     }
     raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'");
+}
+
+Value Interp::instanceDict(const Value& instance) {
+    auto* inst = instance.as<InstanceObj>();
+    if (auto d = inst->dictView.lock()) return Value(d);
+    auto d = std::make_shared<DictObj>();
+    for (auto& [k, v] : inst->attrs) d->map.set(makeStr(k), v);
+    d->attrOwner = instance.objp();
+    inst->dictView = d;
+    return Value(d);
+}
+
+void Interp::setInstanceAttr(InstanceObj* inst, const std::string& name, const Value& v) {
+    if (name == "__dict__") { // obj.__dict__ = {...}: the attributes are replaced
+        if (!v.is(OK::Dict)) raiseType("__dict__ must be set to a dictionary, not a '" + typeName(v) + "'");
+        inst->attrs.clear();
+        for (auto& e : v.as<DictObj>()->map.entries())
+            if (e.live && e.key.isStr()) inst->attrs[strOf(e.key)] = e.val;
+        if (auto d = inst->dictView.lock()) d->attrOwner.reset();
+        inst->dictView.reset();
+        return;
+    }
+    inst->attrs[name] = v;
+    if (auto d = inst->dictView.lock()) d->map.set(makeStr(name), v);
+}
+
+bool Interp::delInstanceAttr(InstanceObj* inst, const std::string& name) {
+    if (!inst->attrs.erase(name)) return false;
+    if (auto d = inst->dictView.lock()) d->map.erase(makeStr(name));
+    return true;
+}
+
+void Interp::dictChanged(DictObj* d) {
+    auto owner = d->attrOwner.lock();
+    if (!owner) return;
+    auto* inst = static_cast<InstanceObj*>(owner.get());
+    inst->attrs.clear();
+    for (auto& e : d->map.entries())
+        if (e.live && e.key.isStr()) inst->attrs[strOf(e.key)] = e.val;
 }
 
 bool Interp::truthy(const Value& v) {
@@ -3288,6 +3328,7 @@ void Interp::setItem(const Value& o, const Value& key, const Value& v) {
         case OK::Dict:
             try { o.as<DictObj>()->map.set(key, v); }
             catch (UnhashableError& u) { raiseType("unhashable type: '" + u.typeName + "'"); }
+            if (o.as<DictObj>()->attrOwner.lock()) dictChanged(o.as<DictObj>());
             return;
         case OK::Tensor: tensorSetItem(*this, o, key, v); return;
         case OK::Instance: {
@@ -3327,6 +3368,7 @@ void Interp::delItem(const Value& o, const Value& key) {
             kv.as<InstanceObj>()->attrs["args"] = makeTuple({key});
             throw ev().makePy(kv);
         }
+        if (o.as<DictObj>()->attrOwner.lock()) dictChanged(o.as<DictObj>());
         return;
     }
     if (o.is(OK::Instance)) {

@@ -84,6 +84,12 @@ public:
     void setItem(const Value& o, const Value& key, const Value& v);
     void delItem(const Value& o, const Value& key);
     bool truthy(const Value& v);
+    // An instance's __dict__: one live dict per instance (while a script holds it), kept in step
+    // with its attributes both ways.
+    Value instanceDict(const Value& instance);
+    void setInstanceAttr(InstanceObj* inst, const std::string& name, const Value& v); // no __setattr__
+    bool delInstanceAttr(InstanceObj* inst, const std::string& name);
+    static void dictChanged(DictObj* d); // after a change to a dict: an instance's view updates it
     bool contains(const Value& container, const Value& item);
     Value iter(const Value& v);
     bool next(const Value& it, Value& out);

@@ -182,15 +182,13 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
     });
     vars["_attrs"] = in.makeBuiltin("_attrs", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 1 || !a.pos[0].is(OK::Instance)) in.raiseType("_attrs(instance)");
-        std::vector<std::pair<std::string, Value>> kv(a.pos[0].as<InstanceObj>()->attrs.begin(), a.pos[0].as<InstanceObj>()->attrs.end());
-        std::sort(kv.begin(), kv.end(), [](auto& x, auto& y) { return x.first < y.first; });
-        auto d = std::make_shared<DictObj>();
-        for (auto& [k, v] : kv) d->map.set(makeStr(k), v);
+        auto d = std::make_shared<DictObj>(); // in the order they were set, as __dict__ has them
+        for (auto& [k, v] : a.pos[0].as<InstanceObj>()->attrs) d->map.set(makeStr(k), v);
         return Value(d);
     });
     vars["_set_raw"] = in.makeBuiltin("_set_raw", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3 || !a.pos[0].is(OK::Instance) || !a.pos[1].isStr()) in.raiseType("_set_raw(instance, name, value)");
-        a.pos[0].as<InstanceObj>()->attrs[strOf(a.pos[1])] = a.pos[2];
+        in.setInstanceAttr(a.pos[0].as<InstanceObj>(), strOf(a.pos[1]), a.pos[2]);
         return Value();
     });
     vars["_write"] = in.makeBuiltin("_write", [](Interp& in, const Value&, CallArgs& a) {

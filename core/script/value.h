@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -120,6 +122,7 @@ struct TupleObj : Obj {
 struct DictObj : Obj {
     ValueMap map;
     bool orderedRepr = false; // prints as OrderedDict([...]) (state_dict)
+    std::weak_ptr<Obj> attrOwner; // an instance's __dict__: changes go back to its attributes
     DictObj() : Obj(OK::Dict) {}
     ~DictObj() override;
 };
@@ -208,9 +211,55 @@ struct ClassObj : Obj {
     bool isSubclassOf(const ClassObj* other) const;
 };
 
+// An instance's attributes in the order they were first set (as Python's __dict__ keeps them),
+// found by name in constant time; references to values stay valid until their entry is erased.
+class AttrMap {
+public:
+    using Items = std::list<std::pair<std::string, Value>>;
+    using iterator = Items::iterator;
+    using const_iterator = Items::const_iterator;
+    Value& operator[](const std::string& k) {
+        auto it = index_.find(k);
+        if (it != index_.end()) return it->second->second;
+        items_.emplace_back(k, Value());
+        auto last = std::prev(items_.end());
+        index_.emplace(std::string_view(last->first), last);
+        return last->second;
+    }
+    iterator find(const std::string& k) {
+        auto it = index_.find(k);
+        return it == index_.end() ? items_.end() : it->second;
+    }
+    const_iterator find(const std::string& k) const {
+        auto it = index_.find(k);
+        return it == index_.end() ? items_.end() : const_iterator(it->second);
+    }
+    size_t count(const std::string& k) const { return index_.count(k); }
+    size_t erase(const std::string& k) {
+        auto it = index_.find(k);
+        if (it == index_.end()) return 0;
+        auto item = it->second;
+        index_.erase(it);
+        items_.erase(item);
+        return 1;
+    }
+    void clear() { index_.clear(); items_.clear(); }
+    iterator begin() { return items_.begin(); }
+    iterator end() { return items_.end(); }
+    const_iterator begin() const { return items_.begin(); }
+    const_iterator end() const { return items_.end(); }
+    size_t size() const { return items_.size(); }
+    bool empty() const { return items_.empty(); }
+
+private:
+    Items items_;
+    std::unordered_map<std::string_view, iterator> index_; // keys point into items_
+};
+
 struct InstanceObj : Obj {
     ClassP cls;
-    std::unordered_map<std::string, Value> attrs;
+    AttrMap attrs;
+    std::weak_ptr<DictObj> dictView; // its __dict__ while a script holds it: kept in step
     InstanceObj() : Obj(OK::Instance) {}
 };
 

@@ -33,30 +33,22 @@ class Namespace:
     def __init__(self, **kwargs):
         for k, v in kwargs.items():
             setattr(self, k, v)
-        self._order = list(kwargs)
 
     def _set(self, name, value):
-        if name not in self._order:
-            self._order.append(name)
         setattr(self, name, value)
 
-    def __setattr__(self, name, value):
-        object.__setattr__(self, name, value)
-        if name != "_order" and hasattr(self, "_order") and name not in self._order:
-            self._order.append(name)
-
     def __contains__(self, key):
-        return key in self._order
+        return key in self.__dict__
 
     def __eq__(self, other):
-        return isinstance(other, Namespace) and vars_of(self) == vars_of(other)
+        return isinstance(other, Namespace) and vars(self) == vars(other)
 
     def __repr__(self):
-        return "Namespace(%s)" % ", ".join("%s=%r" % (k, getattr(self, k)) for k in self._order)
+        return "Namespace(%s)" % ", ".join("%s=%r" % (k, v) for k, v in self.__dict__.items())
 
 
 def vars_of(ns):
-    return {k: getattr(ns, k) for k in ns._order}
+    return dict(ns.__dict__)
 
 
 class HelpFormatter:
