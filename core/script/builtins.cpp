@@ -363,7 +363,7 @@ double pyRound(double x, int64_t nd) {
 Value toIntValue(Interp& in, const Value& v, const Value& baseV) {
     if (!baseV.isMissing()) {
         const std::string& s = toStr(in, v, "int() can't convert non-string with explicit base");
-        int64_t base64 = toInt(in, baseV, "base");
+        int64_t base64 = baseV.is(OK::BigInt) ? 37 : toInt(in, baseV, "base"); // past 64 bits: out of range too
         if (base64 != 0 && (base64 < 2 || base64 > 36)) in.raiseValue("int() base must be >= 2 and <= 36, or 0");
         int base = int(base64);
         std::string t;

@@ -4,6 +4,6 @@ import torch
 for s in [':pu', 'cpu:x', 'cpu:', 'cpu:99999999999', 'cpu:-1', 'cuda:1', 'cpu:0']:
     try: print(s, repr(torch.device(s)))
     except Exception as e: print(s, type(e).__name__, e)
-for b in [97, 1, -1, 37, 0, 36, ]:
+for b in [97, 1, -1, 37, 0, 36, 2**70, -2**70]:
     try: print(b, int('ff', b))
     except Exception as e: print(b, type(e).__name__, e)
