@@ -222,7 +222,10 @@ GuardsPane::GuardsPane(QWidget* parent) : QWidget(parent) {
     tree_->setObjectName("guardTree");
     tree_->setHeaderLabels({"Guard / recompile", "Line"});
     tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    tree_->setWordWrap(true);
+    // one line a row: a guard too long for the pane is cut at its end ("DICT_KEYS_MATCH: ...")
+    // and shown whole in its tooltip (wrapped text in a one-line row lost its start)
+    tree_->setWordWrap(false);
+    tree_->setTextElideMode(Qt::ElideRight);
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(tree_);
@@ -253,6 +256,7 @@ void GuardsPane::setSnapshot(SnapshotP s) {
             QString head = r.limitHit ? QString("%1 %2: recompile limit (8) hit; later misses run eagerly").arg(q(r.id), q(r.function))
                                       : QString("%1 %2: recompiled because the cached entries' guards failed").arg(q(r.id), q(r.function));
             auto* it = new QTreeWidgetItem(rec, {head});
+            it->setToolTip(0, head);
             it->setForeground(0, QColor("#b26a00"));
             int firstLine = 0;
             for (size_t i = 0; i < r.reasons.size(); ++i) {
@@ -275,7 +279,7 @@ void GuardsPane::setSnapshot(SnapshotP s) {
         // the script: its line would select an unrelated one
         const bool inScript = QFileInfo(q(e.file)).fileName() == QFileInfo(q(snap_->file)).fileName();
         addLine(it, inScript ? e.line : 0);
-        if (!inScript) it->setToolTip(0, QString("the frame is %1, line %2").arg(q(e.file)).arg(e.line));
+        it->setToolTip(0, inScript ? it->text(0) : it->text(0) + QString("\nthe frame is %1, line %2").arg(q(e.file)).arg(e.line));
         for (auto& g : e.guards) {
             auto* c = new QTreeWidgetItem(it, {q(g.text)});
             c->setToolTip(0, q(g.text) + (g.userLine.empty() ? "" : "\n" + q(g.userLine)));

@@ -15,6 +15,8 @@
 #include <QPlainTextEdit>
 #include <QTabBar>
 #include <QTableWidget>
+#include <QHeaderView>
+#include <QStyleOptionViewItem>
 #include <QTreeWidget>
 
 #include "app/main_window.h"
@@ -175,6 +177,42 @@ private Q_SLOTS:
             int line = t->topLevelItem(i)->data(1, Qt::UserRole).toInt();
             QVERIFY2(line <= lines, qPrintable(t->topLevelItem(i)->text(0) + " points at line " + QString::number(line)));
         }
+    }
+
+    // Bug 5: a guard row is one line high, so the view must not wrap its text into more lines than
+    // that (word wrap drew the middle of "DICT_KEYS_MATCH: ..." in the row and lost its start).
+    // Every row of the Guards pane, at a narrow width, is as tall as the text the view draws in it.
+    void guardRowsHoldTheirText() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n@torch.compile\ndef f(x, cfg):\n    return x * cfg['scale'] + cfg['shift_amount_for_the_inputs']\n\n"
+                                     "print(f(torch.ones(3), {'scale': 2.0, 'shift_amount_for_the_inputs': 1.0, 'unused_key_with_a_long_name': 0}))\n");
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* t = w.guardsPane()->tree();
+        t->expandAll();
+        t->resize(260, 400);
+        t->header()->resizeSection(0, 200);
+        QTest::qWait(20);
+        int rows = 0, longRows = 0;
+        const QFontMetrics fm(t->font());
+        for (QTreeWidgetItemIterator it(t); *it; ++it) {
+            QModelIndex index = t->indexFromItem(*it, 0);
+            QRect vr = t->visualRect(index);
+            if (vr.isEmpty()) continue;
+            QStyleOptionViewItem opt;
+            opt.initFrom(t->viewport());
+            opt.rect = vr;
+            opt.font = t->font();
+            opt.features = t->wordWrap() ? QStyleOptionViewItem::WrapText : QStyleOptionViewItem::None;
+            opt.textElideMode = t->textElideMode();
+            QSize need = t->itemDelegate()->sizeHint(opt, index);
+            ++rows;
+            longRows += fm.horizontalAdvance((*it)->text(0)) > vr.width();
+            QVERIFY2(need.height() <= vr.height(), qPrintable("row '" + (*it)->text(0).left(60) + "' needs " + QString::number(need.height()) +
+                                                             " px, has " + QString::number(vr.height())));
+            if (!(*it)->text(0).isEmpty()) QVERIFY2(!(*it)->toolTip(0).isEmpty() || (*it)->parent() == nullptr, qPrintable("no tooltip on " + (*it)->text(0)));
+        }
+        QVERIFY(rows > 2);
+        QVERIFY2(longRows > 0, "no guard row is wider than the pane: the test shows nothing");
     }
 
     // The items of split's result are edges of the graph: the ops that read them are not left
