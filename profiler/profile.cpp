@@ -441,6 +441,13 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
         } else if (!cp.compileIds.empty() && cp.eagerMs > cp.cachedMs && cp.cachedRuns > 0 && cp.eagerRuns > 0)
             cp.breakEvenCalls = (long long)std::ceil(cp.compileMs / (cp.eagerMs - cp.cachedMs));
         if (cp.compileIds.empty() && cp.note.empty()) cp.note = "its first call compiled nothing (the code was compiled by an earlier call)";
+        if (cp.profiledRuns > 0 && cp.kernels.empty() && cp.note.empty()) {
+            // an empty kernel table says why (issue 27, bug 8)
+            cp.note = "no kernel ran in the profiled runs: the graph ran eagerly";
+            if (s.recorded[site.first].gradMode)
+                cp.note += " (with grad on, a graph with an op that changes state or draws random numbers, such as batch_norm in "
+                           "training or dropout, cannot be re-run for its backward, so it runs eagerly until backward graphs are compiled)";
+        }
         p.calls.push_back(cp);
     }
     return p;

@@ -155,6 +155,18 @@ def main():
         if len(calls) != 4 or any(c["break_even_calls"] != "never" or "reused" not in c["note"] for c in calls):
             failures.append("a function recompiled on every call: break-even %r, want 'never' with a note (exit %d %s)" % (
                 [(c["break_even_calls"], c["note"]) for c in calls], rc, stderr[-300:]))
+        # a call whose cached runs ran no kernel says why (the Timing pane showed an empty kernel
+        # table for small_cnn's training-mode call): its graph runs eagerly under grad
+        cnn = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "resources", "models", "small_cnn.py")
+        rc, stdout, stderr = run(["profile", "--json", "--budget", a.budget, cnn, "-o", os.path.join(tmp, "cnn.trace.json")], env)
+        try:
+            calls = json.loads(stdout)["calls"] if rc == 0 else []
+        except ValueError:
+            calls = []
+        empty = [c for c in calls if not c["kernels"]]
+        if not calls or any("ran eagerly" not in c["note"] for c in empty) or all(not c["kernels"] for c in calls):
+            failures.append("small_cnn: calls without kernels must say why, and some call must run kernels: %r (exit %d %s)" % (
+                [(len(c["kernels"]), c["note"]) for c in calls], rc, stderr[-300:]))
     print("\nhow much of each span its phases cover (information, not a check):")
     print("%-48s %-14s %-14s %12s %12s %8s" % ("model", "compile id", "cache", "phases ms", "measured ms", "ratio"))
     for m, cid, cache, s, w in rows:
