@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolTip>
@@ -70,6 +71,10 @@ Timeline::Timeline(QWidget* parent) : QWidget(parent) {
 QSize Timeline::sizeHint() const { return QSize(800, kAxisHeight + kRowHeight * std::max<int>(4, int(rows_.size())) + 8); }
 
 void Timeline::setProfile(const profiler::Profile& p) {
+    struct Fit { // every track gets its row: the scroll area around the timeline scrolls to it
+        Timeline* t;
+        ~Fit() { t->setMinimumHeight(std::max(120, t->sizeHint().height())); t->updateGeometry(); }
+    } fit{this};
     rows_.clear();
     items_.clear();
     auto rowOf = [&](const QString& track) {
@@ -283,7 +288,15 @@ TimingView::TimingView(QWidget* parent) : QWidget(parent) {
     bl->addWidget(summary_);
     bl->addWidget(table_, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(timeline_);
+    // the tracks scroll: a profile with more tracks than the pane is tall keeps them all (they
+    // were cut off after about the seventh)
+    auto* scroll = new QScrollArea(split);
+    scroll->setObjectName("timingTimelineScroll");
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(timeline_);
+    split->addWidget(scroll);
     split->addWidget(bottom);
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(2, 2, 2, 2);

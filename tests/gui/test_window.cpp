@@ -361,6 +361,21 @@ private Q_SLOTS:
 
     // The Timing pane after the seed example: first call vs cached and eager, break-even, and
     // the kernels of the cached call.
+    // Bug 8: a profile with more tracks than the pane is tall keeps every track (they were cut off
+    // after about the seventh): the timeline is as tall as its tracks and scrolls.
+    void timingKeepsEveryTrack() {
+        fl::app::MainWindow w;
+        w.openExample(":/models/recompile.py"); // a compile track per recompile
+        QVERIFY(runAndSettle(w));
+        fl::viz::Timeline* t = w.timingView()->timeline();
+        const int tracks = int(t->trackNames().size());
+        QVERIFY2(tracks > 7, qPrintable(QString::number(tracks) + " tracks: " + t->trackNames().join(", ")));
+        w.resize(1000, 600);
+        QTest::qWait(20);
+        QVERIFY2(t->height() >= t->sizeHint().height(),
+                 qPrintable(QString("timeline %1 px tall, its %2 tracks need %3").arg(t->height()).arg(tracks).arg(t->sizeHint().height())));
+    }
+
     void timingPaneShowsCompileVsCached() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
