@@ -114,8 +114,23 @@ bool isLaunch(events::Category c) { return c == events::Category::Kernel || c ==
 
 std::string CallProfile::breakEven() const {
     if (compileIds.empty()) return "n/a";
-    return breakEvenCalls < 0 ? "never" : std::to_string(breakEvenCalls) + " calls";
+    if (breakEvenCalls < 0) return "never";
+    std::string s = std::to_string(breakEvenCalls) + " calls";
+    if (breakEvenLow >= 0 && (breakEvenLow != breakEvenCalls || breakEvenHigh != breakEvenCalls))
+        s += " (" + std::to_string(breakEvenLow) + " to " + (breakEvenHigh < 0 ? std::string("never") : std::to_string(breakEvenHigh)) +
+             " over the middle half of the runs)";
+    return s;
 }
+
+namespace {
+// the q-quantile of v (0 <= q <= 1), by nearest rank
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    size_t i = size_t(std::lround(q * double(v.size() - 1)));
+    return v[std::min(i, v.size() - 1)];
+}
+} // namespace
 
 void prepare(script::Interp& in) {
     capture::session(in).recordCalls = true;
@@ -305,6 +320,8 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 });
                 s.events.setLevel(events::Level::Off);
                 cp.cachedMs = median(cached);
+                cp.cachedQ1 = quantile(cached, 0.25);
+                cp.cachedQ3 = quantile(cached, 0.75);
                 cp.cachedRuns = int(cached.size());
                 cp.profiledMs = median(prof);
                 cp.profiledRuns = int(prof.size());
@@ -318,6 +335,8 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 });
                 s.enabled = was;
                 cp.eagerMs = median(eager);
+                cp.eagerQ1 = quantile(eager, 0.25);
+                cp.eagerQ3 = quantile(eager, 0.75);
                 cp.eagerRuns = int(eager.size());
 
                 // profiled calls: every event of these calls is taken apart per call
@@ -438,8 +457,15 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
             cp.breakEvenCalls = -1; // never: no call reused an entry
             if (cp.note.empty())
                 cp.note = "none of the function's " + std::to_string(r.calls) + " calls in the run reused a cached entry: each compiled anew";
-        } else if (!cp.compileIds.empty() && cp.eagerMs > cp.cachedMs && cp.cachedRuns > 0 && cp.eagerRuns > 0)
+        } else if (!cp.compileIds.empty() && cp.eagerMs > cp.cachedMs && cp.cachedRuns > 0 && cp.eagerRuns > 0) {
             cp.breakEvenCalls = (long long)std::ceil(cp.compileMs / (cp.eagerMs - cp.cachedMs));
+            // one run's figure alone hid how much it moves (3956 in one run, 2 in another)
+            double best = cp.eagerQ3 - cp.cachedQ1, worst = cp.eagerQ1 - cp.cachedQ3;
+            cp.breakEvenLow = best > 0 ? (long long)std::ceil(cp.compileMs / best) : -1;
+            cp.breakEvenHigh = worst > 0 ? (long long)std::ceil(cp.compileMs / worst) : -1;
+            if (cp.breakEvenLow > cp.breakEvenCalls) cp.breakEvenLow = cp.breakEvenCalls;
+            if (cp.breakEvenHigh >= 0 && cp.breakEvenHigh < cp.breakEvenCalls) cp.breakEvenHigh = cp.breakEvenCalls;
+        }
         if (cp.compileIds.empty() && cp.note.empty()) cp.note = "its first call compiled nothing (the code was compiled by an earlier call)";
         if (cp.profiledRuns > 0 && cp.kernels.empty() && cp.note.empty()) {
             // an empty kernel table says why (issue 27, bug 8)
@@ -660,7 +686,12 @@ std::string profileJson(const Profile& p) {
           << ", \"profiled_ms\": " << jnum(c.profiledMs) << ", \"eager_ms\": " << jnum(c.eagerMs) << ", \"cached_runs\": " << c.cachedRuns
           << ", \"profiled_runs\": " << c.profiledRuns << ", \"eager_runs\": " << c.eagerRuns << ", \"guard_ns\": " << jnum(c.guardNs)
           << ", \"dispatch_ms\": " << jnum(c.dispatchMs) << ", \"other_ms\": " << jnum(c.otherMs) << ", \"break_even_calls\": "
-          << (c.compileIds.empty() ? std::string("null") : c.breakEvenCalls < 0 ? std::string("\"never\"") : std::to_string(c.breakEvenCalls)) << ", \"note\": " << jstr(c.note) << ", \"kernels\": [";
+          << (c.compileIds.empty() ? std::string("null") : c.breakEvenCalls < 0 ? std::string("\"never\"") : std::to_string(c.breakEvenCalls))
+          << ", \"break_even_range\": "
+          << (c.compileIds.empty() || c.breakEvenCalls < 0 ? std::string("null")
+                                                            : "[" + std::to_string(c.breakEvenLow) + ", " +
+                                                                  (c.breakEvenHigh < 0 ? std::string("null") : std::to_string(c.breakEvenHigh)) + "]")
+          << ", \"note\": " << jstr(c.note) << ", \"kernels\": [";
         for (size_t j = 0; j < c.kernels.size(); ++j) {
             auto& k = c.kernels[j];
             o << (j ? ", " : "") << "{\"name\": " << jstr(k.name) << ", \"kind\": " << jstr(k.kind) << ", \"graph\": " << jstr(k.graph) << ", \"count\": " << k.count

@@ -65,7 +65,11 @@ struct CallProfile {
     double otherMs = 0;            // call time outside guards and graphs: binding, exits, eager code between graphs
     std::vector<KernelTime> kernels;
     long long breakEvenCalls = -1; // ceil(compileMs / (eagerMs - cachedMs)); -1: never (cached is not faster)
-    std::string breakEven() const; // "12 calls", "never", or "n/a" when its first call compiled nothing
+    // the same over the spread of the runs: the best case (eager's upper quartile against cached's
+    // lower) and the worst (eager's lower against cached's upper; -1: never)
+    long long breakEvenLow = -1, breakEvenHigh = -1;
+    double cachedQ1 = 0, cachedQ3 = 0, eagerQ1 = 0, eagerQ3 = 0; // quartiles of the runs
+    std::string breakEven() const; // "12 calls (9 to 20)", "never", or "n/a" when its first call compiled nothing
     std::string note;
 };
 

@@ -163,6 +163,16 @@ def main():
             calls = json.loads(stdout)["calls"] if rc == 0 else []
         except ValueError:
             calls = []
+        # break-even comes with its spread over the runs (3956 in one run and 2 in another, with
+        # nothing to say how much it moves): the range holds the figure, "never" has none
+        for c in calls:
+            be, rng = c["break_even_calls"], c.get("break_even_range", "missing")
+            if isinstance(be, int):
+                ok = isinstance(rng, list) and len(rng) == 2 and rng[0] <= be and (rng[1] is None or rng[1] >= be)
+            else:
+                ok = rng is None
+            if not ok:
+                failures.append("small_cnn: break-even %r with range %r" % (be, rng))
         empty = [c for c in calls if not c["kernels"]]
         if not calls or any("ran eagerly" not in c["note"] for c in empty) or all(not c["kernels"] for c in calls):
             failures.append("small_cnn: calls without kernels must say why, and some call must run kernels: %r (exit %d %s)" % (
