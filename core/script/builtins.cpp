@@ -604,6 +604,13 @@ static void installTypes(Interp& in) {
         else in.setAttr(a.pos[0], strOf(a.pos[1]), a.pos[2]);
         return Value();
     });
+    // the end of every __init_subclass__ chain: a new class, no keywords left over
+    in.addMethod(in.objectCls, "__init_subclass__", [](Interp& in, const Value&, CallArgs& a) {
+        if (!a.kw.empty())
+            in.raiseType((a.pos.empty() || !a.pos[0].is(OK::Class) ? std::string("object") : a.pos[0].as<ClassObj>()->name) +
+                         ".__init_subclass__() takes no keyword arguments");
+        return Value();
+    });
     in.addMethod(in.objectCls, "__delattr__", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2 || !a.pos[1].isStr()) in.raiseType("__delattr__ expected 2 arguments");
         if (!a.pos[0].is(OK::Instance) || !in.delInstanceAttr(a.pos[0].as<InstanceObj>(), strOf(a.pos[1])))

@@ -799,6 +799,47 @@ struct Evaluator {
         }
     }
 
+    // The class statement's keywords go to the nearest base's __init_subclass__ (an implicit
+    // classmethod), as type.__new__ does; `metaclass=` is refused unless it is `type` or abc's
+    // ABCMeta (a marker here), so a metaclass never silently does nothing.
+    void initSubclass(const ClassDefStmt* c, const ClassP& cls, Scope* s) {
+        CallArgs ca;
+        ca.pos.push_back(Value(cls));
+        for (auto& kw : c->keywords) {
+            Value v = eval(kw.value.get(), s);
+            if (kw.arg == "metaclass") {
+                bool plain = v.is(OK::Class) && (v.as<ClassObj>() == in.typeCls.get() ||
+                                                 (v.as<ClassObj>()->name == "ABCMeta" && v.as<ClassObj>()->module == "abc"));
+                if (!plain) in.raiseType("class " + c->name + ": metaclasses are not supported in model scripts (metaclass=" + in.repr(v) + ")");
+                continue;
+            }
+            if (kw.arg.empty()) { // class C(**kwargs)
+                if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
+                for (auto& e : v.as<DictObj>()->map.entries())
+                    if (e.live) ca.kw.emplace_back(in.str(e.key), e.val);
+                continue;
+            }
+            ca.kw.emplace_back(kw.arg, v);
+        }
+        std::vector<const ClassObj*> order = cls->order();
+        for (size_t i = 1; i < order.size(); ++i) {
+            auto it = order[i]->attrs.find("__init_subclass__");
+            if (it == order[i]->attrs.end()) continue;
+            Value f = it->second;
+            if (f.is(OK::Opaque)) {
+                Value bound = f;
+                if (in.unwrapDescriptor(bound, Value(), Value(cls))) { // bound to cls already
+                    ca.pos.erase(ca.pos.begin());
+                    in.call(bound, ca);
+                    return;
+                }
+            }
+            in.call(f, ca);
+            return;
+        }
+        if (!ca.kw.empty()) in.raiseType(c->name + ".__init_subclass__() takes no keyword arguments");
+    }
+
     void execClass(const ClassDefStmt* c, Scope* s) {
         std::vector<ClassP> bases;
         for (auto& be : c->bases) {
@@ -851,6 +892,7 @@ struct Evaluator {
             }
         }
         Value clsV(cls);
+        initSubclass(c, cls, s);
         for (auto it = c->decorators.rbegin(); it != c->decorators.rend(); ++it) clsV = in.call(eval(it->get(), s), {clsV});
         storeName(s, c->name, clsV);
     }
