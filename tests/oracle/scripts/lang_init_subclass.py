@@ -1,4 +1,3 @@
-# __init_subclass__ and class keywords (written for the oracle: CPython 3.11 prints the same).
 # __init_subclass__ and class keywords: registries of subclasses, keyword arguments after the bases,
 # classmethod and plain forms, the nearest base's hook, super() chains, errors.
 import abc
