@@ -167,11 +167,23 @@ BigInt operator+(const BigInt& a, const BigInt& b) {
 
 BigInt operator-(const BigInt& a, const BigInt& b) { return a + (-b); }
 
+namespace {
+thread_local BigInt::Poll tlPoll = nullptr;
+thread_local void* tlPollArg = nullptr;
+} // namespace
+
+void BigInt::setPoll(Poll fn, void* arg) {
+    tlPoll = fn;
+    tlPollArg = arg;
+}
+
 BigInt operator*(const BigInt& a, const BigInt& b) {
     BigInt r;
     if (a.isZero() || b.isZero()) return r;
     r.mag_.assign(a.mag_.size() + b.mag_.size(), 0);
+    const bool longRun = tlPoll && b.mag_.size() >= 1024;
     for (size_t i = 0; i < a.mag_.size(); ++i) {
+        if (longRun && (i & 63) == 0) tlPoll(tlPollArg); // every 64 x (at least 1024) limb products
         uint64_t carry = 0;
         for (size_t j = 0; j < b.mag_.size(); ++j) {
             uint64_t cur = r.mag_[i + j] + uint64_t(a.mag_[i]) * b.mag_[j] + carry;
@@ -279,6 +291,16 @@ void BigInt::floorDivMod(const BigInt& a, const BigInt& b, BigInt& q, BigInt& r)
 }
 
 BigInt BigInt::pow(const BigInt& base, uint64_t exp) {
+    // a power of two to a power is a shift (2 ** 787782 is one allocation, not twenty squarings)
+    if (!base.isZero() && !base.neg_) {
+        size_t top = base.mag_.size() - 1;
+        bool single = (base.mag_[top] & (base.mag_[top] - 1)) == 0;
+        for (size_t i = 0; single && i < top; ++i) single = base.mag_[i] == 0;
+        if (single) {
+            uint64_t bit = uint64_t(top) * 32 + uint64_t(__builtin_ctz(base.mag_[top]));
+            if (bit == 0 || exp <= UINT64_MAX / bit) return fromInt(1).shiftedLeft(bit * exp);
+        }
+    }
     BigInt result = fromInt(1), b = base;
     while (exp) {
         if (exp & 1) result = result * b;

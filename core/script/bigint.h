@@ -33,6 +33,12 @@ public:
     static BigInt pow(const BigInt& base, uint64_t exp);
     BigInt shiftedLeft(uint64_t bits) const;
 
+    // Multiplying numbers of thousands of limbs takes long: such loops call the calling thread's
+    // poll function now and then (the interpreter installs one that throws when the run is
+    // cancelled, so `3 ** 10**7` honours --timeout). Null: none.
+    using Poll = void (*)(void* arg);
+    static void setPoll(Poll fn, void* arg);
+
 private:
     void trim();
     static int compareMag(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b);

@@ -2251,7 +2251,15 @@ ScopeP Interp::runModule(const std::shared_ptr<Module>& mod, const std::string& 
     return g;
 }
 
-void Interp::runMain(const std::shared_ptr<Module>& mod) { runModule(mod, "__main__", {{"__file__", makeStr(mod->filename)}}); }
+void Interp::runMain(const std::shared_ptr<Module>& mod) {
+    // long big-int arithmetic checks for cancellation (only that: no script code runs inside it)
+    BigInt::setPoll([](void* arg) {
+        const CancelToken* c = static_cast<Interp*>(arg)->options().cancel;
+        if (c && c->cancelled()) throw Cancelled{};
+    }, this);
+    struct Reset { ~Reset() { BigInt::setPoll(nullptr, nullptr); } } reset;
+    runModule(mod, "__main__", {{"__file__", makeStr(mod->filename)}});
+}
 
 Value Interp::makeBuiltin(const std::string& name, NativeFn fn) {
     auto b = std::make_shared<BuiltinObj>();

@@ -72,6 +72,17 @@ private Q_SLOTS:
         QCOMPARE(int(c.r.status), int(RunStatus::Timeout));
         qInfo("a 0.5 s timeout stopped the loop after %.2f s", c.r.seconds); // printed: a loaded machine stretches it
     }
+    // One big-int power whose last squarings take minutes: the timeout stops it inside the
+    // multiplication (a fuzzing finding: an uninterruptible op ran past the fuzzer's limit). The
+    // run ends as Timeout; without the poll it ran on until the multiplication finished.
+    void timeoutStopsALongBigIntPower() {
+        Captured c = run("x = 3 ** (10 ** 7)\nprint(x % 1000)\n", 1.0);
+        QCOMPARE(int(c.r.status), int(RunStatus::Timeout));
+        QVERIFY(c.out.empty());
+        Captured d = run("print(2 ** 787782 % 1000, (2 ** 100) ** 3 == 2 ** 300)\n");
+        QCOMPARE(d.out, std::string("704 True\n"));
+    }
+
     void cancelStopsARun() {
         fl::CancelToken token;
         std::thread t([&] { std::this_thread::sleep_for(std::chrono::milliseconds(200)); token.cancel(); });
