@@ -3,8 +3,8 @@
 #   bash tools/fuzz.sh [--fast] parse|interp|explain [SECONDS | -runs=N] [more libFuzzer flags]
 # Default: 60 seconds. Corpus, crashes and logs go to build-asan/fuzz/ (not committed); the
 # kept crashing inputs of past campaigns (tests/fuzz/regressions/TARGET) are always run first.
-# --fast: UBSan only, no ASan (build-fuzz/; about 5x the executions per second of the
-# interpreter targets, for campaigns of a million inputs); same corpus layout under build-fuzz/.
+# --fast: UBSan only, no ASan (build-fuzz/; 2026-12-07: fuzz_interp 101 inputs/s against 37/s under
+# ASan, for campaigns of a million inputs); same corpus layout under build-fuzz/.
 # Runs at nice 10, one fuzzing process (the machine is shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."

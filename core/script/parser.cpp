@@ -696,8 +696,8 @@ private:
         return t.kind == TokKind::Newline || isOp(t, Op::Semi);
     }
 
-    // yield_expr: 'yield' 'from' expression | 'yield' [star_expressions]. Lambdas and
-    // comprehensions never see one (their bodies are parsed without this entry point).
+    // yield_expr: 'yield' 'from' expression | 'yield' [star_expressions]. One inside a lambda is
+    // refused here; one inside a comprehension, by banYields once the comprehension is parsed.
     FL_NOINLINE ExprP parseYield() {
         Token y = take();
         auto e = std::make_unique<YieldExpr>();
