@@ -71,10 +71,6 @@ Timeline::Timeline(QWidget* parent) : QWidget(parent) {
 QSize Timeline::sizeHint() const { return QSize(800, kAxisHeight + kRowHeight * std::max<int>(4, int(rows_.size())) + 8); }
 
 void Timeline::setProfile(const profiler::Profile& p) {
-    struct Fit { // every track gets its row: the scroll area around the timeline scrolls to it
-        Timeline* t;
-        ~Fit() { t->setMinimumHeight(std::max(120, t->sizeHint().height())); t->updateGeometry(); }
-    } fit{this};
     rows_.clear();
     items_.clear();
     auto rowOf = [&](const QString& track) {
@@ -115,6 +111,8 @@ void Timeline::setProfile(const profiler::Profile& p) {
     total_ = std::max(end, 1e-3);
     from_ = 0;
     to_ = total_;
+    // every track gets its row: the scroll area around the timeline scrolls to it
+    setMinimumHeight(std::max(120, sizeHint().height()));
     updateGeometry();
     update();
 }

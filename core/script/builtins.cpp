@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <utility>
 
 #include "core/script/interp.h"
 #include "core/script/pyformat.h"
@@ -866,10 +867,7 @@ static void installFunctions(Interp& in) {
         Value out;
         if (in.next(a.pos[0], out)) return out;
         if (a.pos.size() == 2) return a.pos[1];
-        Value returned = std::move(a.pos[0].as<IteratorObj>()->returned);
-        a.pos[0].as<IteratorObj>()->returned = Value();
-        if (!returned.isNone()) in.raiseExc(in.call(Value(in.stopIteration), std::vector<Value>{returned}));
-        in.raiseExc(in.makeException(in.stopIteration, ""));
+        in.raiseStopIteration(std::exchange(a.pos[0].as<IteratorObj>()->returned, Value()));
     });
     def("enumerate", [](Interp& in, const Value&, CallArgs& a) {
         static Sig sig("enumerate", "iterable, start=");

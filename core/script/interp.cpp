@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <unordered_set>
+#include <utility>
 
 #include "core/script/builtins.h"
 #include "core/script/coroutine.h"
@@ -1742,10 +1743,7 @@ struct Evaluator {
             auto s = weak.lock();
             if (!s) return false;
             bool more = self->genStep(*s, nullptr, Value(), out);
-            if (!more) {
-                obj->returned = std::move(s->returned);
-                s->returned = Value();
-            }
+            if (!more) obj->returned = std::exchange(s->returned, Value());
             return more;
         };
         return Value(g);
@@ -2083,19 +2081,13 @@ void Interp::installGeneratorMethods() {
         Value out;
         self.as<IteratorObj>()->returned = Value();
         if (in.ev().genStep(g, exc, send, out)) return out;
-        Value returned = std::move(g.returned);
-        g.returned = Value();
-        if (returned.isNone()) in.raiseExc(in.makeException(in.stopIteration, ""));
-        in.raiseExc(in.call(Value(in.stopIteration), std::vector<Value>{returned}));
+        in.raiseStopIteration(std::exchange(g.returned, Value()));
     };
     m["__iter__"] = [](Interp&, const Value& self, CallArgs&) { return self; };
     m["__next__"] = [](Interp& in, const Value& self, CallArgs&) {
         Value out;
         if (in.next(self, out)) return out;
-        Value returned = std::move(self.as<IteratorObj>()->returned);
-        self.as<IteratorObj>()->returned = Value();
-        if (returned.isNone()) in.raiseExc(in.makeException(in.stopIteration, ""));
-        in.raiseExc(in.call(Value(in.stopIteration), std::vector<Value>{returned}));
+        in.raiseStopIteration(std::exchange(self.as<IteratorObj>()->returned, Value()));
     };
     m["send"] = [genOf, step](Interp& in, const Value& self, CallArgs& a) {
         GenState* g = genOf(in, self, "send");
@@ -2315,6 +2307,11 @@ Value Interp::makeException(const ClassP& type, const std::string& msg) {
     inst->attrs["args"] = msg.empty() ? makeTuple() : makeTuple({makeStr(msg)});
     if (stopIteration && type->isSubclassOf(stopIteration.get())) inst->attrs["value"] = msg.empty() ? Value() : makeStr(msg);
     return Value(inst);
+}
+
+void Interp::raiseStopIteration(const Value& returned) {
+    if (returned.isNone()) raiseExc(makeException(stopIteration, ""));
+    raiseExc(call(Value(stopIteration), std::vector<Value>{returned}));
 }
 
 void Interp::raise(const ClassP& type, const std::string& msg) { throw ev().makePy(makeException(type, msg)); }

@@ -110,6 +110,8 @@ public:
     [[noreturn]] void raiseExc(const Value& exc); // throws with the current traceback
     [[noreturn]] void raiseType(const std::string& msg);
     [[noreturn]] void raiseValue(const std::string& msg);
+    // StopIteration carrying what a finished generator returned (a plain one for None)
+    [[noreturn]] void raiseStopIteration(const Value& returned);
     Value makeException(const ClassP& type, const std::string& msg);
     std::string formatException(const PyException& e); // traceback + "Type: message"
     std::string exceptionMessage(const Value& exc);     // str(exc)
