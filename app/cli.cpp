@@ -13,6 +13,7 @@
 #include "core/capture/capture.h"
 #include "core/inspect/bench.h"
 #include "core/inspect/report.h"
+#include "core/script/api_names.h"
 #include "core/script/interp.h"
 #include "core/run/runner.h"
 #include "profiler/phase_timer.h"
@@ -34,6 +35,8 @@ std::string usage() {
            "                                                 replay each compiled call: first call, compile phases, cached vs eager\n"
            "       fuselab profile [--threads N] [--json] [--budget S] MODEL.py -o TRACE.json\n"
            "                                                 where compile time goes and what cached calls cost; writes a Perfetto trace\n"
+           "       fuselab api --coverage [--missing] [--json]\n"
+           "                                                 which of torch 1.13's public names Fuselab provides, per namespace\n"
            "       fuselab --screenshot OUT.png [--pane NAME | --raise NAME,...] [MODEL.py]\n"
            "                                                 run the script and save the window (or one pane) as a PNG;\n"
            "                                                 panes: source, graph, fusion, kernels, guards, timing, output\n"
@@ -42,7 +45,7 @@ std::string usage() {
 }
 
 bool isSubcommand(const std::string& w) {
-    return w == "run" || w == "explain" || w == "bench" || w == "profile" || w == "kernels";
+    return w == "run" || w == "explain" || w == "bench" || w == "profile" || w == "kernels" || w == "api";
 }
 
 namespace {
@@ -269,6 +272,85 @@ int profileCommand(const std::vector<std::string>& args) {
     return 0;
 }
 
+// fuselab api --coverage: for each namespace of torch 1.13, how many of its public names (its
+// dir(), core/script/api_names.inc) a model script finds in Fuselab.
+int apiCommand(const std::vector<std::string>& args) {
+    bool coverage = false, missing = false, json = false;
+    for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--coverage") coverage = true;
+        else if (args[i] == "--missing") missing = true;
+        else if (args[i] == "--json") json = true;
+        else { std::cerr << "fuselab api: unknown option '" << args[i] << "'\n" << usage(); return 2; }
+    }
+    if (!coverage) { std::cerr << "fuselab api: say what to report (--coverage)\n" << usage(); return 2; }
+    struct Row { std::string ns; size_t have = 0, total = 0; std::vector<std::string> absent; };
+    std::vector<Row> rows;
+    run::RunConfig cfg;
+    cfg.path = "<api coverage>";
+    cfg.haveSource = true;
+    cfg.source = "import torch\nimport torch.nn\nimport torch.nn.functional\nimport torch.optim\n"
+                 "try:\n    import torch.utils.data\nexcept ImportError:\n    pass\n";
+    cfg.compile = false;
+    cfg.importFromEnvironment = false;
+    cfg.out = [](const std::string&) {};
+    cfg.err = [](const std::string& s) { std::cerr << s; };
+    cfg.afterRun = [&rows](script::Interp& in) {
+        for (const script::ApiNamespace& ns : script::torchApiNames()) {
+            Row row{ns.name};
+            script::Value obj = ns.name == "torch.Tensor" ? script::Value(in.tensorCls) : in.findModule(ns.name);
+            for (const std::string& n : ns.names) {
+                bool has = false;
+                if (!obj.isNone()) {
+                    try {
+                        script::Value out;
+                        has = in.tryGetAttr(obj, n, out);
+                    } catch (...) {
+                        has = false;
+                    }
+                }
+                ++row.total;
+                if (has) ++row.have;
+                else row.absent.push_back(n);
+            }
+            rows.push_back(std::move(row));
+        }
+    };
+    run::RunResult r = run::runScript(cfg);
+    if (r.exitCode != 0) { std::cerr << "fuselab api: the torch modules did not load (exit " << r.exitCode << ")\n"; return 1; }
+    auto pct = [](const Row& x) { return x.total ? 100.0 * double(x.have) / double(x.total) : 100.0; };
+    if (json) {
+        std::cout << "{\"reference\": \"torch 1.13 dir()\", \"namespaces\": [";
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Row& x = rows[i];
+            std::cout << (i ? ", " : "") << "{\"name\": \"" << x.ns << "\", \"have\": " << x.have << ", \"total\": " << x.total << ", \"missing\": [";
+            for (size_t k = 0; k < x.absent.size(); ++k) std::cout << (k ? ", " : "") << "\"" << x.absent[k] << "\"";
+            std::cout << "]}";
+        }
+        std::cout << "]}\n";
+        return 0;
+    }
+    std::cout << "Public names of torch 1.13 (dir() of each namespace) that a model script finds in Fuselab:\n";
+    for (const Row& x : rows) {
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-22s %4zu of %4zu  %5.1f%%\n", x.ns.c_str(), x.have, x.total, pct(x));
+        std::cout << line;
+    }
+    if (missing)
+        for (const Row& x : rows) {
+            if (x.absent.empty()) continue;
+            std::cout << "\nmissing from " << x.ns << " (" << x.absent.size() << "):\n ";
+            size_t col = 1;
+            for (const std::string& n : x.absent) {
+                if (col + n.size() + 1 > 100) { std::cout << "\n "; col = 1; }
+                std::cout << " " << n;
+                col += n.size() + 1;
+            }
+            std::cout << "\n";
+        }
+    else std::cout << "(--missing lists the names that are not there)\n";
+    return 0;
+}
+
 } // namespace
 
 int runCli(const std::vector<std::string>& args) {
@@ -279,6 +361,7 @@ int runCli(const std::vector<std::string>& args) {
     if (cmd == "kernels") return kernelsCommand(args);
     if (cmd == "bench") return benchCommand(args);
     if (cmd == "profile") return profileCommand(args);
+    if (cmd == "api") return apiCommand(args);
     if (isSubcommand(cmd)) {
         std::cerr << "fuselab " << cmd << ": not built yet; it arrives with the profiler.\n";
         return 2;

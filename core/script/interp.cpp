@@ -1,4 +1,5 @@
 #include "core/script/interp.h"
+#include "core/script/api_names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -2580,6 +2581,10 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
             if (it != m->ns->vars.end()) { out = it->second; return true; }
             auto sub = impl_->modules.find(m->name + "." + name);
             if (sub != impl_->modules.end()) { out = sub->second; return true; }
+            if (m->lazyAttr && m->lazyAttr(*this, name, out)) {
+                m->ns->vars[name] = out;
+                return true;
+            }
             return false;
         }
         case OK::Class: {
@@ -2607,6 +2612,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
                     }
                 }
             }
+            if (c->lazyAttr && c->lazyAttr(*this, name, out)) return true;
             if (name == "__name__" || name == "__qualname__") { out = makeStr(c->name); return true; }
             if (name == "__module__") { out = makeStr(c->module); return true; }
             if (name == "__base__") { out = c->base ? Value(c->base) : Value(); return true; }
@@ -2671,9 +2677,14 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
 Value Interp::getAttr(const Value& o, const std::string& name) {
     Value out;
     if (tryGetAttr(o, name, out)) return out;
-    if (o.is(OK::Module)) raise(attributeError, "module '" + o.as<ModuleObj>()->name + "' has no attribute '" + name + "'");
-    if (o.is(OK::Class)) raise(attributeError, "type object '" + o.as<ClassObj>()->name + "' has no attribute '" + name + "'");
-    raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'");
+    // a name PyTorch has and Fuselab does not provide yet says so
+    std::string ns = o.is(OK::Module) ? o.as<ModuleObj>()->name : o.isTensor() || (o.is(OK::Class) && o.as<ClassObj>() == tensorCls.get()) ? "torch.Tensor" : "";
+    std::string gap = !ns.empty() && torchApiHas(ns, name)
+                          ? " (PyTorch 1.13 has " + ns + "." + name + "; Fuselab does not provide it yet: `fuselab api --coverage` lists what is missing)"
+                          : "";
+    if (o.is(OK::Module)) raise(attributeError, "module '" + o.as<ModuleObj>()->name + "' has no attribute '" + name + "'" + gap);
+    if (o.is(OK::Class)) raise(attributeError, "type object '" + o.as<ClassObj>()->name + "' has no attribute '" + name + "'" + gap);
+    raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'" + gap);
 }
 
 void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {

@@ -11,12 +11,16 @@
 #include <torch/csrc/autograd/function.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 
 #include "core/script/hooks.h"
 #include "core/script/builtins.h"
 #include "core/script/prelude_data.h"
 #include "core/script/tensor_obj.h"
+#include "core/script/torch_dispatch.h"
 #include "core/script/torch_api.h"
 
 namespace fl::script {
@@ -139,15 +143,37 @@ void installGradModeClass(Interp& in, const Value& torch, const std::string& nam
     nsSet(torch, name, Value(cls));
 }
 
-std::shared_ptr<Module> parsedPrelude(const char* file, const char* source) {
-    // The prelude is immutable: parse each file once per process.
+// A prelude file's source: the embedded copy, or with FUSELAB_PRELUDE_DIR set (a development aid:
+// edit the prelude without rebuilding), that folder's file of the same name when it has one.
+const char* preludeSource(const std::string& stem) {
+    static std::mutex mu;
+    static std::unordered_map<std::string, std::string> fromDisk;
+    if (const char* dir = std::getenv("FUSELAB_PRELUDE_DIR"); dir && *dir) {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = fromDisk.find(stem);
+        if (it == fromDisk.end()) {
+            std::ifstream f(std::string(dir) + "/" + stem + ".py", std::ios::binary);
+            std::string text;
+            if (f) text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+            it = fromDisk.emplace(stem, f ? text : std::string("\x01")).first;
+        }
+        if (it->second != "\x01") return it->second.c_str();
+    }
+    for (const PreludeSource* p = kPrelude; p->name; ++p)
+        if (stem == p->name) return p->source;
+    return nullptr;
+}
+
+// The prelude is immutable: parse each file once per process.
+std::shared_ptr<Module> parsedPrelude(const std::string& stem) {
     static std::mutex mu;
     static std::unordered_map<std::string, std::shared_ptr<Module>> cache;
     std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(file);
+    auto it = cache.find(stem);
     if (it != cache.end()) return it->second;
-    auto mod = parseModule(source, std::string("<fuselab:prelude/") + file + ">");
-    cache[file] = mod;
+    const char* source = preludeSource(stem);
+    auto mod = source ? parseModule(source, "<fuselab:prelude/" + stem + ".py>") : nullptr;
+    cache[stem] = mod;
     return mod;
 }
 
@@ -180,23 +206,55 @@ class OptimizedModule(Module):
 void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& orderedDict) {
     Value math = in.findModule("math");
     Value param(in.parameterCls);
-    ScopeP initNs = in.runModule(parsedPrelude("init.py", kPreludeInit), "torch.nn.init",
+    ScopeP initNs = in.runModule(parsedPrelude("init"), "torch.nn.init",
                                  {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}});
     Value init = scopeAsModule(in, "torch.nn.init", initNs);
-    ScopeP nnNs = in.runModule(parsedPrelude("nn.py", kPreludeNn), "torch.nn",
+    // More prelude files, each a module of its own whose __all__ joins a namespace (a file that
+    // is not there is skipped).
+    auto extra = [&](const char* stem, const std::string& name, std::vector<std::pair<std::string, Value>> inject, const Value& into) {
+        std::shared_ptr<Module> ast = parsedPrelude(stem);
+        if (!ast) return Value();
+        ScopeP ns = in.runModule(ast, name, std::move(inject));
+        Value mod = scopeAsModule(in, name, ns);
+        if (!into.isNone()) {
+            auto all = ns->vars.find("__all__");
+            if (all != ns->vars.end())
+                for (const Value& n : in.toVector(all->second)) nsSet(into, strOf(n), ns->vars.at(strOf(n)));
+        }
+        return mod;
+    };
+    extra("functional", "torch.nn._functional", {{"torch", torch}, {"F", F}, {"math", math}}, F);
+    ScopeP nnNs = in.runModule(parsedPrelude("nn"), "torch.nn",
                                {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}});
     Value nn = scopeAsModule(in, "torch.nn", nnNs);
     nsSet(nn, "functional", F);
     nsSet(nn, "init", init);
     nsSet(nn, "Parameter", param);
     nsSet(torch, "nn", nn);
-    ScopeP utilsNs = in.runModule(parsedPrelude("utils.py", kPreludeUtils), "torch.nn.utils", {{"torch", torch}, {"math", math}});
+    ScopeP utilsNs = in.runModule(parsedPrelude("utils"), "torch.nn.utils", {{"torch", torch}, {"math", math}});
     nsSet(nn, "utils", scopeAsModule(in, "torch.nn.utils", utilsNs));
-    ScopeP optimNs = in.runModule(parsedPrelude("optim.py", kPreludeOptim), "torch.optim", {{"torch", torch}, {"math", math}});
+    ScopeP optimNs = in.runModule(parsedPrelude("optim"), "torch.optim", {{"torch", torch}, {"math", math}});
     Value optim = scopeAsModule(in, "torch.optim", optimNs);
     nsSet(torch, "optim", optim);
+    Value moduleBase = nnNs->vars.at("Module");
+    for (const char* stem : {"nn_layers", "nn_rnn", "nn_transformer"})
+        extra(stem, std::string("torch.nn.modules.") + (stem + 3),
+              {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}}, nn);
+    extra("optim_more", "torch.optim._more", {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
+    Value sched = extra("lr_scheduler", "torch.optim.lr_scheduler", {{"torch", torch}, {"math", math}, {"optim", optim}}, Value());
+    if (!sched.isNone()) nsSet(optim, "lr_scheduler", sched);
+    Value data = extra("data", "torch.utils.data", {{"torch", torch}, {"math", math}}, Value());
+    if (!data.isNone()) {
+        Value utils = in.findModule("torch.utils");
+        if (utils.isNone()) {
+            utils = in.newModule("torch.utils");
+            in.registerModule("torch.utils", utils);
+        }
+        nsSet(utils, "data", data);
+        nsSet(torch, "utils", utils);
+    }
 
-    Value moduleCls = nnNs->vars.at("Module");
+    Value moduleCls = moduleBase;
     in.registry["torch.nn.Module"] = moduleCls;
     Value runCompiled = in.makeBuiltin("_run_compiled", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 4) in.raiseType("_run_compiled expects 4 arguments");
@@ -531,8 +589,12 @@ void installTorch(Interp& in) {
             out = Value(o);
             return true;
         }
-        return false;
+        return dispatchTensorAttr(in, self, name, out);
     });
+    in.tensorCls->lazyAttr = [](Interp& in, const std::string& name, Value& out) {
+        return dispatchTensorAttr(in, Value::missing(), name, out);
+    };
+    torch.as<ModuleObj>()->lazyAttr = dispatchTorchAttr;
     {
         ClassP gf = in.makeClass("grad_fn", in.objectCls, "torch.autograd");
         in.addMethod(gf, "name", [](Interp&, const Value&, CallArgs& a) { return a.pos[0].as<OpaqueObj>()->attrs["_name"]; });

@@ -203,6 +203,8 @@ struct ClassObj : Obj {
     bool isBuiltinType = false;
     bool final_ = false;                          // cannot be subclassed from scripts
     std::function<Value(Interp&, CallArgs&)> ctor; // builtin types: what calling the type does
+    // builtin types: attributes looked up on first use (torch.Tensor's operators from LibTorch)
+    std::function<bool(Interp&, const std::string&, Value&)> lazyAttr;
     ClassObj() : Obj(OK::Class) {}
     const Value* lookup(const std::string& n) const; // walks the MRO
     // the first class after `after` in this class's MRO that has `n` (super())
@@ -266,6 +268,8 @@ struct InstanceObj : Obj {
 struct ModuleObj : Obj {
     std::string name;
     ScopeP ns;
+    // Names looked up on first use (torch's operators from LibTorch's registry); the result is kept in ns.
+    std::function<bool(Interp&, const std::string&, Value&)> lazyAttr;
     ModuleObj() : Obj(OK::Module) {}
 };
 

@@ -1,0 +1,16 @@
+// The fallback binding of torch.X / Tensor.X to LibTorch's operator registry (torch_dispatch.cpp).
+#pragma once
+
+#include <string>
+
+#include "core/script/interp.h"
+#include "core/script/value.h"
+
+namespace fl::script {
+
+// torch.NAME for an ATen operator the hand-written table lacks; false when there is none.
+bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out);
+// tensor.NAME (bound to `self`) likewise.
+bool dispatchTensorAttr(Interp& in, const Value& self, const std::string& name, Value& out);
+
+} // namespace fl::script
