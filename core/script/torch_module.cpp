@@ -12,7 +12,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <iterator>
 #include <mutex>
 
@@ -164,6 +166,19 @@ const char* preludeSource(const std::string& stem) {
     return nullptr;
 }
 
+// The stems of every prelude file, in name order: the embedded ones, and with
+// FUSELAB_PRELUDE_DIR set, that folder's .py files too.
+std::vector<std::string> preludeStems() {
+    std::set<std::string> stems;
+    for (const PreludeSource* p = kPrelude; p->name; ++p) stems.insert(p->name);
+    if (const char* dir = std::getenv("FUSELAB_PRELUDE_DIR"); dir && *dir) {
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+            if (e.path().extension() == ".py") stems.insert(e.path().stem().string());
+    }
+    return {stems.begin(), stems.end()};
+}
+
 // The prelude is immutable: parse each file once per process.
 std::shared_ptr<Module> parsedPrelude(const std::string& stem) {
     static std::mutex mu;
@@ -211,7 +226,7 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
     Value init = scopeAsModule(in, "torch.nn.init", initNs);
     // More prelude files, each a module of its own whose __all__ joins a namespace (a file that
     // is not there is skipped).
-    auto extra = [&](const char* stem, const std::string& name, std::vector<std::pair<std::string, Value>> inject, const Value& into) {
+    auto extra = [&](const std::string& stem, const std::string& name, std::vector<std::pair<std::string, Value>> inject, const Value& into) {
         std::shared_ptr<Module> ast = parsedPrelude(stem);
         if (!ast) return Value();
         ScopeP ns = in.runModule(ast, name, std::move(inject));
@@ -223,7 +238,10 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
         }
         return mod;
     };
-    extra("functional", "torch.nn._functional", {{"torch", torch}, {"F", F}, {"math", math}}, F);
+    const std::vector<std::string> stems = preludeStems();
+    auto startsWith = [](const std::string& s, const char* p) { return s.rfind(p, 0) == 0; };
+    for (const std::string& stem : stems) // functional*.py: more of torch.nn.functional, before nn.py
+        if (startsWith(stem, "functional")) extra(stem.c_str(), "torch.nn._" + stem, {{"torch", torch}, {"F", F}, {"math", math}}, F);
     ScopeP nnNs = in.runModule(parsedPrelude("nn"), "torch.nn",
                                {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}});
     Value nn = scopeAsModule(in, "torch.nn", nnNs);
@@ -237,10 +255,12 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
     Value optim = scopeAsModule(in, "torch.optim", optimNs);
     nsSet(torch, "optim", optim);
     Value moduleBase = nnNs->vars.at("Module");
-    for (const char* stem : {"nn_layers", "nn_rnn", "nn_transformer"})
-        extra(stem, std::string("torch.nn.modules.") + (stem + 3),
-              {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}}, nn);
-    extra("optim_more", "torch.optim._more", {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
+    for (const std::string& stem : stems) { // nn_X.py: torch.nn.modules.X; optim_X.py: more of torch.optim
+        if (startsWith(stem, "nn_"))
+            extra(stem.c_str(), "torch.nn.modules." + stem.substr(3),
+                  {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}}, nn);
+        if (startsWith(stem, "optim_")) extra(stem.c_str(), "torch.optim._" + stem.substr(6), {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
+    }
     Value sched = extra("lr_scheduler", "torch.optim.lr_scheduler", {{"torch", torch}, {"math", math}, {"optim", optim}}, Value());
     if (!sched.isNone()) nsSet(optim, "lr_scheduler", sched);
     Value data = extra("data", "torch.utils.data", {{"torch", torch}, {"math", math}}, Value());
