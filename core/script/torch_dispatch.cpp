@@ -310,8 +310,13 @@ bool bind(Interp& in, const FunctionSchema& s, const CallArgs& given, torch::jit
 // The bytes an op's results would take, from its Meta kernel; -1 when it has none.
 int64_t resultBytes(const c10::OperatorHandle& op, const torch::jit::Stack& stack) {
     torch::jit::Stack meta;
-    for (const IValue& v : stack) {
-        if (v.isTensor() && v.toTensor().defined()) meta.push_back(v.toTensor().to(at::kMeta));
+    const auto& args = op.schema().arguments();
+    for (size_t i = 0; i < stack.size(); ++i) {
+        const IValue& v = stack[i];
+        c10::TypePtr t = i < args.size() ? args[i].type() : nullptr;
+        if (t && t->kind() == TypeKind::OptionalType) t = t->expectRef<c10::OptionalType>().getElementType();
+        if (t && t->kind() == TypeKind::DeviceObjType) meta.push_back(IValue(c10::Device(c10::kMeta))); // factories: made on meta
+        else if (v.isTensor() && v.toTensor().defined()) meta.push_back(v.toTensor().to(at::kMeta));
         else if (v.isTensorList()) {
             std::vector<at::Tensor> xs;
             for (const at::Tensor& t : v.toTensorVector()) xs.push_back(t.to(at::kMeta));
@@ -321,7 +326,20 @@ int64_t resultBytes(const c10::OperatorHandle& op, const torch::jit::Stack& stac
     try {
         op.callBoxed(meta);
     } catch (...) {
-        return -1;
+        // No Meta kernel. A factory (no tensor argument) is bounded by its integer arguments,
+        // which are its sizes (tril_indices(n, m), hann_window(n)); any other op runs unchecked.
+        int64_t bound = 8;
+        for (const IValue& v : stack) {
+            if (v.isTensor() || v.isTensorList()) return -1;
+            auto mul = [&](int64_t x) {
+                x = x < 0 ? -x : x;
+                if (x > 1) bound = bound > INT64_MAX / x ? INT64_MAX : bound * x;
+            };
+            if (v.isInt()) mul(v.toInt());
+            if (v.isIntList())
+                for (int64_t x : v.toIntVector()) mul(x);
+        }
+        return bound;
     }
     int64_t bytes = 0;
     for (const IValue& v : meta)
@@ -399,9 +417,24 @@ Value callTraced(Interp& in, const std::string& target, const std::vector<Overlo
 
 } // namespace
 
+// Registry operators a script may not call, and why: file access, or a LibTorch 1.13 kernel that
+// kills the process on some inputs instead of raising (found by sweeping every operator with odd
+// arguments: native_channel_shuffle(x, 0) divides by zero).
+static const char* refusedOp(const std::string& name) {
+    if (name == "from_file") return "model scripts cannot read files";
+    if (name == "native_channel_shuffle")
+        return "LibTorch 1.13 stops the process on some of its inputs (groups=0); use torch.channel_shuffle, which checks them";
+    return nullptr;
+}
+
 bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out) {
     // only the names torch's own namespace has (aten::special_entr is torch.special.entr)
     if (!torchApiHas("torch", name)) return false;
+    if (const char* why = refusedOp(name)) {
+        std::string msg = "torch." + name + " is not available in Fuselab: " + why;
+        out = in.makeBuiltin(name, [msg](Interp& in, const Value&, CallArgs&) -> Value { in.raise(in.runtimeError, msg); });
+        return true;
+    }
     const std::vector<Overload>* ov = overloadsOf(name);
     if (!ov) return false;
     bool function = false;
