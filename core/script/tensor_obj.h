@@ -57,6 +57,9 @@ Value scalarToValue(const at::Tensor& t); // item()
 Value tensorToList(Interp& in, const at::Tensor& t);
 void checkDevice(Interp& in, const Value& v); // only the CPU exists for eager model scripts
 void checkNumel(Interp& in, at::IntArrayRef sizes, at::ScalarType st);
+// torch.Generator objects: the Python value of a LibTorch generator, and back (None: the default)
+Value generatorValue(Interp& in, at::Generator g);
+c10::optional<at::Generator> toGenerator(Interp& in, const Value& v);
 
 // One table of tensor ops, exposed both as torch.NAME(...) and tensor.NAME(...).
 void installTensorOps(Interp& in, const Value& torchModule);

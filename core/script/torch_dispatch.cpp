@@ -64,8 +64,8 @@ const std::map<std::string, std::vector<Overload>>& registryIndex() {
     return index;
 }
 
-const std::vector<Overload>* overloadsOf(const std::string& name) {
-    if (name.empty() || name[0] == '_') return nullptr;
+const std::vector<Overload>* overloadsOf(const std::string& name, bool privateToo = false) {
+    if (name.empty() || (name[0] == '_' && !privateToo) || name.rfind("__", 0) == 0) return nullptr;
     auto& idx = registryIndex();
     auto it = idx.find(name);
     return it == idx.end() ? nullptr : &it->second;
@@ -182,7 +182,11 @@ bool toIValue(Interp& in, const Value& v, const c10::TypePtr& t, const c10::Type
         default: return false;
         }
     }
-    default: return false; // Generator, Dimname, Layout, ...: only their None defaults
+    case TypeKind::GeneratorType:
+        if (!v.is(OK::Opaque) || !toGenerator(in, v)) return false;
+        out = IValue(*toGenerator(in, v));
+        return true;
+    default: return false; // Dimname, Layout, ...: only their None defaults
     }
 }
 
@@ -404,7 +408,7 @@ Value call(Interp& in, const std::string& qual, const std::vector<Overload>& ove
 }
 
 Value callTraced(Interp& in, const std::string& target, const std::vector<Overload>& overloads, CallArgs& ca, bool method) {
-    const std::string qual = target.substr(target.find('.') + 1);
+    const std::string qual = target.substr(target.rfind('.') + 1);
     OpInvoke run = [qual, &overloads, method](Interp& in, CallArgs& a) { return call(in, qual, overloads, a, method); };
     if (!in.tracer) return run(in, ca);
     Resolved r = resolve(in, qual, overloads, ca, method);
@@ -442,6 +446,18 @@ bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out) {
     if (!function) return false;
     const std::vector<Overload>& overloads = *ov; // the index lives as long as the process
     std::string target = "torch." + name;
+    out = in.makeBuiltin(name, [&overloads, target](Interp& in, const Value&, CallArgs& ca) {
+        return callTraced(in, target, overloads, ca, /*method=*/false);
+    });
+    return true;
+}
+
+bool dispatchNnAttr(Interp& in, const std::string& name, Value& out) {
+    if (refusedOp(name)) return false;
+    const std::vector<Overload>* ov = overloadsOf(name, /*privateToo=*/true);
+    if (!ov) return false;
+    const std::vector<Overload>& overloads = *ov;
+    std::string target = "torch._C._nn." + name;
     out = in.makeBuiltin(name, [&overloads, target](Interp& in, const Value&, CallArgs& ca) {
         return callTraced(in, target, overloads, ca, /*method=*/false);
     });

@@ -10,6 +10,9 @@ namespace fl::script {
 
 // torch.NAME for an ATen operator the hand-written table lacks; false when there is none.
 bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out);
+// torch._C._nn.NAME: any ATen operator by its registry name (PyTorch keeps the nn kernels there:
+// upsample_nearest2d, im2col, glu, ...), for the prelude's torch.nn.functional.
+bool dispatchNnAttr(Interp& in, const std::string& name, Value& out);
 // tensor.NAME (bound to `self`) likewise.
 bool dispatchTensorAttr(Interp& in, const Value& self, const std::string& name, Value& out);
 

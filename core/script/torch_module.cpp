@@ -616,6 +616,15 @@ void installTorch(Interp& in) {
     };
     torch.as<ModuleObj>()->lazyAttr = dispatchTorchAttr;
     {
+        Value C = in.newModule("torch._C");
+        in.registerModule("torch._C", C);
+        Value nnOps = in.newModule("torch._C._nn");
+        in.registerModule("torch._C._nn", nnOps);
+        nnOps.as<ModuleObj>()->lazyAttr = dispatchNnAttr;
+        nsSet(C, "_nn", nnOps);
+        nsSet(torch, "_C", C);
+    }
+    {
         ClassP gf = in.makeClass("grad_fn", in.objectCls, "torch.autograd");
         in.addMethod(gf, "name", [](Interp&, const Value&, CallArgs& a) { return a.pos[0].as<OpaqueObj>()->attrs["_name"]; });
         in.addMethod(gf, "__repr__", [](Interp&, const Value&, CallArgs& a) {
@@ -633,7 +642,8 @@ void installTorch(Interp& in) {
             at::ScalarType st = toDtype(a.in, a.has(2) ? a.v[2] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
             checkNumel(a.in, sz, st);
             at::TensorOptions o = at::TensorOptions().dtype(st);
-            at::Tensor t = kind == 0 ? at::zeros(sz, o) : kind == 1 ? at::ones(sz, o) : kind == 2 ? at::empty(sz, o) : kind == 3 ? at::randn(sz, o) : at::rand(sz, o);
+            auto gen = toGenerator(a.in, a.has(6) ? a.v[6] : Value());
+            at::Tensor t = kind == 0 ? at::zeros(sz, o) : kind == 1 ? at::ones(sz, o) : kind == 2 ? at::empty(sz, o) : kind == 3 ? at::randn(sz, gen, o) : at::rand(sz, gen, o);
             if (a.b(5, false)) t.requires_grad_(true);
             return wrap(t);
         });
@@ -692,7 +702,7 @@ void installTorch(Interp& in) {
         auto sz = toIntList(a.in, sizeV, "size");
         at::ScalarType st = toDtype(a.in, a.has(3) ? a.v[3] : Value()).value_or(at::kLong);
         checkNumel(a.in, sz, st);
-        return wrap(at::randint(low, high, sz, at::TensorOptions().dtype(st)));
+        return wrap(at::randint(low, high, sz, toGenerator(a.in, a.has(2) ? a.v[2] : Value()), at::TensorOptions().dtype(st)));
     });
     defn(in, torch, "randint_like", "input, low=, high=, *, dtype=", [](FArgs& a) {
         int64_t low = 0, high;
@@ -702,7 +712,10 @@ void installTorch(Interp& in) {
         return wrap(at::randint_like(x, low, high, x.options().dtype(toDtype(a.in, a.has(3) ? a.v[3] : Value()).value_or(x.scalar_type()))));
     });
     defn(in, torch, "randperm", "n, *, dtype=, generator=", [](FArgs& a) {
-        return wrap(at::randperm(a.i(0, 0), at::TensorOptions().dtype(toDtype(a.in, a.has(1) ? a.v[1] : Value()).value_or(at::kLong))));
+        int64_t n = a.i(0, 0);
+        at::ScalarType st = toDtype(a.in, a.has(1) ? a.v[1] : Value()).value_or(at::kLong);
+        checkNumel(a.in, {n}, st);
+        return wrap(at::randperm(n, toGenerator(a.in, a.has(2) ? a.v[2] : Value()), at::TensorOptions().dtype(st)));
     });
     defn(in, torch, "arange", "start, end=, step=, *, out=, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
         Value start = a.v[0], end = a.v[1], step = a.has(2) ? a.v[2] : Value::integer(1);
@@ -748,16 +761,84 @@ void installTorch(Interp& in) {
     defn(in, torch, "scalar_tensor", "s, *, dtype=, device=", [](FArgs& a) {
         return wrap(at::scalar_tensor(toScalar(a.in, a.v[0], "s"), at::TensorOptions().dtype(toDtype(a.in, a.has(1) ? a.v[1] : Value()).value_or(at::kFloat))));
     });
-    defn(in, torch, "manual_seed", "seed", [](FArgs& a) {
+    // ---- random number generators: torch.Generator, torch.default_generator
+    ClassP genCls = in.makeClass("Generator", in.objectCls, "torch._C");
+    genCls->ctor = [](Interp& in, CallArgs& a) {
+        for (auto& p : a.pos) checkDevice(in, p);
+        for (auto& [k, v] : a.kw) {
+            if (k != "device") in.raiseType("Generator() got an unexpected keyword argument '" + k + "'");
+            checkDevice(in, v);
+        }
+        return generatorValue(in, at::make_generator<at::CPUGeneratorImpl>());
+    };
+    auto genOf = [](Interp& in, const Value& self) -> at::Generator {
+        auto g = toGenerator(in, self);
+        if (!g) in.raiseType("descriptor needs a 'torch._C.Generator' object");
+        return *g;
+    };
+    in.addMethod(genCls, "manual_seed", [genOf](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 2) in.raiseType("manual_seed() takes exactly one argument (" + std::to_string(a.pos.size() - 1) + " given)");
+        at::Generator g = genOf(in, a.pos[0]);
+        int64_t seed = toInt(in, a.pos[1], "seed");
+        std::lock_guard<std::mutex> lock(g.mutex());
+        g.set_current_seed(uint64_t(seed));
+        return a.pos[0];
+    });
+    in.addMethod(genCls, "seed", [genOf](Interp& in, const Value&, CallArgs& a) {
+        at::Generator g = genOf(in, a.pos[0]);
+        std::lock_guard<std::mutex> lock(g.mutex());
+        uint64_t s = c10::detail::getNonDeterministicRandom();
+        g.set_current_seed(s);
+        return Value::integer(int64_t(s));
+    });
+    in.addMethod(genCls, "initial_seed", [genOf](Interp& in, const Value&, CallArgs& a) {
+        return Value::integer(int64_t(genOf(in, a.pos[0]).current_seed()));
+    });
+    in.addMethod(genCls, "get_state", [genOf](Interp& in, const Value&, CallArgs& a) {
+        at::Generator g = genOf(in, a.pos[0]);
+        std::lock_guard<std::mutex> lock(g.mutex());
+        return wrap(g.get_state());
+    });
+    in.addMethod(genCls, "set_state", [genOf](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 2 || !a.pos[1].isTensor()) in.raiseType("set_state(): argument 'new_state' must be Tensor");
+        at::Generator g = genOf(in, a.pos[0]);
+        guarded(in, [&] {
+            std::lock_guard<std::mutex> lock(g.mutex());
+            g.set_state(tensorOf(a.pos[1]));
+            return 0;
+        });
+        return a.pos[0];
+    });
+    in.addMethod(genCls, "__repr__", [](Interp&, const Value&, CallArgs& a) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "<torch._C.Generator object at 0x%012llx>", (unsigned long long)(uintptr_t)a.pos[0].obj());
+        return makeStr(buf);
+    });
+    Value defaultGen = generatorValue(in, at::detail::getDefaultCPUGenerator());
+    nsSet(torch, "Generator", Value(genCls));
+    nsSet(torch, "default_generator", defaultGen);
+    defn(in, torch, "manual_seed", "seed", [defaultGen](FArgs& a) {
         int64_t seed = a.i(0, 0);
         auto gen = at::detail::getDefaultCPUGenerator();
         std::lock_guard<std::mutex> lock(gen.mutex());
         gen.set_current_seed(uint64_t(seed));
-        auto g = std::make_shared<OpaqueObj>();
-        g->cls = a.in.builtinClass("Generator");
-        return Value(g);
+        return defaultGen;
     });
-    in.makeClass("Generator", in.objectCls, "torch._C");
+    defn(in, torch, "get_rng_state", "", [](FArgs&) {
+        auto gen = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        return wrap(gen.get_state());
+    });
+    defn(in, torch, "set_rng_state", "new_state", [](FArgs& a) {
+        at::Tensor t = a.t(0);
+        auto gen = at::detail::getDefaultCPUGenerator();
+        guarded(a.in, [&] {
+            std::lock_guard<std::mutex> lock(gen.mutex());
+            gen.set_state(t);
+            return 0;
+        });
+        return Value();
+    });
     defn(in, torch, "seed", "", [](FArgs&) {
         auto gen = at::detail::getDefaultCPUGenerator();
         std::lock_guard<std::mutex> lock(gen.mutex());
@@ -824,15 +905,16 @@ void installTorch(Interp& in) {
     infoObject("finfo");
     infoObject("iinfo");
     defn(in, torch, "normal", "mean, std=, size=, *, generator=, dtype=", [](FArgs& a) {
+        auto gen = toGenerator(a.in, a.has(3) ? a.v[3] : Value());
         if (a.v[0].isTensor() || (a.has(1) && a.v[1].isTensor())) {
-            if (a.v[0].isTensor() && a.has(1) && a.v[1].isTensor()) return wrap(at::normal(a.t(0), a.t(1)));
-            if (a.v[0].isTensor()) return wrap(at::normal(a.t(0), a.f(1, 1.0)));
-            return wrap(at::normal(a.f(0, 0.0), a.t(1)));
+            if (a.v[0].isTensor() && a.has(1) && a.v[1].isTensor()) return wrap(at::normal(a.t(0), a.t(1), gen));
+            if (a.v[0].isTensor()) return wrap(at::normal(a.t(0), a.f(1, 1.0), gen));
+            return wrap(at::normal(a.f(0, 0.0), a.t(1), gen));
         }
         auto sz = toIntList(a.in, a.v[2], "size");
         at::ScalarType st = toDtype(a.in, a.has(4) ? a.v[4] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
         checkNumel(a.in, sz, st);
-        return wrap(at::normal(a.f(0, 0.0), a.f(1, 1.0), sz, c10::nullopt, at::TensorOptions().dtype(st)));
+        return wrap(at::normal(a.f(0, 0.0), a.f(1, 1.0), sz, gen, at::TensorOptions().dtype(st)));
     });
     defn(in, torch, "broadcast_shapes", "*shapes", [](FArgs& a) {
         std::vector<int64_t> out;

@@ -28,6 +28,7 @@ struct Args {
     int64_t i(size_t k, int64_t d = 0) { return has(k) ? toInt(in, v[k], (fname + "(): argument").c_str()) : d; }
     double f(size_t k, double d = 0) { return has(k) ? toFloat(in, v[k], (fname + "(): argument").c_str()) : d; }
     bool b(size_t k, bool d = false) { return has(k) ? in.truthy(v[k]) : d; }
+    c10::optional<at::Generator> gen(size_t k) { return toGenerator(in, has(k) ? v[k] : Value()); }
     at::Scalar s(size_t k) { return toScalar(in, v[k], (fname + "(): argument").c_str()); }
     std::vector<int64_t> ints(size_t k) { return toIntList(in, v[k], (fname + "(): argument").c_str()); }
     c10::optional<at::ScalarType> dtype(size_t k) {
@@ -611,11 +612,11 @@ void installTensorOps(Interp& in, const Value& torchModule) {
         a[1].isTensor() ? a.t(0).fill_(a.t(1)) : a.t(0).fill_(a.s(1));
         return a[0];
     });
-    R.def("uniform_", "self, from=, to=, *, generator=", METHOD, [](Args& a) { a.t(0).uniform_(a.f(1, 0.0), a.f(2, 1.0)); return a[0]; });
-    R.def("normal_", "self, mean=, std=, *, generator=", METHOD, [](Args& a) { a.t(0).normal_(a.f(1, 0.0), a.f(2, 1.0)); return a[0]; });
-    R.def("bernoulli_", "self, p=, *, generator=", METHOD, [](Args& a) { a.t(0).bernoulli_(a.f(1, 0.5)); return a[0]; });
-    R.def("bernoulli", "input, p=, *, generator=", BOTH, [](Args& a) { return wrap(a.has(1) ? at::bernoulli(a.t(0), a.f(1)) : at::bernoulli(a.t(0))); });
-    R.def("multinomial", "input, num_samples, replacement=, *, generator=", BOTH, [](Args& a) { return wrap(at::multinomial(a.t(0), a.i(1), a.b(2))); });
+    R.def("uniform_", "self, from=, to=, *, generator=", METHOD, [](Args& a) { a.t(0).uniform_(a.f(1, 0.0), a.f(2, 1.0), a.gen(3)); return a[0]; });
+    R.def("normal_", "self, mean=, std=, *, generator=", METHOD, [](Args& a) { a.t(0).normal_(a.f(1, 0.0), a.f(2, 1.0), a.gen(3)); return a[0]; });
+    R.def("bernoulli_", "self, p=, *, generator=", METHOD, [](Args& a) { a.t(0).bernoulli_(a.f(1, 0.5), a.gen(2)); return a[0]; });
+    R.def("bernoulli", "input, p=, *, generator=", BOTH, [](Args& a) { return wrap(a.has(1) ? at::bernoulli(a.t(0), a.f(1), a.gen(2)) : at::bernoulli(a.t(0), a.gen(2))); });
+    R.def("multinomial", "input, num_samples, replacement=, *, generator=", BOTH, [](Args& a) { return wrap(at::multinomial(a.t(0), a.i(1), a.b(2), a.gen(3))); });
     auto newLike = [&](const std::string& name, int kind) {
         R.def(name, "self, *size, fill_value=, dtype=, device=, requires_grad=", METHOD, [kind](Args& a) {
             at::Tensor t = a.t(0);

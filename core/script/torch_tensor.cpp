@@ -185,6 +185,21 @@ void checkNumel(Interp& in, at::IntArrayRef sizes, at::ScalarType st) {
                                       " bytes, over the model-script limit of " + std::to_string(in.options().maxAllocBytes) + " bytes");
 }
 
+Value generatorValue(Interp& in, at::Generator g) {
+    auto o = std::make_shared<OpaqueObj>();
+    o->cls = in.builtinClass("Generator");
+    o->state = std::make_shared<at::Generator>(std::move(g));
+    o->attrs["device"] = Value(std::make_shared<DeviceObj>());
+    return Value(o);
+}
+
+c10::optional<at::Generator> toGenerator(Interp& in, const Value& v) {
+    if (v.isNone() || v.isMissing()) return c10::nullopt;
+    if (v.is(OK::Opaque) && v.as<OpaqueObj>()->cls == in.builtinClass("Generator") && v.as<OpaqueObj>()->state)
+        return *std::static_pointer_cast<at::Generator>(v.as<OpaqueObj>()->state);
+    in.raiseType("generator must be a torch.Generator, not " + in.typeName(v));
+}
+
 Value scalarToValue(const at::Tensor& t) {
     at::Scalar s = t.item();
     if (t.scalar_type() == at::kBool) return Value::boolean(s.toBool());
