@@ -111,6 +111,15 @@ std::string percentFormat(Interp& in, const std::string& fmt, const Value& args)
             int64_t x;
             if (arg.isFloat()) x = int64_t(std::trunc(arg.f()));
             else x = toInt(in, arg, "%d format: a real number");
+            if (prec.size() > 1) {
+                // a precision is the least number of digits (zeros in front), as in C; then the width
+                std::string digits = std::to_string(x < 0 ? -(x + 1) + uint64_t(1) : uint64_t(x));
+                size_t want = size_t(std::min(std::stol(prec.substr(1)), 100000L));
+                if (digits.size() < want) digits.insert(0, want - digits.size(), '0');
+                std::string body = (x < 0 ? "-" : sign) + digits;
+                out += formatValue(in, makeStr(body), align + width);
+                break;
+            }
             out += formatValue(in, Value::integer(x), (zero ? "" : align) + sign + (zero ? "0" : "") + width + "d");
             break;
         }
@@ -848,6 +857,14 @@ static void installFunctions(Interp& in) {
     });
     def("iter", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 1) in.raiseType("iter() takes exactly one argument in model scripts");
+        // an object of the script's whose __iter__ returns an iterator of the script's: that
+        // object itself, as in Python (its type, its __len__, its other methods)
+        if (a.pos[0].is(OK::Instance) && a.pos[0].as<InstanceObj>()->cls->lookup("__iter__")) {
+            Value it = in.call(in.getAttr(a.pos[0], "__iter__"), std::vector<Value>{});
+            if (it.is(OK::Instance) && it.as<InstanceObj>()->cls->lookup("__next__")) return it;
+            if (it.is(OK::Iterator)) return it;
+            in.raiseType("iter() returned non-iterator of type '" + in.typeName(it) + "'");
+        }
         return in.iter(a.pos[0]);
     });
     def("next", [](Interp& in, const Value&, CallArgs& a) {

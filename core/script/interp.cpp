@@ -24,6 +24,7 @@ namespace fl::script {
 // ---------------------------------------------------------------- static facts about function bodies
 struct FuncInfo {
     std::unordered_set<std::string> locals, globals, nonlocals;
+    mutable std::string qualname; // the function's __qualname__ (lexical, so one per definition)
 };
 
 namespace {
@@ -876,7 +877,7 @@ struct Evaluator {
         cs->parent = s->kind == Scope::ClassScope ? s->parent : shareScope(s);
         cs->globals = s->globals ? s->globals : shareScope(s);
         cs->vars["__module__"] = makeStr(cls->module);
-        cs->vars["__qualname__"] = makeStr(c->name);
+        cs->vars["__qualname__"] = makeStr(qualPrefix(s) + c->name);
         Value ret;
         ownerStack.push_back(cls);
         try {
@@ -886,6 +887,7 @@ struct Evaluator {
             throw;
         }
         ownerStack.pop_back();
+        if (auto mm = cs->vars.find("__module__"); mm != cs->vars.end() && mm->second.isStr()) cls->module = strOf(mm->second);
         for (auto& [k, v] : cs->vars) {
             cls->attrs[k] = v;
             if (v.is(OK::Function)) {
@@ -900,6 +902,17 @@ struct Evaluator {
     }
 
     std::vector<ClassP> ownerStack;
+
+    // What CPython puts before a name defined in scope s to make its __qualname__: the class's
+    // qualified name and a dot, the function's and ".<locals>.", nothing at module level.
+    static std::string qualPrefix(Scope* s) {
+        if (s->kind == Scope::ClassScope) {
+            auto q = s->vars.find("__qualname__");
+            return q != s->vars.end() && q->second.isStr() ? strOf(q->second) + "." : "";
+        }
+        if (s->kind == Scope::FunctionScope && s->info && !s->info->qualname.empty()) return s->info->qualname + ".<locals>.";
+        return "";
+    }
 
     // Scopes are always owned by shared_ptr; raw pointers passed around come from those.
     static ScopeP shareScope(Scope* s) { return s->shared_from_this(); }
@@ -918,11 +931,8 @@ struct Evaluator {
         fn->closure = defScope;
         fn->globals = s->globals ? s->globals : shareScope(s);
         fn->name = d ? d->name : "<lambda>";
-        fn->qualname = fn->name;
-        if (!ownerStack.empty() && s->kind == Scope::ClassScope) {
-            fn->owner = ownerStack.back();
-            fn->qualname = ownerStack.back()->name + "." + fn->name;
-        }
+        fn->qualname = qualPrefix(s) + fn->name;
+        if (!ownerStack.empty() && s->kind == Scope::ClassScope) fn->owner = ownerStack.back();
         const Arguments& args = fn->args();
         for (auto& e : args.defaults) fn->defaults.push_back(eval(e.get(), s));
         for (auto& e : args.kwDefaults) fn->kwDefaults.push_back(e ? eval(e.get(), s) : Value::missing());
@@ -1960,6 +1970,7 @@ struct Evaluator {
         const void* key = fn->def ? static_cast<const void*>(fn->def) : static_cast<const void*>(fn->lambda);
         ScopeP sc = newScope(Scope::FunctionScope);
         sc->info = infoFor(key, body, &spec);
+        if (sc->info->qualname.empty()) sc->info->qualname = fn->qualname;
         sc->parent = fn->closure;
         sc->globals = fn->globals;
         bindArgs(fn, a, sc->vars);
@@ -1968,7 +1979,7 @@ struct Evaluator {
 
     void bindArgs(FunctionObj* fn, CallArgs& a, std::unordered_map<std::string, Value>& vars) {
         const Arguments& spec = fn->args();
-        const std::string& fname = fn->name;
+        const std::string& fname = fn->qualname.empty() ? fn->name : fn->qualname; // as CPython 3.11 names it
         size_t np = spec.args.size();
         size_t npos = a.pos.size();
         if (npos > np && !spec.vararg) {
@@ -3164,7 +3175,8 @@ std::string Interp::repr(const Value& v) {
     case OK::Class: {
         auto* c = v.as<ClassObj>();
         if (c->module == "builtins") return "<class '" + c->name + "'>";
-        return "<class '" + c->module + "." + c->name + "'>";
+        const Value* q = c->attrs.count("__qualname__") ? &c->attrs.at("__qualname__") : nullptr;
+        return "<class '" + c->module + "." + (q && q->isStr() ? strOf(*q) : c->name) + "'>";
     }
     case OK::Instance: {
         auto* inst = v.as<InstanceObj>();

@@ -578,7 +578,10 @@ void installTorch(Interp& in) {
         if (name == "ndim") { out = Value::integer(t.dim()); return true; }
         if (name == "requires_grad") { out = Value::boolean(t.requires_grad()); return true; }
         if (name == "is_leaf") { out = Value::boolean(t.is_leaf()); return true; }
-        if (name == "is_cuda") { out = Value::boolean(false); return true; }
+        if (name == "is_cuda" || name == "is_sparse" || name == "is_quantized" || name == "is_meta" || name == "is_mkldnn" || name == "is_xpu") {
+            out = Value::boolean(name == "is_meta" ? t.is_meta() : false);
+            return true;
+        }
         if (name == "grad") {
             const at::Tensor& g = t.grad();
             out = g.defined() ? wrap(g) : Value();
@@ -689,9 +692,11 @@ void installTorch(Interp& in) {
         if (a.b(6, false)) t.requires_grad_(true);
         return wrap(t);
     });
-    defn(in, torch, "randint", "*args, size=, generator=, dtype=, layout=, device=, requires_grad=", [](FArgs& a) {
+    defn(in, torch, "randint", "*args, size=, generator=, dtype=, layout=, device=, requires_grad=, low=, high=", [](FArgs& a) {
         auto& items = a.v[0].as<TupleObj>()->items;
         std::vector<Value> pos = items;
+        if (a.has(7)) pos.insert(pos.begin(), a.v[7]); // low= and high= by keyword
+        if (a.has(8)) pos.insert(pos.begin() + (a.has(7) ? 1 : 0), a.v[8]);
         Value sizeV = a.has(1) ? a.v[1] : Value();
         if (sizeV.isNone() && !pos.empty() && !pos.back().isIntLike()) { sizeV = pos.back(); pos.pop_back(); }
         if (sizeV.isNone()) a.in.raiseType("randint() missing required argument 'size'");
