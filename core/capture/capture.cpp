@@ -202,6 +202,9 @@ std::string Guard::describe() const {
     case GuardKind::Length: s = "LENGTH_CHECK: len(" + src.str() + ") == " + std::to_string(length); break;
     case GuardKind::DictKeys: s = "DICT_KEYS_MATCH: list(" + src.str() + ".keys()) == " + reprConst(expected); break;
     case GuardKind::ScalarType: s = "TYPE_MATCH: ___check_type_id(" + src.str() + ", " + (expected.isFloat() ? "float" : "int") + ")"; break;
+    case GuardKind::InstanceType:
+        s = "TYPE_MATCH: ___check_type_id(" + src.str() + ", " + std::to_string(objId) + "), type=<class '" + expected.as<ClassObj>()->name + "'>";
+        break;
     }
     if (!userLine.empty()) s += "  " + userLine;
     return s;
@@ -292,6 +295,10 @@ static bool checkGuard(const Guard& g, bool found, const Value& v, std::string* 
     }
     case GuardKind::ScalarType:
         if (!found || v.type() != g.expected.type()) return fail("___check_type_id(" + g.src.userName() + ", " + (g.expected.isFloat() ? "float" : "int") + ")");
+        return true;
+    case GuardKind::InstanceType:
+        if (!found || !v.is(OK::Instance) || v.as<InstanceObj>()->cls.get() != g.expected.as<ClassObj>())
+            return fail("___check_type_id(" + g.src.userName() + ", " + std::to_string(g.objId) + ")");
         return true;
     case GuardKind::DictKeys: {
         bool ok = found && v.is(OK::Dict);
@@ -574,6 +581,16 @@ void Tracer::onAttr(const Value& base, const std::string& name, const Value& res
     auto it = sources.find(base.obj());
     if (it == sources.end()) return;
     Source src = it->second;
+    // An object of a script class is traced through its class (its methods, its forward): another
+    // class there (nn.Sigmoid where nn.Tanh was) is another program. Dynamo guards the type too.
+    if (base.is(OK::Instance) && typeGuarded.insert(base.obj()).second) {
+        Guard g;
+        g.kind = GuardKind::InstanceType;
+        g.src = src;
+        g.expected = Value(base.as<InstanceObj>()->cls);
+        g.objId = s.objectId(g.expected.obj());
+        addGuard(std::move(g));
+    }
     if (base.is(OK::Instance)) {
         auto* inst = base.as<InstanceObj>();
         if (!inst->attrs.count(name)) {
@@ -1632,28 +1649,29 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
     CFrame& fr = frameFor(FrameKey{codeOf(fn), pathKey(path)}, fn, path, breakLine);
     ++fr.calls;
     fr.lastScope = scope;
-    if (fr.entries.empty() && !fr.skip) fr.opts = opts;
+    const size_t live = fr.entries.size() - fr.resetAt;
+    if (live == 0 && !fr.skip) fr.opts = opts;
     if (fr.skip) return runEager(fr, fn, scope);
     const Scope* globals = fn->globals.get();
-    const bool timed = events.at(events::Level::Calls) && !fr.entries.empty();
+    const bool timed = events.at(events::Level::Calls) && live != 0;
     const events::Ns tGuards = timed ? events::now() : 0;
-    for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
-        Entry& e = **it;
+    for (size_t k = fr.entries.size(); k-- > fr.resetAt;) {
+        Entry& e = *fr.entries[k];
         if (e.status == EntryStatus::Error) continue;
         std::vector<Value> vals;
         std::vector<uint8_t> state;
         if (checkEntry(in_, e, scope.get(), globals, nullptr, nullptr, vals, state)) {
             if (timed)
                 events.span("runtime", "guards", events::Category::Guard, tGuards, events::now() - tGuards,
-                            events::GuardFacts{e.id, int(fr.entries.size())});
+                            events::GuardFacts{e.id, int(live)});
             return replay(e, fr, fn, scope, vals, state);
         }
     }
     if (timed)
-        events.span("runtime", "guards", events::Category::Guard, tGuards, events::now() - tGuards, events::GuardFacts{"none", int(fr.entries.size())});
+        events.span("runtime", "guards", events::Category::Guard, tGuards, events::now() - tGuards, events::GuardFacts{"none", int(live)});
     std::vector<std::string> reasons, comments;
-    for (auto it = fr.entries.rbegin(); it != fr.entries.rend(); ++it) {
-        Entry& e = **it;
+    for (size_t k = fr.entries.size(); k-- > fr.resetAt;) {
+        Entry& e = *fr.entries[k];
         if (e.status == EntryStatus::Error) continue;
         std::string why, cmt;
         checkEntry(in_, e, scope.get(), globals, &why, &cmt);
@@ -1682,7 +1700,7 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
             for (size_t i = 0; i < reasons.size(); ++i) body += "    - " + reasons[i] + (comments[i].empty() ? "" : "  " + comments[i]) + "\n";
             log(cid, "recompiles", head + body);
         }
-        if (int(fr.entries.size()) >= recompileLimit) {
+        if (int(live) >= recompileLimit) {
             fr.limitHit = true;
             fr.limitCall = fr.calls;
             LimitEvent ev{cid, fr.function, fr.file, fr.line, reasons.front()};
@@ -1700,6 +1718,18 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
         }
     }
     return trace(fr, fn, scope);
+}
+
+void Session::reset() {
+    for (auto& [key, fr] : frames_) {
+        fr->resetAt = fr->entries.size();
+        fr->skip = false;
+        fr->limitHit = false;
+        fr->seenSizes.clear();
+        fr->dynamicDims.clear();
+        fr->seenScalars.clear();
+        fr->dynamicScalars.clear();
+    }
 }
 
 Value Session::runEager(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {

@@ -79,16 +79,16 @@ struct TensorSpec {
     bool strideDynamic(size_t d) const; // depends on a dynamic size
 };
 
-enum class GuardKind : uint8_t { GradMode, Tensor, Equals, IsNone, IdMatch, Length, DictKeys, ScalarType };
+enum class GuardKind : uint8_t { GradMode, Tensor, Equals, IsNone, IdMatch, Length, DictKeys, ScalarType, InstanceType };
 
 struct Guard {
     GuardKind kind = GuardKind::Equals;
     Source src;
     TensorSpec tensor;        // Tensor
-    Value expected;           // Equals / IdMatch (the object) / DictKeys (a tuple of keys)
+    Value expected;           // Equals / IdMatch (the object) / DictKeys (a tuple of keys) / InstanceType (the class)
     int64_t length = 0;       // Length
     bool gradMode = true;     // GradMode
-    int64_t objId = 0;        // IdMatch: a deterministic number for the object
+    int64_t objId = 0;        // IdMatch / InstanceType: a deterministic number for the object / class
     std::string userLine;     // "# return x * c  # m.py:5 in f"
     std::string describe() const; // the guard as listed ("TENSOR_MATCH: check_tensor(L['x'], ...)")
 };
@@ -227,6 +227,7 @@ struct CFrame {
     bool limitHit = false;   // recompile limit reached: misses run eagerly
     int calls = 0;           // calls into the frame so far
     int limitCall = 0;       // the call (1-based) that hit the recompile limit
+    size_t resetAt = 0;      // torch._dynamo.reset(): entries before this index are no longer looked up
     script::ScopeP lastScope; // inputs of the latest call (guard benchmark)
     std::map<std::string, std::string> aliases; // local name -> name shown in guards
     CompileOptions opts;
@@ -287,6 +288,8 @@ public:
     Value callAsFrame(script::FunctionObj* fn, script::CallArgs& args) override;
     // torch.compiler.disable'd function: runs with interception off
     Value callDisabled(const Value& fn, script::CallArgs& args) override;
+    // torch._dynamo.reset() / torch.compiler.reset(): compiled code is dropped (the report keeps it)
+    void reset() override;
     // Compiles committed graphs (null: every graph is replayed op by op, the reference path).
     Backend* backend = nullptr;
 

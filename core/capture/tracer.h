@@ -134,6 +134,7 @@ public:
     // of the nodes, which made long traces quadratic
     std::unordered_map<std::string, int> tensorInputs, scalarInputs;
     std::unordered_map<const script::Obj*, Source> sources;
+    std::unordered_set<const script::Obj*> typeGuarded; // objects whose class is guarded (InstanceType)
     std::set<std::string> guarded;
     std::vector<Value> keep; // keeps traced objects alive so their addresses stay unique
     std::vector<std::pair<Value, Value>> undo; // (input tensor, its contents before an in-place op)

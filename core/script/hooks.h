@@ -110,6 +110,8 @@ public:
     virtual Value callAsFrame(FunctionObj* fn, CallArgs& args) = 0;
     // A torch.compiler.disable'd function.
     virtual Value callDisabled(const Value& fn, CallArgs& args) = 0;
+    // torch._dynamo.reset(): forget every compiled entry, as if nothing had been compiled
+    virtual void reset() {}
 };
 
 // Records a tensor op when tracing, otherwise runs it. Used by the torch bindings.

@@ -1009,7 +1009,11 @@ void installTorch(Interp& in) {
         return Value();
     }));
     nsSet(dynamo, "mark_static", in.makeBuiltin("mark_static", noop));
-    nsSet(dynamo, "reset", in.makeBuiltin("reset", noop));
+    Value resetFn = in.makeBuiltin("reset", [](Interp& in, const Value&, CallArgs&) {
+        if (in.compileHooks) in.compileHooks->reset();
+        return Value();
+    });
+    nsSet(dynamo, "reset", resetFn);
     // torch.compiler.disable: calling it from a compiled function breaks the graph, and the
     // function runs eagerly with nothing inside it compiled.
     auto disabledWrapper = [](Interp& in, const Value& fn) {
@@ -1042,7 +1046,7 @@ void installTorch(Interp& in) {
     nsSet(torch, "_dynamo", dynamo);
     Value compiler = in.newModule("torch.compiler");
     nsSet(compiler, "disable", disable);
-    nsSet(compiler, "reset", in.makeBuiltin("reset", noop));
+    nsSet(compiler, "reset", resetFn);
     nsSet(compiler, "is_compiling", in.makeBuiltin("is_compiling", [](Interp& in, const Value&, CallArgs&) { return Value::boolean(in.tracer != nullptr); }));
     in.registerModule("torch.compiler", compiler);
     nsSet(torch, "compiler", compiler);
