@@ -4,15 +4,14 @@
 # into the interpreter) and math; every name in __all__ is added to
 # torch.nn.functional.  Only names the built-in F lacks are listed there.
 #
-# Where 1.13 calls an ATen op that model scripts cannot reach (the
-# torch._C._nn ones: upsample_*, avg_pool3d, adaptive_max_pool2d/3d,
-# max_pool3d_with_indices, im2col/col2im, glu, softshrink, huber_loss,
-# soft_margin_loss, multilabel_margin_loss, multi_margin_loss,
-# rrelu_with_noise, max_unpool*), the function is written here from reachable
-# ops.  Results agree with 1.13 up to floating-point rounding (exactly for
-# nearest interpolation, max pooling and its indices, unfold/fold, softshrink).
-# Known differences: no deprecation warnings are printed (dropout2d/3d
-# dimension warnings, kl_div 'mean', size_average/reduce, target-size warnings).
+# Each function calls the ATen kernel 1.13's torch/nn/functional.py calls
+# (torch._C._nn.* reaches any ATen operator by its registry name), so values
+# are bit-identical and grad_fn names are PyTorch's.
+# Known differences: no warnings are printed (dropout2d/3d dimension
+# warnings, kl_div 'mean', size_average/reduce, target-size warnings,
+# F.upsample* deprecation, grid_sample/affine_grid align_corners=None), and
+# functions 1.13 binds directly to a builtin (avg_pool3d, softshrink, ...)
+# are Python functions here where the binding differs (stride=None).
 
 __all__ = [
     'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'conv_tbc',
@@ -36,6 +35,10 @@ __all__ = [
     'pixel_shuffle', 'pixel_unshuffle', 'channel_shuffle', 'native_channel_shuffle',
     'interpolate', 'upsample', 'upsample_nearest', 'upsample_bilinear',
     'pairwise_distance', 'pdist', 'unfold', 'fold',
+    'fractional_max_pool2d', 'fractional_max_pool2d_with_indices',
+    'fractional_max_pool3d', 'fractional_max_pool3d_with_indices',
+    'grid_sample', 'affine_grid', 'GRID_SAMPLE_INTERPOLATION_MODES', 'GRID_SAMPLE_PADDING_MODES',
+    'ctc_loss', 'assert_int_or_pair', 'Tensor', 'torch', 'math',
 ]
 
 
@@ -121,18 +124,9 @@ def _check_p(p):
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
 
 
-def _along(x, dim, fn):
-    # Apply fn, a 1-d op over the last dim of a 2-d (rows, L) tensor, to
-    # dimension `dim` of x; fn returns a tensor or a tuple of tensors.
-    xt = x.movedim(dim, -1)
-    lead = list(xt.shape[:-1])
-    r = fn(xt.reshape(-1, xt.shape[-1]))
-    if isinstance(r, tuple):
-        return tuple([t.reshape(lead + [t.shape[-1]]).movedim(-1, dim) for t in r])
-    return r.reshape(lead + [r.shape[-1]]).movedim(-1, dim)
-
-
 # ----------------------------------------------------------------------------- convolution
+
+Tensor = torch.Tensor  # 1.13's functional.py imports these names into its namespace
 
 conv3d = torch.conv3d
 conv_transpose1d = torch.conv_transpose1d
@@ -161,40 +155,11 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
-    if input.dim() != 4 and input.dim() != 5:
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    k = _triple(kernel_size)
-    if len(k) != 3 and len(k) != 1:
-        raise RuntimeError("avg_pool3d: kernel_size must be a single int, or a tuple of three ints")
-    if len(k) == 1:
-        k = (k[0], k[0], k[0])
-    if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
-        s = k
-    else:
-        s = _triple(stride)
-        if len(s) == 1:
-            s = (s[0], s[0], s[0])
-    p = _triple(padding)
-    if len(p) == 1:
-        p = (p[0], p[0], p[0])
-    shp = list(input.shape)
-    D, H, W = shp[-3], shp[-2], shp[-1]
-    lead = shp[:-3]
-    x = input.reshape(-1, H, W)
-    if divisor_override is not None:
-        if divisor_override == 0:
-            raise RuntimeError("divisor must be not zero")
-        y = F.avg_pool2d(x, (k[1], k[2]), (s[1], s[2]), (p[1], p[2]), ceil_mode, count_include_pad, 1)
-    else:
-        y = F.avg_pool2d(x, (k[1], k[2]), (s[1], s[2]), (p[1], p[2]), ceil_mode, count_include_pad)
-    oh, ow = y.shape[-2], y.shape[-1]
-    y = y.reshape(-1, D, oh * ow).transpose(1, 2)
-    if divisor_override is not None:
-        z = torch.avg_pool1d(y, [k[0]], [s[0]], [p[0]], ceil_mode, True) * (k[0] / divisor_override)
-    else:
-        z = torch.avg_pool1d(y, [k[0]], [s[0]], [p[0]], ceil_mode, count_include_pad)
-    od = z.shape[-1]
-    return z.transpose(1, 2).reshape(lead + [od, oh, ow])
+    # 1.13 binds torch._C._nn.avg_pool3d directly (stride=None means kernel_size)
+    if stride is None:
+        stride = []
+    return torch._C._nn.avg_pool3d(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                   divisor_override)
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -217,57 +182,16 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
-    return F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode=ceil_mode,
-                        return_indices=True)
-
-
-def _expand3(v, name):
-    t = _triple(v)
-    if len(t) == 1:
-        return (t[0], t[0], t[0])
-    if len(t) != 3:
-        raise RuntimeError("max_pool3d: {} must either be a single int, or a tuple of three ints".format(name))
-    return t
-
-
-def _separable_max(input, nd, pool1d):
-    # Max over an nd-dim window as a chain of 1-d max pools over the last nd
-    # dims; pool1d(rows, d) -> (values, indices).  Returns values and the flat
-    # index of the chosen element in the input's last nd dims (row-major), the
-    # first maximum in scanning order as ATen picks it.
-    sizes = list(input.shape[-nd:])
-    vals = input
-    idx = None  # per remaining dim: index tensors (same shape as vals)
-    comps = []
-    for j in range(nd - 1, -1, -1):
-        dim = input.dim() - nd + j
-        d = j
-        r = _along(vals, dim, lambda t: pool1d(t, d))
-        vals = r[0]
-        sel = r[1]
-        comps = [c.gather(dim, sel) for c in comps]
-        comps.insert(0, sel)
-    flat = comps[0]
-    for j in range(1, nd):
-        flat = flat * sizes[j] + comps[j]
-    return vals, flat
+    if stride is None:
+        stride = []
+    return torch._C._nn.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=False):
-    if input.dim() != 4 and input.dim() != 5:
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    k = _expand3(kernel_size, 'kernel_size')
-    if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0):
-        s = k
-    else:
-        s = _expand3(stride, 'stride')
-    p = _expand3(padding, 'padding')
-    dl = _expand3(dilation, 'dilation')
-
-    def pool(t, d):
-        return torch.max_pool1d_with_indices(t, [k[d]], [s[d]], [p[d]], [dl[d]], ceil_mode)
-    return _separable_max(input, 3, pool)
+    if stride is None:
+        stride = []
+    return torch._C._nn.max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
@@ -276,8 +200,7 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         return max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
     if stride is None:
         stride = []
-    return torch.max_pool3d(input, _triple(kernel_size), _triple(stride), _triple(padding),
-                            _triple(dilation), ceil_mode)
+    return torch.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 def _unpool_output_size(input, kernel_size, stride, padding, output_size):
@@ -301,38 +224,44 @@ def _unpool_output_size(input, kernel_size, stride, padding, output_size):
                 raise ValueError('invalid output_size "{}" (dim {} must be between {} and {})'.format(
                     output_size, d, min_size, max_size))
         ret = output_size
-    return list(ret)
-
-
-def _max_unpool(input, indices, kernel_size, stride, padding, output_size, nd):
-    ks = _ntuple(kernel_size, nd)
-    if stride is not None:
-        st = _ntuple(stride, nd)
-    else:
-        st = ks
-    pd = _ntuple(padding, nd)
-    out_sz = _unpool_output_size(input, ks, st, pd, output_size)
-    lead = list(input.shape[:-nd])
-    n = 1
-    for v in out_sz:
-        n = n * v
-    flat_in = input.reshape(lead + [-1])
-    flat_idx = indices.reshape(lead + [-1])
-    out = torch.zeros(lead + [n], dtype=input.dtype, device=input.device)
-    out = out.scatter(-1, flat_idx, flat_in)
-    return out.reshape(lead + out_sz)
+    return ret
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
+    kernel_size = _single(kernel_size)
+    if stride is not None:
+        _stride = _single(stride)
+    else:
+        _stride = kernel_size
+    padding = _single(padding)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    if isinstance(output_size, list):
+        output_size = output_size + [1]
+    else:
+        output_size = tuple(output_size) + (1,)
+    return torch._C._nn.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
 
 
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+    kernel_size = _pair(kernel_size)
+    if stride is not None:
+        _stride = _pair(stride)
+    else:
+        _stride = kernel_size
+    padding = _pair(padding)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return torch._C._nn.max_unpool2d(input, indices, output_size)
 
 
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+    kernel_size = _triple(kernel_size)
+    if stride is not None:
+        _stride = _triple(stride)
+    else:
+        _stride = kernel_size
+    padding = _triple(padding)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return torch._C._nn.max_unpool3d(input, indices, output_size, _stride, padding)
 
 
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
@@ -356,61 +285,84 @@ adaptive_avg_pool1d = torch.adaptive_avg_pool1d
 
 
 def adaptive_avg_pool3d(input, output_size):
-    if input.dim() != 4 and input.dim() != 5:
-        raise RuntimeError("adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {}".format(list(input.shape)))
-    osz = _list_with_default(output_size, input.size())
-    osz = _expand3(osz, 'output_size')
-    shp = list(input.shape)
-    D, H, W = shp[-3], shp[-2], shp[-1]
-    y = F.adaptive_avg_pool2d(input.reshape(-1, H, W), [osz[1], osz[2]])
-    y = y.reshape(-1, D, osz[1] * osz[2]).transpose(1, 2)
-    z = torch.adaptive_avg_pool1d(y, [osz[0]])
-    return z.transpose(1, 2).reshape(shp[:-3] + [osz[0], osz[1], osz[2]])
+    _output_size = _list_with_default(output_size, input.size())
+    return torch._C._nn.adaptive_avg_pool3d(input, _output_size)
 
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
-    return torch.adaptive_max_pool1d(input, _single(output_size))
+    return torch.adaptive_max_pool1d(input, output_size)
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     if return_indices:
         return adaptive_max_pool1d_with_indices(input, output_size)
-    return torch.adaptive_max_pool1d(input, _single(output_size))[0]
-
-
-def _adaptive_max_nd(input, output_size, nd):
-    if input.dim() != nd + 1 and input.dim() != nd + 2:
-        raise RuntimeError("adaptive_max_pool{}d(): Expected {}D or {}D tensor, but got: {}".format(
-            nd, nd + 1, nd + 2, list(input.shape)))
-    osz = _list_with_default(output_size, input.size())
-    osz = _ntuple(osz, nd)
-    if len(osz) == 1:
-        osz = tuple([osz[0] for _ in range(nd)])
-    if len(osz) != nd:
-        raise RuntimeError("adaptive_max_pool{}d: internal error: output_size.size() must be {}".format(nd, nd))
-
-    def pool(t, d):
-        return torch.adaptive_max_pool1d(t, [osz[d]])
-    return _separable_max(input, nd, pool)
+    return torch.adaptive_max_pool1d(input, output_size)[0]
 
 
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
-    return _adaptive_max_nd(input, output_size, 2)
+    output_size = _list_with_default(output_size, input.size())
+    return torch._C._nn.adaptive_max_pool2d(input, output_size)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
-    r = _adaptive_max_nd(input, output_size, 2)
+    if return_indices:
+        return adaptive_max_pool2d_with_indices(input, output_size)
+    return adaptive_max_pool2d_with_indices(input, output_size)[0]
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    output_size = _list_with_default(output_size, input.size())
+    return torch._C._nn.adaptive_max_pool3d(input, output_size)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    if return_indices:
+        return adaptive_max_pool3d_with_indices(input, output_size)
+    return adaptive_max_pool3d_with_indices(input, output_size)[0]
+
+
+# ----------------------------------------------------------------------------- fractional max pooling
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        _output_ratio = _pair(output_ratio)
+        output_size = [int(input.size(-2) * _output_ratio[0]), int(input.size(-1) * _output_ratio[1])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 3 else input.size(0)
+        _random_samples = torch.rand(n_batch, input.size(-3), 2, dtype=input.dtype, device=input.device)
+    return torch._C._nn.fractional_max_pool2d(input, kernel_size, output_size, _random_samples)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    r = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                           _random_samples)
     if return_indices:
         return r
     return r[0]
 
 
-def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
-    return _adaptive_max_nd(input, output_size, 3)
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool3d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        _output_ratio = _triple(output_ratio)
+        output_size = [int(input.size(-3) * _output_ratio[0]), int(input.size(-2) * _output_ratio[1]),
+                       int(input.size(-1) * _output_ratio[2])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 4 else input.size(0)
+        _random_samples = torch.rand(n_batch, input.size(-4), 3, dtype=input.dtype, device=input.device)
+    return torch._C._nn.fractional_max_pool3d(input, kernel_size, output_size, _random_samples)
 
 
-def adaptive_max_pool3d(input, output_size, return_indices=False):
-    r = _adaptive_max_nd(input, output_size, 3)
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    r = fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, return_indices,
+                                           _random_samples)
     if return_indices:
         return r
     return r[0]
@@ -486,12 +438,7 @@ def relu_(input):
 def glu(input, dim=-1):
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    n = input.size(dim)
-    if n % 2 != 0:
-        raise RuntimeError("Halving dimension must be even, but dimension {} is size {}".format(
-            dim if dim >= 0 else dim + input.dim(), n))
-    a, b = input.chunk(2, dim)
-    return a * torch.sigmoid(b)
+    return torch._C._nn.glu(input, dim)
 
 
 def hardtanh_(input, min_val=-1., max_val=1.):
@@ -554,11 +501,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return (-input).softmax(dim, dtype=dtype)
 
 
-def softshrink(input, lambd=0.5):
-    if lambd < 0:
-        raise RuntimeError("lambda must be greater or equal to 0, but found to be {}.".format(lambd))
-    zero = torch.zeros((), dtype=input.dtype)
-    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, zero))
+softshrink = torch._C._nn.softshrink
 
 
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
@@ -712,16 +655,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_
 
 
 def huber_loss(input, target, reduction='mean', delta=1.0):
-    enum = _reduction_enum(reduction)
-    bt = torch.broadcast_tensors(input, target)
-    diff = bt[0] - bt[1]
-    z = diff.abs()
-    loss = torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-    if enum == 1:
-        return loss.mean()
-    if enum == 2:
-        return loss.sum()
-    return loss
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    return torch._C._nn.huber_loss(expanded_input, expanded_target, _reduction_enum(reduction), delta)
 
 
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean'):
@@ -746,30 +681,11 @@ def _by_enum(loss, enum):
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
-    enum = _enum_of(size_average, reduce, reduction)
-    loss = torch.log1p(torch.exp(-target * input))
-    return _by_enum(loss, enum)
+    return torch._C._nn.soft_margin_loss(input, target, _enum_of(size_average, reduce, reduction))
 
 
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean'):
-    enum = _enum_of(size_average, reduce, reduction)
-    x = input
-    y = target
-    if x.dim() <= 1:
-        x = x.reshape(1, -1)
-        y = y.reshape(1, -1)
-    n, c = x.shape[0], x.shape[1]
-    # the labels of a row are its leading entries up to the first -1
-    valid = (y >= 0).long().cumprod(1).bool()
-    yc = torch.where(valid, y, torch.zeros_like(y))
-    is_target = ((yc.unsqueeze(2) == torch.arange(c)) & valid.unsqueeze(2)).any(1)
-    xt = x.gather(1, yc)  # (n, c): x[y_j]
-    hinge = (1 - (xt.unsqueeze(2) - x.unsqueeze(1))).clamp(min=0)  # (n, j, i)
-    mask = valid.unsqueeze(2) & (~is_target).unsqueeze(1)
-    loss = (hinge * mask).sum((1, 2)) / c
-    if input.dim() <= 1 and enum == 0:
-        loss = loss.reshape(())
-    return _by_enum(loss, enum)
+    return torch._C._nn.multilabel_margin_loss(input, target, _enum_of(size_average, reduce, reduction))
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean'):
@@ -795,29 +711,13 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
 
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
                       reduction='mean'):
-    enum = _enum_of(size_average, reduce, reduction)
+    reduction_enum = _enum_of(size_average, reduce, reduction)
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None:
         if weight.dim() != 1:
             raise ValueError("weight must be one-dimensional")
-    x = input
-    y = target
-    if x.dim() <= 1:
-        x = x.reshape(1, -1)
-        y = y.reshape(-1)
-    c = x.shape[1]
-    xy = x.gather(1, y.reshape(-1, 1))
-    z = (margin - xy + x).clamp(min=0)
-    if p == 2:
-        z = z * z
-    if weight is not None:
-        z = z * weight[y].reshape(-1, 1)
-    notself = torch.ones_like(x, dtype=torch.bool).scatter(1, y.reshape(-1, 1), False)
-    loss = (z * notself).sum(1) / c
-    if input.dim() <= 1 and enum == 0:
-        loss = loss.reshape(())
-    return _by_enum(loss, enum)
+    return torch._C._nn.multi_margin_loss(input, target, p, margin, weight, reduction_enum)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
@@ -838,56 +738,16 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     return _by_enum(output, _reduction_enum(reduction))
 
 
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean',
+             zero_infinity=False):
+    return torch.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _reduction_enum(reduction),
+                          zero_infinity)
+
+
 # ----------------------------------------------------------------------------- interpolation
 
-def _f32(v):
-    return torch.tensor(v, dtype=torch.float32)
-
-
-def _nearest_src(in_size, out_size, scale, device):
-    if out_size == in_size:
-        return torch.arange(out_size, device=device)
-    if out_size == 2 * in_size:
-        return torch.div(torch.arange(out_size, device=device), 2, rounding_mode='floor')
-    if scale is not None and scale > 0:
-        s = _f32(1.0 / scale)
-    else:
-        s = _f32(float(in_size)) / _f32(float(out_size))
-    src = torch.floor(torch.arange(out_size, dtype=torch.float32, device=device) * s).long()
-    return src.clamp(max=in_size - 1)
-
-
-def _linear_src(in_size, out_size, align_corners, scale, device):
-    # indices i0, i1 and weights l0, l1 as ATen's linear interpolation computes them (float32)
-    if align_corners:
-        if out_size > 1:
-            s = _f32(float(in_size - 1)) / _f32(float(out_size - 1))
-        else:
-            s = _f32(0.0)
-    elif scale is not None and scale > 0:
-        s = _f32(1.0 / scale)
-    else:
-        s = _f32(float(in_size)) / _f32(float(out_size))
-    dst = torch.arange(out_size, dtype=torch.float32, device=device)
-    if align_corners:
-        real = dst * s
-    else:
-        real = ((dst + 0.5) * s - 0.5).clamp(min=0)
-    i0 = real.long()
-    i1 = torch.where(i0 < in_size - 1, i0 + 1, i0)
-    l1 = real - i0.float()
-    l0 = 1.0 - l1
-    return i0, i1, l0, l1
-
-
-def _interp_output_size(input, output_size, scale_factors, dim):
-    if output_size is not None:
-        return [int(v) for v in output_size]
-    out = []
-    for i in range(dim):
-        out.append(int(math.floor(float(input.size(i + 2)) * scale_factors[i])))
-    return out
-
+# the upsample_* kernels have two overloads; scale_factors= picks the .vec one, which 1.13 calls
+# (grad_fn ...Backward1)
 
 def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
                 recompute_scale_factor=None, antialias=False):
@@ -938,42 +798,36 @@ def interpolate(input, size=None, scale_factor=None, mode='nearest', align_corne
         raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
 
     nd = input.dim()
-    if mode == 'area' and 3 <= nd and nd <= 5:
-        if nd == 3:
-            return torch.adaptive_avg_pool1d(input, output_size)
-        if nd == 4:
-            return F.adaptive_avg_pool2d(input, output_size)
+    if nd == 3 and mode == 'nearest':
+        return torch._C._nn.upsample_nearest1d(input, output_size, scale_factors=scale_factors)
+    if nd == 4 and mode == 'nearest':
+        return torch._C._nn.upsample_nearest2d(input, output_size, scale_factors=scale_factors)
+    if nd == 5 and mode == 'nearest':
+        return torch._C._nn.upsample_nearest3d(input, output_size, scale_factors=scale_factors)
+    if nd == 3 and mode == 'nearest-exact':
+        return torch._C._nn._upsample_nearest_exact1d(input, output_size, scale_factors=scale_factors)
+    if nd == 4 and mode == 'nearest-exact':
+        return torch._C._nn._upsample_nearest_exact2d(input, output_size, scale_factors=scale_factors)
+    if nd == 5 and mode == 'nearest-exact':
+        return torch._C._nn._upsample_nearest_exact3d(input, output_size, scale_factors=scale_factors)
+    if nd == 3 and mode == 'area':
+        return F.adaptive_avg_pool1d(input, output_size)
+    if nd == 4 and mode == 'area':
+        return F.adaptive_avg_pool2d(input, output_size)
+    if nd == 5 and mode == 'area':
         return adaptive_avg_pool3d(input, output_size)
-    supported = (mode == 'nearest' and 3 <= nd and nd <= 5) or (mode == 'linear' and nd == 3) or \
-        (mode == 'bilinear' and nd == 4) or (mode == 'trilinear' and nd == 5)
-    if supported and not antialias:
-        osz = _interp_output_size(input, output_size, scale_factors, dim)
-        for v in osz:
-            if v <= 0:
-                raise RuntimeError(
-                    "Input and output sizes should be greater than 0, but got input ({}) and output ({})".format(
-                        ", ".join([str(input.size(i + 2)) for i in range(dim)]),
-                        ", ".join([str(v2) for v2 in osz])))
-        x = input
-        if mode == 'nearest':
-            for i in range(dim):
-                sc = None if scale_factors is None else scale_factors[i]
-                idx = _nearest_src(input.size(i + 2), osz[i], sc, input.device)
-                x = x.index_select(i + 2, idx)
-            return x
-        # (bi/tri)linear: interpolate along the last dim first, as ATen nests it
-        for i in range(dim - 1, -1, -1):
-            sc = None if scale_factors is None else scale_factors[i]
-            i0, i1, l0, l1 = _linear_src(input.size(i + 2), osz[i], align_corners, sc, input.device)
-            shape = [1 for _ in range(nd)]
-            shape[i + 2] = osz[i]
-            l0 = l0.to(x.dtype).reshape(shape)
-            l1 = l1.to(x.dtype).reshape(shape)
-            x = x.index_select(i + 2, i0) * l0 + x.index_select(i + 2, i1) * l1
-        return x
-    if mode == 'nearest-exact' or mode == 'bicubic' or antialias:
-        raise NotImplementedError("interpolate: mode '{}'{} is not available in model scripts".format(
-            mode, " with antialias" if antialias else ""))
+    if nd == 3 and mode == 'linear':
+        return torch._C._nn.upsample_linear1d(input, output_size, align_corners, scale_factors=scale_factors)
+    if nd == 4 and mode == 'bilinear':
+        if antialias:
+            return torch._C._nn._upsample_bilinear2d_aa(input, output_size, align_corners, scale_factors=scale_factors)
+        return torch._C._nn.upsample_bilinear2d(input, output_size, align_corners, scale_factors=scale_factors)
+    if nd == 5 and mode == 'trilinear':
+        return torch._C._nn.upsample_trilinear3d(input, output_size, align_corners, scale_factors=scale_factors)
+    if nd == 4 and mode == 'bicubic':
+        if antialias:
+            return torch._C._nn._upsample_bicubic2d_aa(input, output_size, align_corners, scale_factors=scale_factors)
+        return torch._C._nn.upsample_bicubic2d(input, output_size, align_corners, scale_factors=scale_factors)
 
     if nd == 3 and mode == 'bilinear':
         raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
@@ -1004,64 +858,72 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode='bilinear', align_corners=True)
 
 
+# ----------------------------------------------------------------------------- grid sampling
+
+GRID_SAMPLE_INTERPOLATION_MODES = {'bilinear': 0, 'nearest': 1, 'bicubic': 2}
+GRID_SAMPLE_PADDING_MODES = {'zeros': 0, 'border': 1, 'reflection': 2}
+
+
+def grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None):
+    if mode != 'bilinear' and mode != 'nearest' and mode != 'bicubic':
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         "but got: '{}'".format(mode))
+    if padding_mode != 'zeros' and padding_mode != 'border' and padding_mode != 'reflection':
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         "'reflection', but got: '{}'".format(padding_mode))
+    if mode == 'bilinear':
+        mode_enum = 0
+    elif mode == 'nearest':
+        mode_enum = 1
+    else:
+        mode_enum = 2
+    if padding_mode == 'zeros':
+        padding_mode_enum = 0
+    elif padding_mode == 'border':
+        padding_mode_enum = 1
+    else:
+        padding_mode_enum = 2
+    if align_corners is None:
+        align_corners = False
+    return torch.grid_sampler(input, grid, mode_enum, padding_mode_enum, align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    if align_corners is None:
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError("Expected theta to have floating point type, but got {}".format(theta.dtype))
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size {}. Got {}.".format(
+                size, theta.shape))
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError("Expected a batch of 3D affine matrices of shape Nx3x4 for size {}. Got {}.".format(
+                size, theta.shape))
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. "
+            "Got size {}.".format(size))
+    if align_corners and min(spatial_size) == 1:
+        pass
+    elif min(size) <= 0:
+        raise ValueError("Expected non-zero, positive output size. Got {}".format(size))
+    return torch.affine_grid_generator(theta, size, align_corners)
+
+
 # ----------------------------------------------------------------------------- unfold / fold
 
-def _unfold_geometry(kernel_size, dilation, padding, stride):
-    return _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+def assert_int_or_pair(arg, arg_name, message):
+    assert isinstance(arg, int) or len(arg) == 2, message.format(arg_name)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    if input.dim() != 4 and input.dim() != 3:
-        raise RuntimeError(
-            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got: {}".format(
-                list(input.shape)))
-    k, d, p, s = _unfold_geometry(kernel_size, dilation, padding, stride)
-    batched = input.dim() == 4
-    x = input if batched else input.unsqueeze(0)
-    n, c = x.shape[0], x.shape[1]
-    x = F.pad(x, (p[1], p[1], p[0], p[0]))
-    eh = d[0] * (k[0] - 1) + 1
-    ew = d[1] * (k[1] - 1) + 1
-    patches = x.unfold(2, eh, s[0]).unfold(3, ew, s[1])  # n, c, oh, ow, eh, ew
-    patches = patches[:, :, :, :, ::d[0], ::d[1]]
-    oh, ow = patches.shape[2], patches.shape[3]
-    out = patches.permute(0, 1, 4, 5, 2, 3).reshape(n, c * k[0] * k[1], oh * ow)
-    return out if batched else out.squeeze(0)
+    return torch._C._nn.im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    if input.dim() != 3 and input.dim() != 2:
-        raise RuntimeError(
-            "Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got: {}".format(
-                list(input.shape)))
-    o = _pair(output_size)
-    k, d, p, s = _unfold_geometry(kernel_size, dilation, padding, stride)
-    batched = input.dim() == 3
-    x = input if batched else input.unsqueeze(0)
-    n, ckk, L = x.shape[0], x.shape[1], x.shape[2]
-    kk = k[0] * k[1]
-    if ckk % kk != 0:
-        raise RuntimeError(
-            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
-            "input.size(1)={} and kernel_size=({}, {}).".format(ckk, k[0], k[1]))
-    c = ckk // kk
-    hp = o[0] + 2 * p[0]
-    wp = o[1] + 2 * p[1]
-    oh = (hp - (d[0] * (k[0] - 1) + 1)) // s[0] + 1
-    ow = (wp - (d[1] * (k[1] - 1) + 1)) // s[1] + 1
-    if oh * ow != L:
-        raise RuntimeError(
-            "Given output_size=({}, {}), kernel_size=({}, {}), dilation=({}, {}), padding=({}, {}), "
-            "stride=({}, {}), expected size of input's dimension 2 to match the calculated number of sliding "
-            "blocks {} * {} = {}, but got input.size(2)={}.".format(
-                o[0], o[1], k[0], k[1], d[0], d[1], p[0], p[1], s[0], s[1], oh, ow, oh * ow, L))
-    ki = torch.arange(k[0]).reshape(k[0], 1, 1, 1) * d[0]
-    kj = torch.arange(k[1]).reshape(1, k[1], 1, 1) * d[1]
-    bi = torch.arange(oh).reshape(1, 1, oh, 1) * s[0]
-    bj = torch.arange(ow).reshape(1, 1, 1, ow) * s[1]
-    pos = ((ki + bi) * wp + (kj + bj)).reshape(-1)  # (kh*kw*oh*ow)
-    cols = x.reshape(n, c, kk * L)
-    out = torch.zeros((n, c, hp * wp), dtype=x.dtype, device=x.device)
-    out = out.index_add(2, pos, cols)
-    out = out.reshape(n, c, hp, wp)[:, :, p[0]:p[0] + o[0], p[1]:p[1] + o[1]]
-    return out if batched else out.squeeze(0)
+    return torch._C._nn.col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding),
+                               _pair(stride))

@@ -1,4 +1,4 @@
-# covers: AdaptiveAvgPool1d/3d, AdaptiveMaxPool1d/2d/3d (return_indices, None sizes), LPPool1d/2d, MaxUnpool1d/2d/3d and their F functions
+# covers: AdaptiveAvgPool1d/3d, AdaptiveMaxPool1d/2d/3d (return_indices, None sizes), LPPool1d/2d, MaxUnpool1d/2d/3d and their F functions; grad_fn names and exact values of the ATen kernels 1.13 calls
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -27,9 +27,9 @@ vol = torch.randn(1, 2, 4, 5, 6, requires_grad=True)
 a3 = nn.AdaptiveAvgPool3d((2, 3, None))
 print(a3, nn.AdaptiveAvgPool3d(1))
 o = a3(vol)
-print(o.shape, [round(t, 4) for t in o[0, 0, 1, 2].tolist()])
+print(o.shape, o[0, 0, 1, 2].tolist())
 o.sum().backward()
-print([round(t, 4) for t in vol.grad[0, 1, 0, 0].tolist()])
+print(vol.grad[0, 1, 0, 0].tolist())
 m3 = nn.AdaptiveMaxPool3d(2, return_indices=True)
 print(m3)
 v3, i3 = m3(vol)
@@ -59,3 +59,26 @@ try:
     unpool(out, ind, output_size=[9, 9])
 except ValueError as e:
     print('ValueError', e)
+
+# grad_fn names and exact values of the ATen kernels 1.13 calls
+q = torch.randn(2, 3, 7, 9, requires_grad=True)
+q3 = torch.randn(1, 2, 5, 6, 7, requires_grad=True)
+for name, t in [('amax2d', F.adaptive_max_pool2d(q, (3, 4))),
+                ('amax2d_none', F.adaptive_max_pool2d(q, (None, 5))),
+                ('amax3d', F.adaptive_max_pool3d(q3, (2, 3, 4))),
+                ('aavg3d', F.adaptive_avg_pool3d(q3, (3, None, 2))),
+                ('aavg3d_1', F.adaptive_avg_pool3d(q3, 1))]:
+    print(name, tuple(t.shape), type(t.grad_fn).__name__, t.reshape(-1)[:5].tolist())
+    print(torch.autograd.grad(t.pow(2).sum(), q if t.dim() == 4 else q3)[0].reshape(-1)[:12].tolist())
+mv, mi = F.adaptive_max_pool2d(q, 3, return_indices=True)
+print(mi.dtype, mi[1, 2])
+mp, mpi = F.max_pool2d(q, 2, return_indices=True)
+un = F.max_unpool2d(mp, mpi, 2, output_size=q.shape)
+print(type(un.grad_fn).__name__, un.shape, un[0, 0, :2])
+mp3, mpi3 = F.max_pool3d(q3, 2, return_indices=True)
+un3 = F.max_unpool3d(mp3, mpi3, 2, output_size=[5, 6, 7])
+print(type(un3.grad_fn).__name__, un3.shape, un3[0, 1, 1, 2].tolist())
+mp1, mpi1 = F.max_pool1d(q[0], 3, stride=2, return_indices=True)
+un1 = F.max_unpool1d(mp1, mpi1, 3, stride=2)
+print(type(un1.grad_fn).__name__, un1.shape, un1[1].tolist())
+print(torch.autograd.grad(un3.sum() + un.sum(), q3)[0][0, 0, 0].tolist())

@@ -1,4 +1,4 @@
-# covers: nn.Bilinear (init, repr), nn.CosineSimilarity, nn.PairwiseDistance, F.pairwise_distance, F.pdist, nn.Unflatten, nn.Fold / nn.Unfold and F.fold / F.unfold
+# covers: nn.Bilinear (init, repr), nn.CosineSimilarity, nn.PairwiseDistance, F.pairwise_distance, F.pdist, nn.Unflatten, nn.Fold / nn.Unfold and F.fold / F.unfold; grad_fn names and exact values of the ATen kernels 1.13 calls
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -51,3 +51,21 @@ try:
     F.fold(torch.ones(1, 5, 9), (4, 4), 2)
 except RuntimeError:
     print('RuntimeError')
+
+# grad_fn names and exact values of the ATen kernels 1.13 calls (im2col / col2im)
+im = torch.randn(2, 3, 6, 7, requires_grad=True)
+cols = F.unfold(im, (2, 3), dilation=(2, 1), padding=1, stride=(1, 2))
+print(tuple(cols.shape), type(cols.grad_fn).__name__, cols[1, 4, :8].tolist())
+back = F.fold(cols, (6, 7), (2, 3), dilation=(2, 1), padding=1, stride=(1, 2))
+print(tuple(back.shape), type(back.grad_fn).__name__, back[0, 2, 3].tolist())
+print(torch.autograd.grad(back.pow(2).sum(), im)[0][1, 0, 2].tolist())
+u3 = F.unfold(im[0], 3)
+print(tuple(u3.shape), type(u3.grad_fn).__name__)
+f2 = F.fold(u3, [6, 7], 3)
+print(tuple(f2.shape), type(f2.grad_fn).__name__, f2[1, 2].tolist())
+print(nn.Fold((4, 5), 2, stride=2, padding=(0, 1))(torch.randn(1, 8, 6)).shape)
+for bad in [lambda: F.unfold(torch.randn(3, 4), 2), lambda: F.fold(torch.randn(2, 5, 6), (4, 5), 2)]:
+    try:
+        bad()
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, str(e).split('\n')[0])

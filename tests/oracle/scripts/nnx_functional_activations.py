@@ -1,4 +1,4 @@
-# covers: F.celu/selu/glu/softmin/softshrink/tanhshrink/threshold/rrelu/hardshrink/prelu/logsigmoid/softsign and in-place variants (relu_, elu_, selu_, celu_, hardtanh_, leaky_relu_, threshold_, rrelu_), F.alpha_dropout, nn.AlphaDropout, nn.FeatureAlphaDropout, F.gumbel_softmax shape
+# covers: F.celu/selu/glu/softmin/softshrink/tanhshrink/threshold/rrelu/hardshrink/prelu/logsigmoid/softsign and in-place variants (relu_, elu_, selu_, celu_, hardtanh_, leaky_relu_, threshold_, rrelu_), F.alpha_dropout, nn.AlphaDropout, nn.FeatureAlphaDropout, F.gumbel_softmax shape; grad_fn names and exact values of the ATen kernels 1.13 calls
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -16,7 +16,7 @@ for name, fn in fns:
     x.grad = None
     y = fn(x)
     y.sum().backward()
-    print(name, [round(v, 4) for v in y.tolist()], [round(v, 4) for v in x.grad.tolist()])
+    print(name, y.tolist(), x.grad.tolist())
 g = torch.randn(2, 4, requires_grad=True)
 print(F.glu(g).detach(), F.glu(g, 0).detach())
 for name, fn in [('relu_', F.relu_), ('elu_', F.elu_), ('selu_', F.selu_), ('celu_', lambda t: F.celu_(t, 2.0)),
@@ -24,10 +24,10 @@ for name, fn in [('relu_', F.relu_), ('elu_', F.elu_), ('selu_', F.selu_), ('cel
                  ('threshold_', lambda t: F.threshold_(t, 0.0, 9.0)), ('relu_inplace_kw', lambda t: F.threshold(t, 0.5, 0.0, inplace=True))]:
     t = torch.linspace(-1, 1, 5)
     r = fn(t)
-    print(name, [round(v, 4) for v in t.tolist()], r is t)
+    print(name, t.tolist(), r is t)
 t = torch.linspace(-1, 1, 5)
 F.rrelu_(t)
-print([round(v, 4) for v in t.tolist()])
+print(t.tolist())
 print(F.softmin(torch.tensor([[1.0, 2.0], [3.0, 5.0]]), dim=1))
 ad = nn.AlphaDropout(0.2)
 fad = nn.FeatureAlphaDropout(0.5)
@@ -51,3 +51,16 @@ try:
     F.glu(torch.tensor(1.0))
 except RuntimeError as e:
     print('RuntimeError', e)
+
+# grad_fn names of the ATen kernels 1.13 calls
+r = torch.randn(3, 4, 6, requires_grad=True)
+for name, t in [('glu', F.glu(r)), ('glu1', F.glu(r, 1)), ('softshrink', F.softshrink(r, 0.7)),
+                ('softshrink0', F.softshrink(r, lambd=0.0)), ('GLU', nn.GLU(dim=0)(r[:2])),
+                ('Softshrink', nn.Softshrink(0.25)(r))]:
+    print(name, tuple(t.shape), type(t.grad_fn).__name__, t.reshape(-1)[:6].tolist())
+    print(torch.autograd.grad(t.pow(2).sum(), r)[0].reshape(-1)[:6].tolist())
+for bad in [lambda: F.glu(r, 1 + 0 * 2 + 1), lambda: F.glu(torch.tensor(1.0)), lambda: F.softshrink(r, -1.0)]:
+    try:
+        bad()
+    except RuntimeError as e:
+        print('RuntimeError', str(e).split('\n')[0])

@@ -1,4 +1,4 @@
-# covers: F.interpolate (nearest / linear / bilinear / trilinear / area, size & scale_factor, align_corners), nn.Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, F.upsample*
+# covers: F.interpolate (nearest / linear / bilinear / trilinear / area, size & scale_factor, align_corners), nn.Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, F.upsample*; grad_fn names and exact values of the ATen kernels 1.13 calls
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -51,3 +51,23 @@ try:
     F.interpolate(x)
 except ValueError as e:
     print('ValueError', e)
+
+# grad_fn names and exact values of the upsample_* kernels 1.13 calls
+for t, kw in [(x, dict(scale_factor=2)), (x, dict(size=(5, 7))), (x, dict(size=(4, 6), mode='bilinear')),
+              (x, dict(size=(5, 5), mode='bilinear', align_corners=True)),
+              (x, dict(scale_factor=1.7, mode='bilinear', recompute_scale_factor=True)),
+              (x, dict(size=(2, 2), mode='area'))]:
+    o = F.interpolate(t, **kw)
+    print(kw, type(o.grad_fn).__name__, o.reshape(-1)[:8].tolist())
+s2 = torch.tensor([[[1.0, 2.0, 4.0, 8.0]]], requires_grad=True)
+for kw in [dict(size=7, mode='linear'), dict(scale_factor=2.5, mode='linear', align_corners=True),
+           dict(size=6, mode='nearest'), dict(size=3, mode='area')]:
+    o = F.interpolate(s2, **kw)
+    print(kw, type(o.grad_fn).__name__, o.reshape(-1).tolist())
+v2 = torch.randn(1, 2, 2, 3, 2, requires_grad=True)
+for kw in [dict(scale_factor=2, mode='trilinear'), dict(size=(3, 3, 3), mode='trilinear', align_corners=True),
+           dict(size=(3, 4, 5), mode='nearest')]:
+    o = F.interpolate(v2, **kw)
+    print(kw, type(o.grad_fn).__name__, o.reshape(-1)[:8].tolist())
+    print(torch.autograd.grad(o.pow(2).sum(), v2)[0].reshape(-1)[:6].tolist())
+print(type(nn.Upsample(scale_factor=2)(x).grad_fn).__name__, type(nn.UpsamplingBilinear2d(scale_factor=2)(x).grad_fn).__name__)

@@ -1,4 +1,4 @@
-# covers: CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, MultiLabelMarginLoss and their F functions
+# covers: CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, MultiLabelMarginLoss and their F functions; grad_fn names and exact values of the ATen kernels 1.13 calls
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -15,9 +15,9 @@ def show(name, fn):
     out = fn()
     if out.dim() == 0:
         out.backward()
-        print(name, round(out.item(), 4), [round(v, 4) for v in x1.grad.flatten().tolist()[:6]])
+        print(name, out.item(), x1.grad.flatten().tolist()[:6])
     else:
-        print(name, [round(v, 4) for v in out.flatten().tolist()[:8]])
+        print(name, out.flatten().tolist()[:8])
 
 
 for red in ['mean', 'sum', 'none']:
@@ -61,3 +61,24 @@ try:
     F.triplet_margin_with_distance_loss(x1, x2, x3, 1.0)
 except TypeError:
     print('TypeError')
+
+# grad_fn names and exact values of the ATen kernels 1.13 calls
+xi = torch.randn(4, 5, requires_grad=True)
+yi = torch.tensor([1, 0, 4, 2])
+ml = torch.tensor([[3, 0, -1, 1, 2], [1, -1, 2, 2, 2], [0, 1, 2, 3, 4], [4, 4, -1, 0, 0]])
+sm = torch.tensor([[1.0, -1.0, 1.0, 1.0, -1.0]] * 4)
+wt = torch.tensor([0.5, 1.0, 2.0, 1.5, 0.1])
+for name, fn in [('soft', lambda red: F.soft_margin_loss(xi, sm, reduction=red)),
+                 ('mlmargin', lambda red: F.multilabel_margin_loss(xi, ml, reduction=red)),
+                 ('multi', lambda red: F.multi_margin_loss(xi, yi, reduction=red)),
+                 ('multi_p2w', lambda red: F.multi_margin_loss(xi, yi, p=2, margin=0.7, weight=wt, reduction=red))]:
+    for red in ['mean', 'sum', 'none']:
+        out = fn(red)
+        print(name, red, type(out.grad_fn).__name__, out.reshape(-1).tolist())
+    print(torch.autograd.grad(fn('sum'), xi)[0].reshape(-1)[:10].tolist())
+print(F.multilabel_margin_loss(xi[0], ml[0], reduction='none'), F.multi_margin_loss(xi[1], yi[1:2], reduction='none'))
+for bad in [lambda: F.multi_margin_loss(xi, yi, p=3), lambda: F.multi_margin_loss(xi, yi, weight=wt.reshape(1, 5))]:
+    try:
+        bad()
+    except ValueError as e:
+        print('ValueError', e)

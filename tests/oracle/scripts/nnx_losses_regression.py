@@ -1,4 +1,4 @@
-# covers: L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss modules and F.l1_loss/smooth_l1_loss/huber_loss/kl_div/poisson_nll_loss/gaussian_nll_loss (reductions, backward, legacy size_average/reduce)
+# covers: L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, PoissonNLLLoss, GaussianNLLLoss modules and F.l1_loss/smooth_l1_loss/huber_loss/kl_div/poisson_nll_loss/gaussian_nll_loss (reductions, backward, legacy size_average/reduce); grad_fn names and exact values of the ATen kernels 1.13 calls
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -13,9 +13,9 @@ def show(name, crit, *args):
     out = crit(*args)
     if out.dim() == 0:
         out.backward()
-        print(name, round(out.item(), 4), [round(v, 4) for v in a.grad.flatten().tolist()[:6]])
+        print(name, out.item(), a.grad.flatten().tolist()[:6])
     else:
-        print(name, [round(v, 4) for v in out.flatten().tolist()[:6]])
+        print(name, out.flatten().tolist()[:6])
 
 
 for red in ['mean', 'sum', 'none']:
@@ -62,3 +62,13 @@ try:
     F.huber_loss(a, b, reduction='bad')
 except ValueError as e:
     print('ValueError', e)
+
+# grad_fn names and exact values of the ATen kernel 1.13 calls
+hi = torch.randn(3, 4, requires_grad=True)
+ht = torch.randn(3, 4) * 2
+for red in ['mean', 'sum', 'none']:
+    for delta in [1.0, 0.3, 2.5]:
+        out = F.huber_loss(hi, ht, reduction=red, delta=delta)
+        print('huber', red, delta, type(out.grad_fn).__name__, out.reshape(-1)[:6].tolist())
+print(torch.autograd.grad(F.huber_loss(hi, ht, delta=0.5), hi)[0].reshape(-1).tolist())
+print(nn.HuberLoss(delta=0.7)(hi, ht).item(), F.huber_loss(hi, ht[0].expand(3, 4)).item())

@@ -1,4 +1,4 @@
-# covers: presence of the 1.13 torch.nn layer classes and torch.nn.functional functions added for nnx (hasattr on nn / F), issubclass(Module)
+# covers: presence of the 1.13 torch.nn layer classes and torch.nn.functional functions added for nnx (hasattr on nn / F), issubclass(Module); nn.FractionalMaxPool2d/3d and nn.CTCLoss, F.grid_sample/affine_grid/ctc_loss/fractional_max_pool* and F.assert_int_or_pair
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -39,3 +39,14 @@ fns = ['conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'co
        'smooth_l1_loss', 'elu', 'hardtanh', 'softplus', 'logsigmoid', 'hardswish', 'hardsigmoid', 'mish', 'softsign']
 print(len(fns), [f for f in fns if not hasattr(F, f)])
 print(torch.nn.functional is F, nn.functional.interpolate is F.interpolate)
+new_classes = ['FractionalMaxPool2d', 'FractionalMaxPool3d', 'CTCLoss']
+print([c for c in new_classes if not hasattr(nn, c)], [c for c in new_classes if not issubclass(getattr(nn, c), nn.Module)])
+new_fns = ['fractional_max_pool2d', 'fractional_max_pool2d_with_indices', 'fractional_max_pool3d',
+           'fractional_max_pool3d_with_indices', 'grid_sample', 'affine_grid', 'ctc_loss', 'assert_int_or_pair']
+print([f for f in new_fns if not hasattr(F, f)])
+print(F.GRID_SAMPLE_INTERPOLATION_MODES, F.GRID_SAMPLE_PADDING_MODES, F.Tensor is torch.Tensor)
+F.assert_int_or_pair((2, 3), 'kernel_size', 'bad {}')
+try:
+    F.assert_int_or_pair((1, 2, 3), 'kernel_size', '{} must be an int or a pair')
+except AssertionError as e:
+    print('AssertionError', e)
