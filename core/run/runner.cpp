@@ -61,6 +61,7 @@ void* runJob(void* p) {
     try {
         RunOptions opts;
         opts.out = cfg.out;
+        opts.flush = cfg.flush;
         opts.err = cfg.err;
         opts.cancel = job->stop;
         opts.maxAllocBytes = cfg.maxAllocBytes > 0 ? cfg.maxAllocBytes : physicalMemory() / 2;

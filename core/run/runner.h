@@ -28,6 +28,7 @@ struct RunConfig {
     const CancelToken* cancel = nullptr;
     std::function<void(const std::string&)> out; // script stdout (default: std::cout)
     std::function<void(const std::string&)> err; // tracebacks, warnings (default: std::cerr)
+    std::function<void()> flush;                 // print(..., flush=True) (default: std::cout.flush())
     int64_t maxAllocBytes = 0;     // 0: half of physical memory
     bool hardExitOnStuckTimeout = false; // CLI: if a single op outlives the timeout by 5 s, _exit(124)
     bool compile = true;           // false: torch.compile runs eagerly (fuselab run --no-compile)

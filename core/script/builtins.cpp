@@ -738,11 +738,12 @@ static void installFunctions(Interp& in) {
             maybeBreak(in, "print", types + "]");
         }
         std::string sep = " ", end = "\n";
+        bool flush = false;
         Value file;
         for (auto& [k, v] : a.kw) {
             if (k == "sep") { if (!v.isNone()) sep = toStr(in, v, "sep"); }
             else if (k == "end") { if (!v.isNone()) end = toStr(in, v, "end"); }
-            else if (k == "flush") {}
+            else if (k == "flush") flush = in.truthy(v);
             else if (k == "file") { if (!v.isNone()) file = v; }
             else in.raiseType("'" + k + "' is an invalid keyword argument for print()");
         }
@@ -760,6 +761,7 @@ static void installFunctions(Interp& in) {
             return Value();
         }
         in.options().out(out);
+        if (flush && in.options().flush) in.options().flush();
         return Value();
     });
     def("len", [](Interp& in, const Value&, CallArgs& a) {

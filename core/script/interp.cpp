@@ -2071,6 +2071,7 @@ GenState::~GenState() {
 // ---------------------------------------------------------------- Interp
 Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::move(opts)) {
     if (!opts_.out) opts_.out = [](const std::string& s) { std::cout << s; };
+    if (!opts_.flush) opts_.flush = [] { std::cout.flush(); };
     if (!opts_.err) opts_.err = [](const std::string& s) { std::cerr << s; };
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
     evaluator_ = std::make_unique<Evaluator>(*this);
@@ -2725,7 +2726,7 @@ void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
     if (o.is(OK::Module)) {
         // a module of the user's (imported from a file) is theirs to change; Fuselab's own are not
         auto* m = o.as<ModuleObj>();
-        if (m->ns && m->ns->vars.count("__file__")) {
+        if (m->scriptWritable || (m->ns && m->ns->vars.count("__file__"))) {
             m->ns->vars[name] = v;
             return;
         }

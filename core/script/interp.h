@@ -44,6 +44,7 @@ struct Evaluator;
 struct RunOptions {
     std::function<void(const std::string&)> out; // script stdout; default: std::cout
     std::function<void(const std::string&)> err; // warnings; default: std::cerr
+    std::function<void()> flush;                 // print(flush=True): push stdout out now (default: std::cout)
     const CancelToken* cancel = nullptr;
     int recursionLimit = 1000;
     int64_t maxAllocBytes = int64_t(8) << 30;   // one tensor / list / string

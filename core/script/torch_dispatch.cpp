@@ -296,12 +296,15 @@ bool bind(Interp& in, const FunctionSchema& s, const CallArgs& given, torch::jit
             }
         }
         IValue iv;
+        // None for an argument with a default means the default, as PyTorch's binding takes it
+        // (avg_pool3d(x, 2, None): stride=None)
+        if (v && v->isNone() && a.default_value() && a.type()->kind() != TypeKind::OptionalType) v = nullptr;
         if (!v) {
             if (a.default_value()) iv = *a.default_value();
             else { why = "missing required argument '" + a.name() + "'"; return false; }
         } else if (!toIValue(in, *v, a.type(), a.real_type(), a.N(), iv)) {
-            why = "argument '" + a.name() + "' (position " + std::to_string(i + 1) + ") must be " + a.real_type()->str() +
-                  ", not " + pyTypeName(in, *v);
+            why = "argument '" + a.name() + "'" + (i < npos ? " (position " + std::to_string(i + 1) + ")" : std::string()) + " must be " +
+                  a.real_type()->str() + ", not " + pyTypeName(in, *v);
             return false;
         }
         stack.push_back(std::move(iv));
@@ -446,6 +449,18 @@ bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out) {
     if (!function) return false;
     const std::vector<Overload>& overloads = *ov; // the index lives as long as the process
     std::string target = "torch." + name;
+    out = in.makeBuiltin(name, [&overloads, target](Interp& in, const Value&, CallArgs& ca) {
+        return callTraced(in, target, overloads, ca, /*method=*/false);
+    });
+    return true;
+}
+
+bool dispatchPrefixedAttr(Interp& in, const std::string& ns, const std::string& prefix, const std::string& name, Value& out) {
+    if (name.empty() || name[0] == '_') return false;
+    const std::vector<Overload>* ov = overloadsOf(prefix + name);
+    if (!ov) return false;
+    const std::vector<Overload>& overloads = *ov;
+    std::string target = ns + "." + name;
     out = in.makeBuiltin(name, [&overloads, target](Interp& in, const Value&, CallArgs& ca) {
         return callTraced(in, target, overloads, ca, /*method=*/false);
     });

@@ -13,6 +13,9 @@ bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out);
 // torch._C._nn.NAME: any ATen operator by its registry name (PyTorch keeps the nn kernels there:
 // upsample_nearest2d, im2col, glu, ...), for the prelude's torch.nn.functional.
 bool dispatchNnAttr(Interp& in, const std::string& name, Value& out);
+// torch.linalg.NAME, torch.fft.NAME, torch.special.NAME: the registry's PREFIX + NAME
+// (linalg_qr, fft_rfft, special_expit), exposed in namespace `ns`.
+bool dispatchPrefixedAttr(Interp& in, const std::string& ns, const std::string& prefix, const std::string& name, Value& out);
 // tensor.NAME (bound to `self`) likewise.
 bool dispatchTensorAttr(Interp& in, const Value& self, const std::string& name, Value& out);
 

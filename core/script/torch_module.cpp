@@ -261,6 +261,11 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
                   {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}}, nn);
         if (startsWith(stem, "optim_")) extra(stem.c_str(), "torch.optim._" + stem.substr(6), {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
     }
+    Value parallel = in.findModule("torch.nn.modules.parallel"); // import torch.nn.parallel
+    if (!parallel.isNone()) {
+        in.registerModule("torch.nn.parallel", parallel);
+        nsSet(nn, "parallel", parallel);
+    }
     Value sched = extra("lr_scheduler", "torch.optim.lr_scheduler", {{"torch", torch}, {"math", math}, {"optim", optim}}, Value());
     if (!sched.isNone()) nsSet(optim, "lr_scheduler", sched);
     Value data = extra("data", "torch.utils.data", {{"torch", torch}, {"math", math}}, Value());
@@ -618,6 +623,67 @@ void installTorch(Interp& in) {
         return dispatchTensorAttr(in, Value::missing(), name, out);
     };
     torch.as<ModuleObj>()->lazyAttr = dispatchTorchAttr;
+    // torch.linalg, torch.fft, torch.special: the registry's linalg_*, fft_*, special_* operators
+    for (const char* sub : {"linalg", "fft", "special"}) {
+        std::string name = std::string("torch.") + sub, prefix = std::string(sub) + "_";
+        Value m = in.newModule(name);
+        in.registerModule(name, m);
+        m.as<ModuleObj>()->lazyAttr = [name, prefix](Interp& in, const std::string& attr, Value& out) {
+            return dispatchPrefixedAttr(in, name, prefix, attr, out);
+        };
+        nsSet(torch, sub, m);
+    }
+    // torch.backends: settings scripts set (cudnn.benchmark = True, ...); nothing here reads them
+    {
+        Value backends = in.newModule("torch.backends");
+        in.registerModule("torch.backends", backends);
+        nsSet(torch, "backends", backends);
+        auto sub = [&](const char* n, std::vector<std::pair<std::string, Value>> vars, bool available) {
+            std::string full = std::string("torch.backends.") + n;
+            Value m = in.newModule(full);
+            m.as<ModuleObj>()->scriptWritable = true;
+            for (auto& [k, v] : vars) nsSet(m, k, v);
+            nsSet(m, "is_available", in.makeBuiltin("is_available", [available](Interp&, const Value&, CallArgs&) { return Value::boolean(available); }));
+            in.registerModule(full, m);
+            nsSet(backends, n, m);
+            return m;
+        };
+        sub("cudnn", {{"enabled", Value::boolean(true)}, {"benchmark", Value::boolean(false)}, {"deterministic", Value::boolean(false)},
+                      {"allow_tf32", Value::boolean(true)}}, false);
+        nsSet(in.findModule("torch.backends.cudnn"), "version", in.makeBuiltin("version", [](Interp&, const Value&, CallArgs&) { return Value(); }));
+        sub("mkldnn", {{"enabled", Value::boolean(true)}}, at::hasMKLDNN());
+        sub("mps", {}, false);
+        sub("openmp", {}, at::hasOpenMP());
+        sub("mkl", {}, at::hasMKL());
+        Value bcuda = sub("cuda", {}, false);
+        auto matmul = std::make_shared<OpaqueObj>();
+        matmul->cls = in.objectCls;
+        matmul->attrs["allow_tf32"] = Value::boolean(false);
+        matmul->attrs["allow_fp16_reduced_precision_reduction"] = Value::boolean(true);
+        nsSet(bcuda, "matmul", Value(matmul));
+        nsSet(bcuda, "is_built", in.makeBuiltin("is_built", [](Interp&, const Value&, CallArgs&) { return Value::boolean(false); }));
+    }
+    // files: a script may not touch them
+    for (const char* n : {"save", "load"}) {
+        std::string msg = std::string("torch.") + n + " is not available in Fuselab: model scripts cannot " + (n[0] == 's' ? "write" : "read") + " files";
+        nsSet(torch, n, in.makeBuiltin(n, [msg](Interp& in, const Value&, CallArgs&) -> Value { in.raise(in.runtimeError, msg); }));
+    }
+    // tensor.new(...): a tensor of the same dtype, from sizes (uninitialized) or from data
+    in.methodsOf(OK::Tensor)["new"] = [](Interp& in, const Value& self, CallArgs& a) {
+        const at::Tensor& x = tensorOf(self);
+        for (auto& [k, v] : a.kw)
+            if (k != "device") in.raiseType("new() got an unexpected keyword argument '" + k + "'");
+        if (a.pos.size() == 1 && (a.pos[0].is(OK::List) || (a.pos[0].is(OK::Tuple) && !a.pos[0].as<TupleObj>()->isSize)))
+            return guarded(in, [&] { return wrap(tensorFromData(in, a.pos[0], x.scalar_type())); });
+        if (a.pos.size() == 1 && a.pos[0].isTensor()) return wrap(tensorOf(a.pos[0]).alias());
+        std::vector<int64_t> sz;
+        if (a.pos.size() == 1 && a.pos[0].is(OK::Tuple)) sz = toIntList(in, a.pos[0], "size");
+        else
+            for (auto& p : a.pos) sz.push_back(toInt(in, p, "size"));
+        if (a.pos.empty()) sz = {0};
+        checkNumel(in, sz, x.scalar_type());
+        return guarded(in, [&] { return wrap(at::empty(sz, x.options())); });
+    };
     {
         Value C = in.newModule("torch._C");
         in.registerModule("torch._C", C);
@@ -959,6 +1025,10 @@ void installTorch(Interp& in) {
     Value cuda = in.newModule("torch.cuda");
     defn(in, cuda, "is_available", "", [](FArgs&) { return Value::boolean(false); });
     defn(in, cuda, "device_count", "", [](FArgs&) { return Value::integer(0); });
+    // seeding CUDA's generators without CUDA does nothing, as in PyTorch (they seed lazily)
+    for (const char* n : {"manual_seed", "manual_seed_all"}) defn(in, cuda, n, "seed", [](FArgs&) { return Value(); });
+    for (const char* n : {"seed", "seed_all", "empty_cache"}) defn(in, cuda, n, "", [](FArgs&) { return Value(); });
+    defn(in, cuda, "is_initialized", "", [](FArgs&) { return Value::boolean(false); });
     in.registerModule("torch.cuda", cuda);
     nsSet(torch, "cuda", cuda);
 

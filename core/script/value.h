@@ -270,6 +270,7 @@ struct ModuleObj : Obj {
     ScopeP ns;
     // Names looked up on first use (torch's operators from LibTorch's registry); the result is kept in ns.
     std::function<bool(Interp&, const std::string&, Value&)> lazyAttr;
+    bool scriptWritable = false; // settings scripts may assign (torch.backends.cudnn.benchmark = True)
     ModuleObj() : Obj(OK::Module) {}
 };
 

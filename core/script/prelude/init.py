@@ -167,3 +167,78 @@ def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'):
     std = gain / math.sqrt(fan)
     with torch.no_grad():
         return tensor.normal_(0, std)
+
+
+def dirac_(tensor, groups=1):
+    dimensions = tensor.ndimension()
+    if dimensions not in [3, 4, 5]:
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError('dim 0 must be divisible by groups')
+    out_chans_per_grp = sizes[0] // groups
+    min_dim = min(out_chans_per_grp, sizes[1])
+    with torch.no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min_dim):
+                row = g * out_chans_per_grp + d
+                if dimensions == 3:
+                    tensor[row, d, tensor.size(2) // 2] = 1
+                elif dimensions == 4:
+                    tensor[row, d, tensor.size(2) // 2, tensor.size(3) // 2] = 1
+                else:
+                    tensor[row, d, tensor.size(2) // 2, tensor.size(3) // 2, tensor.size(4) // 2] = 1
+    return tensor
+
+
+def orthogonal_(tensor, gain=1):
+    # 1.13's draw: a (rows, cols) normal matrix, QR of it (or of its transpose), Q's columns
+    # signed by R's diagonal, copied into the tensor and scaled
+    if tensor.ndimension() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = tensor.new(rows, cols).normal_(0, 1)
+    if rows < cols:
+        flattened.t_()
+    q, r = torch.linalg.qr(flattened)
+    d = torch.diag(r, 0)
+    ph = d.sign()
+    q *= ph
+    if rows < cols:
+        q.t_()
+    with torch.no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01):
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with torch.no_grad():
+        tensor.normal_(0, std)
+        for col_idx in range(cols):
+            row_indices = torch.randperm(rows)
+            zero_indices = row_indices[:num_zeros]
+            tensor[zero_indices, col_idx] = 0
+    return tensor
+
+
+# The deprecated names without the underscore (1.13 also warns, on stderr)
+uniform = uniform_
+normal = normal_
+constant = constant_
+eye = eye_
+dirac = dirac_
+xavier_uniform = xavier_uniform_
+xavier_normal = xavier_normal_
+kaiming_uniform = kaiming_uniform_
+kaiming_normal = kaiming_normal_
+orthogonal = orthogonal_
+sparse = sparse_
