@@ -1394,13 +1394,29 @@ static void installStrMethods(Interp& in) {
     sm["rfind"] = finder(true, false);
     sm["index"] = finder(false, true);
     sm["rindex"] = finder(true, true);
-    sm["count"] = [S](Interp& in, const Value& self, CallArgs& a) {
-        if (a.pos.empty()) in.raiseType("count() takes at least 1 argument");
-        const std::string& s = S(self);
+    sm["count"] = [S, charRange](Interp& in, const Value& self, CallArgs& a) {
+        if (a.pos.empty() || a.pos.size() > 3) in.raiseType("count() takes from 1 to 3 arguments");
         const std::string& x = toStr(in, a.pos[0], "must be str");
-        if (x.empty()) return Value::integer(utf8Length(s) + 1);
-        int64_t n = 0;
-        for (size_t p = s.find(x); p != std::string::npos; p = s.find(x, p + x.size())) ++n;
+        if (a.pos.size() == 1) { // the whole string: bytes will do
+            const std::string& s = S(self);
+            if (x.empty()) return Value::integer(utf8Length(s) + 1);
+            int64_t n = 0;
+            for (size_t p = s.find(x); p != std::string::npos; p = s.find(x, p + x.size())) ++n;
+            return Value::integer(n);
+        }
+        // start/end are character offsets, clamped as slices are
+        auto chars = utf8Chars(S(self));
+        int64_t len = int64_t(chars.size()), start = 0, end = len;
+        charRange(in, a, len, start, end);
+        auto sub = utf8Chars(x);
+        int64_t m = int64_t(sub.size()), n = 0;
+        if (start > len || end < start) return Value::integer(0);
+        if (m == 0) return Value::integer(end - start + 1);
+        for (int64_t i = start; i + m <= end;) {
+            bool ok = true;
+            for (int64_t j = 0; j < m && ok; ++j) ok = chars[size_t(i + j)] == sub[size_t(j)];
+            if (ok) { ++n; i += m; } else ++i;
+        }
         return Value::integer(n);
     };
     auto pad = [S](char how) {
