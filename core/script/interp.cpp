@@ -2694,6 +2694,8 @@ Value Interp::getAttr(const Value& o, const std::string& name) {
     std::string gap = !ns.empty() && torchApiHas(ns, name)
                           ? " (PyTorch 1.13 has " + ns + "." + name + "; Fuselab does not provide it yet: `fuselab api --coverage` lists what is missing)"
                           : "";
+    if (o.is(OK::Module) && (ns == "numpy" || ns == "numpy.random"))
+        gap = " (Fuselab's numpy has only numpy.random.seed and the constants pi, e, inf, nan so far; use torch for arrays and random numbers)";
     if (o.is(OK::Module)) raise(attributeError, "module '" + o.as<ModuleObj>()->name + "' has no attribute '" + name + "'" + gap);
     if (o.is(OK::Class)) raise(attributeError, "type object '" + o.as<ClassObj>()->name + "' has no attribute '" + name + "'" + gap);
     raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'" + gap);
