@@ -1333,6 +1333,7 @@ join split format startswith endswith replace strip rstrip lstrip lower upper co
 items keys values get pop update setdefault copy
 append extend insert index remove
 __setattr__ __delattr__ __init__ __repr__
+ndimension new t_ view_as diag sign qr ceil randperm
 """.split())
 
 FORBIDDEN_ATTRS = {"__dict__", "__slots__", "__getattribute__", "__new__", "__class_getitem__", "__mro__"}
