@@ -943,6 +943,61 @@ void installTorch(Interp& in) {
         return Value();
     });
     defn(in, torch, "get_num_threads", "", [](FArgs&) { return Value::integer(at::get_num_threads()); });
+    defn(in, torch, "get_num_interop_threads", "", [](FArgs&) { return Value::integer(at::get_num_interop_threads()); });
+    defn(in, torch, "set_num_interop_threads", "n", [](FArgs& a) -> Value {
+        // LibTorch allows this once, before any inter-op work; later it is PyTorch's RuntimeError
+        return guarded(a.in, [&] { at::set_num_interop_threads(int(std::max<int64_t>(1, a.i(0, 1)))); return Value(); });
+    });
+
+    // ---- constants and the process-wide switches model code reads or sets
+    nsSet(torch, "e", Value::real(2.718281828459045));
+    nsSet(torch, "pi", Value::real(3.141592653589793));
+    nsSet(torch, "inf", Value::real(std::numeric_limits<double>::infinity()));
+    nsSet(torch, "nan", Value::real(std::numeric_limits<double>::quiet_NaN()));
+    struct Flag { const char* name; bool value; };
+    for (const Flag& f : {Flag{"has_cuda", false}, Flag{"has_cudnn", false}, Flag{"has_mps", false}, Flag{"has_spectral", true},
+                          Flag{"has_lapack", bool(at::hasLAPACK())}, Flag{"has_mkl", bool(at::hasMKL())},
+                          Flag{"has_mkldnn", bool(at::hasMKLDNN())}, Flag{"has_openmp", bool(at::hasOpenMP())}})
+        nsSet(torch, f.name, Value::boolean(f.value));
+    defn(in, torch, "compiled_with_cxx11_abi", "", [](FArgs&) { return Value::boolean(_GLIBCXX_USE_CXX11_ABI == 1); });
+    defn(in, torch, "are_deterministic_algorithms_enabled", "", [](FArgs&) { return Value::boolean(at::globalContext().deterministicAlgorithms()); });
+    defn(in, torch, "is_deterministic_algorithms_warn_only_enabled", "", [](FArgs&) {
+        return Value::boolean(at::globalContext().deterministicAlgorithmsWarnOnly());
+    });
+    defn(in, torch, "set_flush_denormal", "mode", [](FArgs& a) {
+        if (!a.v[0].isBool()) a.in.raise(a.in.runtimeError, "flush_denormal expects a bool, but got " + a.in.typeName(a.v[0]));
+        return Value::boolean(at::globalContext().setFlushDenormal(a.b(0, false)));
+    });
+    in.registry["float32_matmul_precision"] = makeStr("highest");
+    defn(in, torch, "get_float32_matmul_precision", "", [](FArgs& a) { return a.in.registry["float32_matmul_precision"]; });
+    defn(in, torch, "set_float32_matmul_precision", "precision", [](FArgs& a) {
+        std::string p = toStr(a.in, a.v[0], "precision");
+        // 1.13 warns on another value (stderr) and keeps the setting; CPU matmuls do not change with it
+        if (p != "highest" && p != "high" && p != "medium")
+            a.in.options().err("Warning: " + p + " is not one of 'highest', 'high', or 'medium'; the current setFloat32MatmulPrecision call has no effect.\n");
+        else a.in.registry["float32_matmul_precision"] = makeStr(p);
+        return Value();
+    });
+    for (const char* n : {"is_inference_mode_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "is_warn_always_enabled",
+                          "is_autocast_enabled", "is_autocast_cpu_enabled", "is_autocast_cache_enabled"})
+        defn(in, torch, n, "", [n](FArgs&) { return Value::boolean(std::string(n) == "is_autocast_cache_enabled"); });
+    defn(in, torch, "is_storage", "obj", [](FArgs&) { return Value::boolean(false); });
+    defn(in, torch, "get_device", "input", [](FArgs& a) { a.t(0); return Value::integer(-1); });
+
+    // ---- torch.jit: script and trace give back what they are given (Dynamo traces through them)
+    {
+        Value jit = in.newModule("torch.jit");
+        in.registerModule("torch.jit", jit);
+        nsSet(torch, "jit", jit);
+        auto identity = [](Interp& in, const Value&, CallArgs& a) -> Value {
+            if (a.pos.empty()) in.raiseType("missing required argument 'obj'");
+            return a.pos[0];
+        };
+        for (const char* n : {"script", "trace", "ignore", "unused", "export", "script_if_tracing", "trace_module"})
+            nsSet(jit, n, in.makeBuiltin(n, identity));
+        nsSet(jit, "is_scripting", in.makeBuiltin("is_scripting", [](Interp&, const Value&, CallArgs&) { return Value::boolean(false); }));
+        nsSet(jit, "is_tracing", in.makeBuiltin("is_tracing", [](Interp&, const Value&, CallArgs&) { return Value::boolean(false); }));
+    }
 
     // torch.finfo / torch.iinfo
     auto infoObject = [&](const std::string& clsName) {
