@@ -261,6 +261,10 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
                   {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}}, nn);
         if (startsWith(stem, "optim_")) extra(stem.c_str(), "torch.optim._" + stem.substr(6), {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
     }
+    Value parameterMod = in.newModule("torch.nn.parameter"); // from torch.nn.parameter import Parameter
+    nsSet(parameterMod, "Parameter", param);
+    in.registerModule("torch.nn.parameter", parameterMod);
+    nsSet(nn, "parameter", parameterMod);
     Value parallel = in.findModule("torch.nn.modules.parallel"); // import torch.nn.parallel
     if (!parallel.isNone()) {
         in.registerModule("torch.nn.parallel", parallel);
