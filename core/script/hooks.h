@@ -114,6 +114,8 @@ public:
     virtual void reset() {}
 };
 
+// A tensor value's c10::ScalarType (defined with the torch bindings, for code that has no ATen).
+int tensorDtypeOf(const Value& v);
 // Records a tensor op when tracing, otherwise runs it. Used by the torch bindings.
 Value traceOp(Interp& in, const std::string& target, CallArgs& ca, const OpInvoke& run);
 // A graph break of kind `id` ("print", "item", ...) when tracing; otherwise nothing.

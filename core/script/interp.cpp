@@ -2416,6 +2416,7 @@ bool Interp::isInstance(const Value& v, const ClassObj* cls) {
     if (cls == intCls.get() && v.isBool()) return true;
     if (cls == tupleCls.get() && v.is(OK::Tuple)) return true;
     if (cls == tensorCls.get() && v.isTensor()) return true;
+    if (cls->tensorDtype >= 0) return v.isTensor() && tensorDtypeOf(v) == cls->tensorDtype; // isinstance(x, torch.FloatTensor)
     return typeOf(v)->isSubclassOf(cls);
 }
 

@@ -51,6 +51,8 @@ std::vector<int64_t> toIntList(Interp& in, const Value& v, const char* what);
 // torch.zeros(2, 3) / torch.zeros((2, 3)) / torch.zeros([2, 3]) / torch.zeros(torch.Size(...))
 std::vector<int64_t> sizeArgs(Interp& in, const Value& varargs, const char* what);
 std::optional<at::ScalarType> toDtype(Interp& in, const Value& v);
+// torch.FloatTensor, torch.LongTensor, ...: the legacy tensor types and their dtypes
+const std::vector<std::pair<const char*, at::ScalarType>>& legacyTensorTypes();
 Value dtypeValue(Interp& in, at::ScalarType st);
 Value sizeValue(at::IntArrayRef sizes);
 Value scalarToValue(const at::Tensor& t); // item()

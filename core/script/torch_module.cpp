@@ -546,6 +546,25 @@ void installTorch(Interp& in) {
         return guarded(in, [&] { return wrap(at::empty(sz, at::kFloat)); });
     };
     nsSet(torch, "Tensor", Value(in.tensorCls));
+    // torch.FloatTensor, torch.LongTensor, ...: the legacy tensor types (constructors of their dtype,
+    // isinstance by dtype, x.type(torch.FloatTensor))
+    for (const auto& [name, st] : legacyTensorTypes()) {
+        ClassP c = in.makeClass(name, in.objectCls, "torch");
+        c->tensorDtype = int(st);
+        at::ScalarType dt = st;
+        c->ctor = [dt](Interp& in, CallArgs& a) {
+            if (a.pos.size() == 1 && (a.pos[0].is(OK::List) || (a.pos[0].is(OK::Tuple) && !a.pos[0].as<TupleObj>()->isSize)))
+                return guarded(in, [&] { return wrap(tensorFromData(in, a.pos[0], dt)); });
+            std::vector<int64_t> sz;
+            if (a.pos.size() == 1 && a.pos[0].is(OK::Tuple)) sz = toIntList(in, a.pos[0], "size");
+            else
+                for (auto& p : a.pos) sz.push_back(toInt(in, p, "size"));
+            if (a.pos.empty()) sz = {0};
+            checkNumel(in, sz, dt);
+            return guarded(in, [&] { return wrap(at::empty(sz, at::TensorOptions().dtype(dt))); });
+        };
+        nsSet(torch, name, Value(c));
+    }
     nsSet(torch, "dtype", Value(in.dtypeCls));
     nsSet(torch, "device", Value(in.deviceCls));
     nsSet(torch, "Size", Value(in.sizeCls));

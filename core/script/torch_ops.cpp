@@ -103,6 +103,7 @@ Value convert(Args& a, const Value& self, const std::vector<Value>& rest, bool c
     for (auto& r : rest) {
         if (r.isMissing() || r.isNone()) continue;
         if (r.is(OK::Dtype) || r.is(OK::Class)) dt = *toDtype(a.in, r);
+        else if (r.isStr() && strOf(r).rfind("torch.", 0) == 0) dt = *toDtype(a.in, r); // x.type('torch.IntTensor')
         else if (r.isTensor()) dt = tensorOf(r).scalar_type();
         else checkDevice(a.in, r);
     }

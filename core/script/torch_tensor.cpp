@@ -628,6 +628,16 @@ Value dtypeValue(Interp& in, at::ScalarType st) {
     return v;
 }
 
+const std::vector<std::pair<const char*, at::ScalarType>>& legacyTensorTypes() {
+    static const std::vector<std::pair<const char*, at::ScalarType>> types = {
+        {"FloatTensor", at::kFloat}, {"DoubleTensor", at::kDouble}, {"HalfTensor", at::kHalf}, {"BFloat16Tensor", at::kBFloat16},
+        {"LongTensor", at::kLong}, {"IntTensor", at::kInt}, {"ShortTensor", at::kShort}, {"CharTensor", at::kChar},
+        {"ByteTensor", at::kByte}, {"BoolTensor", at::kBool}};
+    return types;
+}
+
+int tensorDtypeOf(const Value& v) { return int(tensorOf(v).scalar_type()); }
+
 std::optional<at::ScalarType> toDtype(Interp& in, const Value& v) {
     if (v.isMissing() || v.isNone()) return std::nullopt;
     if (v.is(OK::Dtype)) return at::ScalarType(v.as<DtypeObj>()->scalarType);
@@ -636,6 +646,11 @@ std::optional<at::ScalarType> toDtype(Interp& in, const Value& v) {
         if (c == in.floatCls.get()) return at::kDouble;
         if (c == in.intCls.get()) return at::kLong;
         if (c == in.boolCls.get()) return at::kBool;
+        if (c->tensorDtype >= 0) return at::ScalarType(c->tensorDtype); // torch.FloatTensor
+    }
+    if (v.isStr()) { // x.type('torch.FloatTensor')
+        for (const auto& [name, st] : legacyTensorTypes())
+            if (strOf(v) == std::string("torch.") + name) return st;
     }
     in.raiseType("dtype must be torch.dtype, not " + in.typeName(v));
 }

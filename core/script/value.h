@@ -203,6 +203,7 @@ struct ClassObj : Obj {
     bool isBuiltinType = false;
     bool final_ = false;                          // cannot be subclassed from scripts
     std::function<Value(Interp&, CallArgs&)> ctor; // builtin types: what calling the type does
+    int tensorDtype = -1; // torch.FloatTensor and the other legacy tensor types: their c10::ScalarType
     // builtin types: attributes looked up on first use (torch.Tensor's operators from LibTorch)
     std::function<bool(Interp&, const std::string&, Value&)> lazyAttr;
     ClassObj() : Obj(OK::Class) {}
