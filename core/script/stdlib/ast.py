@@ -1092,21 +1092,20 @@ def _parse(src):
         raise _syntax_error("invalid syntax", t.line)
 
 
-def _raise_malformed_node(node):
-    msg = "malformed node or string"
-    if isinstance(node, _Node):
-        msg += " on line %d" % node.lineno
-    raise ValueError(msg + ": %r" % (node,))
+def _malformed(node):
+    where = " on line %d" % node.lineno if isinstance(node, _Node) else ""
+    raise ValueError("malformed node or string" + where + ": %r" % (node,))
 
 
-def _convert_num(node):
-    if not isinstance(node, _Node) or node.kind != "Constant" or node.b == "bytes" or \
-            not (node.b == "imag" or type(node.a) in (int, float)):
-        _raise_malformed_node(node)
-    return node
+def _plain_number(node):
+    # a Constant holding an int, a float or an imaginary literal (bool is not a number here)
+    if isinstance(node, _Node) and node.kind == "Constant" and node.b != "bytes":
+        if node.b == "imag" or type(node.a) in (int, float):
+            return node
+    _malformed(node)
 
 
-def _value(node):
+def _constant_value(node):
     if node.b == "imag":
         raise ValueError("complex numbers are not supported: the interpreter has no complex type")
     if node.b == "bytes":
@@ -1114,50 +1113,54 @@ def _value(node):
     return node.a
 
 
-def _convert_signed_num(node):
-    if isinstance(node, _Node) and node.kind == "UnaryOp" and node.a in ("UAdd", "USub"):
-        v = _value(_convert_num(node.b))
-        return +v if node.a == "UAdd" else -v
-    return _value(_convert_num(node))
+def _is_sign(node):
+    return isinstance(node, _Node) and node.kind == "UnaryOp" and node.a in ("UAdd", "USub")
 
 
-def _convert(node):
+def _number(node):
+    # a number with at most one sign in front of it
+    if _is_sign(node):
+        magnitude = _constant_value(_plain_number(node.b))
+        return -magnitude if node.a == "USub" else +magnitude
+    return _constant_value(_plain_number(node))
+
+
+def _literal(node):
     if not isinstance(node, _Node):
-        _raise_malformed_node(node)
-    k = node.kind
-    if k == "Constant":
-        return _value(node)
-    if k == "Tuple":
-        return tuple([_convert(e) for e in node.a])
-    if k == "List":
-        return [_convert(e) for e in node.a]
-    if k == "Set":
-        out = set()
+        _malformed(node)
+    kind = node.kind
+    if kind == "Constant":
+        return _constant_value(node)
+    if kind == "List" or kind == "Tuple":
+        items = []
         for e in node.a:
-            out.add(_convert(e))
-        return out
-    if k == "Call" and node.a.kind == "Name" and node.a.a == "set" and not node.b and not node.c:
+            items.append(_literal(e))
+        return items if kind == "List" else tuple(items)
+    if kind == "Set":
+        members = set()
+        for e in node.a:
+            members.add(_literal(e))
+        return members
+    if kind == "Dict":
+        mapping = {}
+        for k in range(len(node.a)):
+            key = _literal(node.a[k])
+            mapping[key] = _literal(node.b[k])
+        return mapping
+    if kind == "Call" and node.a.kind == "Name" and node.a.a == "set" and not node.b and not node.c:
         return set()
-    if k == "Dict":
-        out = {}
-        for i in range(len(node.a)):
-            key = _convert(node.a[i])
-            out[key] = _convert(node.b[i])
-        return out
-    if k == "BinOp" and node.a in ("Add", "Sub"):
+    if kind == "BinOp" and node.a in ("Add", "Sub"):
+        # real +/- imaginary is the one sum a literal may hold; with no complex type it is refused
         left = node.b
-        if left.kind == "UnaryOp" and left.a in ("UAdd", "USub"):
-            _convert_num(left.b)
-        else:
-            _convert_num(left)
-        right = _convert_num(node.c)
-        left_real = left.kind == "UnaryOp" and left.b.b != "imag" or left.kind == "Constant" and left.b != "imag"
-        if left_real and right.b == "imag":
+        _plain_number(left.b if _is_sign(left) else left)
+        right = _plain_number(node.c)
+        real_left = (left.b.b if _is_sign(left) else left.b) != "imag"
+        if real_left and right.b == "imag":
             raise ValueError("complex numbers are not supported: the interpreter has no complex type")
-    return _convert_signed_num(node)
+    return _number(node)
 
 
 def literal_eval(node_or_string):
     if isinstance(node_or_string, str):
         node_or_string = _parse(node_or_string.lstrip(" \t"))
-    return _convert(node_or_string)
+    return _literal(node_or_string)
