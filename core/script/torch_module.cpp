@@ -239,9 +239,13 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
         return mod;
     };
     const std::vector<std::string> stems = preludeStems();
+    Value functionalHelpers;
     auto startsWith = [](const std::string& s, const char* p) { return s.rfind(p, 0) == 0; };
     for (const std::string& stem : stems) // functional*.py: more of torch.nn.functional, before nn.py
-        if (startsWith(stem, "functional")) extra(stem.c_str(), "torch.nn._" + stem, {{"torch", torch}, {"F", F}, {"math", math}}, F);
+        if (startsWith(stem, "functional")) {
+            Value m = extra(stem.c_str(), "torch.nn._" + stem, {{"torch", torch}, {"F", F}, {"math", math}}, F);
+            if (stem == "functional") functionalHelpers = m; // its _single/_pair/... serve the nn_*.py files too
+        }
     ScopeP nnNs = in.runModule(parsedPrelude("nn"), "torch.nn",
                                {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}});
     Value nn = scopeAsModule(in, "torch.nn", nnNs);
@@ -258,7 +262,7 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
     for (const std::string& stem : stems) { // nn_X.py: torch.nn.modules.X; optim_X.py: more of torch.optim
         if (startsWith(stem, "nn_"))
             extra(stem.c_str(), "torch.nn.modules." + stem.substr(3),
-                  {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}}, nn);
+                  {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}, {"_functional", functionalHelpers}}, nn);
         if (startsWith(stem, "optim_")) extra(stem.c_str(), "torch.optim._" + stem.substr(6), {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
     }
     Value parameterMod = in.newModule("torch.nn.parameter"); // from torch.nn.parameter import Parameter

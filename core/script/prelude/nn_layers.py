@@ -30,22 +30,11 @@ __all__ = [
 ]
 
 
-def _ntuple(x, n):
-    if isinstance(x, tuple) or isinstance(x, list):
-        return tuple(x)
-    return tuple([x for _ in range(n)])
-
-
-def _single(x):
-    return _ntuple(x, 1)
-
-
-def _pair(x):
-    return _ntuple(x, 2)
-
-
-def _triple(x):
-    return _ntuple(x, 3)
+# the size-tuple helpers of functional.py (the loader passes that module in as _functional)
+_ntuple = _functional._ntuple
+_single = _functional._single
+_pair = _functional._pair
+_triple = _functional._triple
 
 
 def _quadruple(x):
