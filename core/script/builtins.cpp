@@ -680,6 +680,7 @@ static void installConstructors(Interp& in) {
         if (a.pos.size() > 1) in.raiseType("dict expected at most 1 argument, got " + std::to_string(a.pos.size()));
         if (!a.pos.empty()) {
             const Value& src = a.pos[0];
+            if (src.is(OK::Dict) && in.tracer) in.tracer->onSeqUse(src); // a copy: every entry is read
             if (src.is(OK::Dict)) {
                 for (auto& e : src.as<DictObj>()->map.entries())
                     if (e.live) d->map.set(e.key, e.val);
@@ -973,6 +974,7 @@ static void installFunctions(Interp& in) {
     def("isinstance", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2) in.raiseType("isinstance expected 2 arguments, got " + std::to_string(a.pos.size()));
         std::function<bool(const Value&)> check = [&](const Value& c) -> bool {
+            if (const Value* m = in.metaMethod(c, "__instancecheck__")) return in.truthy(in.call(*m, {c, a.pos[0]}));
             if (c.is(OK::Class)) return in.isInstance(a.pos[0], c.as<ClassObj>());
             if (c.is(OK::Tuple)) {
                 for (auto& x : c.as<TupleObj>()->items) if (check(x)) return true;
@@ -986,6 +988,7 @@ static void installFunctions(Interp& in) {
     def("issubclass", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2 || !a.pos[0].is(OK::Class)) in.raiseType("issubclass() arg 1 must be a class");
         std::function<bool(const Value&)> check = [&](const Value& c) -> bool {
+            if (const Value* m = in.metaMethod(c, "__subclasscheck__")) return in.truthy(in.call(*m, {c, a.pos[0]}));
             if (c.is(OK::Class)) return a.pos[0].as<ClassObj>()->isSubclassOf(c.as<ClassObj>()) || c.as<ClassObj>() == in.objectCls.get();
             if (c.is(OK::Tuple)) {
                 for (auto& x : c.as<TupleObj>()->items) if (check(x)) return true;
@@ -1003,7 +1006,7 @@ static void installObjectProtocol(Interp& in) {
     auto def = [&in](const std::string& name, NativeFn fn) { in.setBuiltin(name, in.makeBuiltin(name, std::move(fn))); };
     auto checkAttrName = [](Interp& in, const Value& n) -> const std::string& {
         const std::string& s = toStr(in, n, "attribute name");
-        static const char* blocked[] = {"__subclasses__", "__globals__", "__builtins__", "__code__", "__mro__", "__bases__", "__base__"};
+        static const char* blocked[] = {"__subclasses__", "__globals__", "__builtins__", "__code__"};
         for (auto* b : blocked)
             if (s == b) in.raise(in.attributeError, "'" + s + "' is not available in model scripts");
         return s;
@@ -1139,6 +1142,8 @@ static void installObjectProtocol(Interp& in) {
                 bm->self = self;
                 bm->func = *m;
                 out = Value(bm);
+            } else if (m->is(OK::Builtin) && name == "__new__") {
+                out = *m; // a static method: super().__new__(cls, ...) passes cls itself
             } else if (m->is(OK::Builtin)) {
                 auto b = std::make_shared<BuiltinObj>(*m->as<BuiltinObj>());
                 NativeFn inner = b->fn;

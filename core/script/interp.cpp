@@ -327,6 +327,7 @@ struct Evaluator {
         Scope* target = storeScope(s, name);
         if (in.tracer && target == in.tracer->rootScope) in.tracer->onStore(name);
         if (in.tracer && target == in.tracer->userGlobals && s != target) in.tracer->onGlobalStore(name);
+        if (target->kind == Scope::ClassScope && !target->vars.count(name)) target->order.push_back(name);
         target->vars[name] = v;
     }
 
@@ -503,6 +504,7 @@ struct Evaluator {
         if (it == s->vars.end() || !it->second.is(OK::Dict)) {
             auto d = std::make_shared<DictObj>();
             it = s->vars.insert_or_assign("__annotations__", Value(d)).first;
+            if (s->kind == Scope::ClassScope) s->order.push_back("__annotations__");
         }
         it->second.as<DictObj>()->map.set(makeStr(name), t);
     }
@@ -802,28 +804,12 @@ struct Evaluator {
         }
     }
 
-    // The class statement's keywords go to the nearest base's __init_subclass__ (an implicit
-    // classmethod), as type.__new__ does; `metaclass=` is refused unless it is `type` or abc's
-    // ABCMeta (a marker here), so a metaclass never silently does nothing.
-    void initSubclass(const ClassDefStmt* c, const ClassP& cls, Scope* s) {
+    // The class statement's keywords (metaclass= taken out) go to the nearest base's
+    // __init_subclass__ (an implicit classmethod), as type.__new__ does.
+    void initSubclass(const ClassP& cls, CallArgs kw) {
         CallArgs ca;
         ca.pos.push_back(Value(cls));
-        for (auto& kw : c->keywords) {
-            Value v = eval(kw.value.get(), s);
-            if (kw.arg == "metaclass") {
-                bool plain = v.is(OK::Class) && (v.as<ClassObj>() == in.typeCls.get() ||
-                                                 (v.as<ClassObj>()->name == "ABCMeta" && v.as<ClassObj>()->module == "abc"));
-                if (!plain) in.raiseType("class " + c->name + ": metaclasses are not supported in model scripts (metaclass=" + in.repr(v) + ")");
-                continue;
-            }
-            if (kw.arg.empty()) { // class C(**kwargs)
-                if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
-                for (auto& e : v.as<DictObj>()->map.entries())
-                    if (e.live) ca.kw.emplace_back(in.str(e.key), e.val);
-                continue;
-            }
-            ca.kw.emplace_back(kw.arg, v);
-        }
+        ca.kw = std::move(kw.kw);
         std::vector<const ClassObj*> order = cls->order();
         for (size_t i = 1; i < order.size(); ++i) {
             auto it = order[i]->attrs.find("__init_subclass__");
@@ -840,35 +826,143 @@ struct Evaluator {
             in.call(f, ca);
             return;
         }
-        if (!ca.kw.empty()) in.raiseType(c->name + ".__init_subclass__() takes no keyword arguments");
+        if (!ca.kw.empty()) in.raiseType(cls->name + ".__init_subclass__() takes no keyword arguments");
     }
 
-    void execClass(const ClassDefStmt* c, Scope* s) {
+    // The bases of a new class, checked: classes that scripts may subclass, no repeats.
+    std::vector<ClassP> checkedBases(const std::string& name, const std::vector<Value>& given) {
         std::vector<ClassP> bases;
-        for (auto& be : c->bases) {
-            Value b = eval(be.get(), s);
-            if (!b.is(OK::Class)) in.raiseType("class " + c->name + ": base must be a class, not '" + in.typeName(b) + "'");
+        for (const Value& b : given) {
+            if (!b.is(OK::Class)) in.raiseType("class " + name + ": base must be a class, not '" + in.typeName(b) + "'");
             ClassP base = std::static_pointer_cast<ClassObj>(b.objp());
-            if (base->final_ || (base->isBuiltinType && !base->isSubclassOf(in.baseExc.get()) && base != in.objectCls))
-                in.raiseType("subclassing '" + base->name + "' is not supported in model scripts");
+            bool allowed = !base->final_ && (!base->isBuiltinType || base->isSubclassOf(in.baseExc.get()) || base == in.objectCls || base == in.typeCls);
+            if (!allowed) in.raiseType("subclassing '" + base->name + "' is not supported in model scripts");
             for (auto& other : bases)
                 if (other == base) in.raiseType("duplicate base class " + base->name);
             bases.push_back(base);
         }
         if (bases.empty()) bases.push_back(in.objectCls);
-        ClassP base = bases[0];
+        return bases;
+    }
+
+    // Links a new class to its bases (first base, all bases, C3 MRO).
+    void linkBases(const ClassP& cls, const std::vector<ClassP>& bases) {
+        cls->base = bases[0];
+        if (bases.size() < 2 && bases[0]->mro.empty()) return; // the base chain is the MRO
+        cls->bases = bases;
+        cls->mro = c3(cls.get(), bases);
+        if (cls->mro.empty()) {
+            std::string names;
+            for (auto& b : bases) names += (names.empty() ? "" : ", ") + b->name;
+            in.raiseType("Cannot create a consistent method resolution\norder (MRO) for bases " + names);
+        }
+    }
+
+    // A class's namespace entry: functions learn their class (zero-argument super()).
+    static void addClassAttr(const ClassP& cls, const std::string& k, const Value& v) {
+        if (!cls->attrs.count(k)) cls->attrOrder.push_back(k);
+        cls->attrs[k] = v;
+        if (v.is(OK::Function)) {
+            auto* fn = v.as<FunctionObj>();
+            if (fn->owner.expired()) fn->owner = cls;
+        }
+    }
+
+    // The metaclass of a class statement: `metaclass=` when given (`type`, and abc's ABCMeta, a
+    // marker, mean none), else the most derived of its bases' metaclasses.
+    ClassP metaclassOf(const std::string& name, const Value& given, const std::vector<ClassP>& bases) {
+        ClassP meta;
+        if (!given.isMissing()) {
+            bool plain = given.is(OK::Class) && (given.as<ClassObj>() == in.typeCls.get() ||
+                                                 (given.as<ClassObj>()->name == "ABCMeta" && given.as<ClassObj>()->module == "abc"));
+            if (!plain) meta = std::static_pointer_cast<ClassObj>(given.objp()); // a subclass of type (execClass)
+        }
+        for (auto& b : bases) {
+            if (!b->meta || (meta && meta->isSubclassOf(b->meta.get()))) continue;
+            if (meta && !b->meta->isSubclassOf(meta.get()))
+                in.raiseType("metaclass conflict: the metaclass of a derived class must be a (non-strict) subclass of the metaclasses of all its bases");
+            meta = b->meta;
+        }
+        return meta;
+    }
+
+    // A class made by a metaclass: meta.__new__(meta, name, bases, ns, **kw) (type.__new__ unless
+    // the metaclass has its own), then meta.__init__ when the result is an instance of meta.
+    // `pending` is the class object the class body's functions already know (their super()):
+    // type.__new__ fills that one rather than a new one.
+    Value classViaMeta(const ClassP& meta, const std::string& name, const Value& bases, const Value& ns, CallArgs kw, ClassP pending) {
+        pendingClass = std::move(pending);
+        struct Clear { ClassP& p; ~Clear() { p.reset(); } } clear{pendingClass};
+        const Value* nw = meta->lookup("__new__");
+        CallArgs a;
+        a.pos = {Value(meta), makeStr(name), bases, ns};
+        a.kw = kw.kw;
+        Value made = in.call(*nw, a);
+        pendingClass.reset();
+        if (made.is(OK::Class) && made.as<ClassObj>()->meta && made.as<ClassObj>()->meta->isSubclassOf(meta.get()))
+            if (const Value* init = meta->lookup("__init__"); init && init->is(OK::Function)) {
+                CallArgs ia;
+                ia.pos = {made, makeStr(name), bases, ns};
+                ia.kw = std::move(kw.kw);
+                in.call(*init, ia);
+            }
+        return made;
+    }
+    ClassP pendingClass;
+
+    // type.__new__(mcs, name, bases, ns, **kw): a class from a namespace dict, in its order.
+    Value typeNew(CallArgs& a) {
+        if (a.pos.size() != 4 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr() || !a.pos[2].is(OK::Tuple) || !a.pos[3].is(OK::Dict))
+            in.raiseType("type.__new__(X): expected (metaclass, name: str, bases: tuple, namespace: dict)");
+        ClassP mcs = std::static_pointer_cast<ClassObj>(a.pos[0].objp());
+        if (!mcs->isSubclassOf(in.typeCls.get())) in.raiseType("type.__new__(" + mcs->name + "): " + mcs->name + " is not a subtype of type");
+        std::string name = strOf(a.pos[1]);
+        std::vector<ClassP> bases = checkedBases(name, a.pos[2].as<TupleObj>()->items);
+        ClassP cls = pendingClass && pendingClass->name == name ? pendingClass : std::make_shared<ClassObj>();
+        pendingClass.reset();
+        cls->name = name;
+        cls->attrs.clear();
+        cls->attrOrder.clear();
+        linkBases(cls, bases);
+        cls->module = "__main__";
+        for (auto& e : a.pos[3].as<DictObj>()->map.entries()) {
+            if (!e.live) continue;
+            if (!e.key.isStr()) in.raiseType("type.__new__(): the namespace's keys must be strings");
+            addClassAttr(cls, strOf(e.key), e.val);
+        }
+        if (auto m = cls->attrs.find("__module__"); m != cls->attrs.end() && m->second.isStr()) cls->module = strOf(m->second);
+        if (mcs != in.typeCls) cls->meta = mcs;
+        else cls->meta = metaclassOf(name, Value::missing(), bases);
+        CallArgs kw;
+        kw.kw = std::move(a.kw);
+        initSubclass(cls, std::move(kw));
+        return Value(cls);
+    }
+
+    void execClass(const ClassDefStmt* c, Scope* s) {
+        std::vector<Value> given;
+        for (auto& be : c->bases) given.push_back(eval(be.get(), s));
+        std::vector<ClassP> bases = checkedBases(c->name, given);
+        CallArgs kws; // the class statement's keywords, metaclass= apart
+        Value metaGiven = Value::missing();
+        for (auto& kw : c->keywords) {
+            Value v = eval(kw.value.get(), s);
+            if (kw.arg == "metaclass") { metaGiven = v; continue; }
+            if (kw.arg.empty()) { // class C(**kwargs)
+                if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
+                for (auto& e : v.as<DictObj>()->map.entries())
+                    if (e.live) kws.kw.emplace_back(in.str(e.key), e.val);
+                continue;
+            }
+            kws.kw.emplace_back(kw.arg, v);
+        }
+        // metaclass= something other than a class derived from type: called with (name, bases, ns)
+        bool abcMarker = metaGiven.is(OK::Class) && metaGiven.as<ClassObj>()->name == "ABCMeta" && metaGiven.as<ClassObj>()->module == "abc";
+        bool metaCallable = !metaGiven.isMissing() && !abcMarker && !(metaGiven.is(OK::Class) && metaGiven.as<ClassObj>()->isSubclassOf(in.typeCls.get()));
+        ClassP meta = metaCallable ? ClassP() : metaclassOf(c->name, metaGiven, bases);
         auto cls = std::make_shared<ClassObj>();
         cls->name = c->name;
-        cls->base = base;
-        if (bases.size() > 1) {
-            cls->bases = bases;
-            cls->mro = c3(cls.get(), bases);
-            if (cls->mro.empty()) {
-                std::string names;
-                for (auto& b : bases) names += (names.empty() ? "" : ", ") + b->name;
-                in.raiseType("Cannot create a consistent method resolution\norder (MRO) for bases " + names);
-            }
-        }
+        linkBases(cls, bases);
         Scope* g = globalsOf(s);
         auto modName = g->vars.find("__name__");
         cls->module = modName != g->vars.end() && modName->second.isStr() ? strOf(modName->second) : "__main__";
@@ -876,8 +970,8 @@ struct Evaluator {
         cs->kind = Scope::ClassScope;
         cs->parent = s->kind == Scope::ClassScope ? s->parent : shareScope(s);
         cs->globals = s->globals ? s->globals : shareScope(s);
-        cs->vars["__module__"] = makeStr(cls->module);
-        cs->vars["__qualname__"] = makeStr(qualPrefix(s) + c->name);
+        storeName(cs.get(), "__module__", makeStr(cls->module));
+        storeName(cs.get(), "__qualname__", makeStr(qualPrefix(s) + c->name));
         Value ret;
         ownerStack.push_back(cls);
         try {
@@ -887,16 +981,39 @@ struct Evaluator {
             throw;
         }
         ownerStack.pop_back();
-        if (auto mm = cs->vars.find("__module__"); mm != cs->vars.end() && mm->second.isStr()) cls->module = strOf(mm->second);
-        for (auto& [k, v] : cs->vars) {
-            cls->attrs[k] = v;
-            if (v.is(OK::Function)) {
-                auto* fn = v.as<FunctionObj>();
-                if (fn->owner.expired()) fn->owner = cls;
-            }
+        if (cs->order.size() != cs->vars.size()) { // a name set some other way than storeName: keep it, last
+            std::set<std::string> listed(cs->order.begin(), cs->order.end());
+            std::vector<std::string> rest;
+            for (auto& [k, v] : cs->vars)
+                if (!listed.count(k)) rest.push_back(k);
+            std::sort(rest.begin(), rest.end());
+            cs->order.insert(cs->order.end(), rest.begin(), rest.end());
         }
-        Value clsV(cls);
-        initSubclass(c, cls, s);
+        Value clsV;
+        if (metaCallable) {
+            auto ns = std::make_shared<DictObj>();
+            for (auto& k : cs->order)
+                if (auto v = cs->vars.find(k); v != cs->vars.end()) ns->map.set(makeStr(k), v->second);
+            std::vector<Value> bv;
+            for (auto& b : given) bv.push_back(b);
+            CallArgs ma;
+            ma.pos = {makeStr(c->name), makeTuple(bv), Value(ns)};
+            ma.kw = std::move(kws.kw);
+            clsV = in.call(metaGiven, ma);
+        } else if (!meta) {
+            if (auto mm = cs->vars.find("__module__"); mm != cs->vars.end() && mm->second.isStr()) cls->module = strOf(mm->second);
+            for (auto& k : cs->order)
+                if (auto v = cs->vars.find(k); v != cs->vars.end()) addClassAttr(cls, k, v->second);
+            clsV = Value(cls);
+            initSubclass(cls, std::move(kws));
+        } else {
+            auto ns = std::make_shared<DictObj>();
+            for (auto& k : cs->order)
+                if (auto v = cs->vars.find(k); v != cs->vars.end()) ns->map.set(makeStr(k), v->second);
+            std::vector<Value> bv;
+            for (auto& b : bases) bv.push_back(Value(b));
+            clsV = classViaMeta(meta, c->name, makeTuple(bv), Value(ns), std::move(kws), cls);
+        }
         for (auto it = c->decorators.rbegin(); it != c->decorators.rend(); ++it) clsV = in.call(eval(it->get(), s), {clsV});
         storeName(s, c->name, clsV);
     }
@@ -1298,6 +1415,7 @@ struct Evaluator {
                 if (!d->keys[i]) {
                     Value other = eval(d->values[i].get(), s);
                     if (!other.is(OK::Dict)) in.raiseType("'" + in.typeName(other) + "' object is not a mapping");
+                    if (in.tracer) in.tracer->onSeqUse(other); // {**d} reads every entry
                     for (auto& en : other.as<DictObj>()->map.entries())
                         if (en.live) dictSet(dobj.get(), en.key, en.val);
                     continue;
@@ -1596,6 +1714,7 @@ struct Evaluator {
             Value v = eval(k.value.get(), s);
             if (k.arg.empty()) {
                 if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
+                if (in.tracer) in.tracer->onSeqUse(v); // f(**d) reads every entry
                 for (auto& en : v.as<DictObj>()->map.entries()) {
                     if (!en.live) continue;
                     if (!en.key.isStr()) in.raiseType("keywords must be strings");
@@ -2076,8 +2195,35 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
     evaluator_ = std::make_unique<Evaluator>(*this);
     installBuiltins(*this);
+    installTypeMethods();
     installGeneratorMethods();
     installTorch(*this);
+}
+
+// What a script metaclass inherits from type: __new__ (a class from a namespace), __call__ (an
+// instance: __new__ then __init__), __init__; and type(name, bases, ns).
+void Interp::installTypeMethods() {
+    addMethod(typeCls, "__new__", [](Interp& in, const Value&, CallArgs& a) { return in.ev().typeNew(a); });
+    addMethod(typeCls, "__call__", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.empty() || !a.pos[0].is(OK::Class)) in.raiseType("descriptor '__call__' requires a 'type' object");
+        Value cls = a.pos[0];
+        a.pos.erase(a.pos.begin());
+        return in.instantiate(cls, a);
+    });
+    addMethod(typeCls, "__init__", [](Interp&, const Value&, CallArgs&) { return Value(); });
+    addMethod(typeCls, "__setattr__", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() != 3 || !a.pos[0].is(OK::Class) || !a.pos[1].isStr()) in.raiseType("type.__setattr__(cls, name, value)");
+        in.setClassAttr(a.pos[0], strOf(a.pos[1]), a.pos[2]);
+        return Value();
+    });
+    typeCls->ctor = [](Interp& in, CallArgs& a) {
+        if (a.pos.size() == 3) {
+            a.pos.insert(a.pos.begin(), Value(in.typeCls));
+            return in.ev().typeNew(a);
+        }
+        if (a.pos.size() != 1 || !a.kw.empty()) in.raiseType("type() takes 1 or 3 arguments");
+        return Value(in.typeOf(a.pos[0])->shared_from_this());
+    };
 }
 
 // gen.send(v), gen.throw(exc), gen.close(), and the iterator protocol's names.
@@ -2388,7 +2534,7 @@ ClassObj* Interp::typeOf(const Value& v) {
     case OK::Function: return functionCls.get();
     case OK::Builtin:
     case OK::BoundMethod: return builtinFnCls.get();
-    case OK::Class: return typeCls.get();
+    case OK::Class: return v.as<ClassObj>()->meta ? v.as<ClassObj>()->meta.get() : typeCls.get();
     case OK::Instance: return v.as<InstanceObj>()->cls.get();
     case OK::Module: return moduleCls.get();
     case OK::Tensor: return tensorIsParameter(v) ? parameterCls.get() : tensorCls.get();
@@ -2441,6 +2587,63 @@ Value Interp::call(const Value& f, CallArgs& args) {
     case OK::Class: {
         auto* cls = f.as<ClassObj>();
         if (cls->ctor) return cls->ctor(*this, args);
+        if (const Value* mc = metaMethod(f, "__call__")) { // the metaclass's __call__ makes the instance
+            CallArgs a2;
+            a2.pos.reserve(args.pos.size() + 1);
+            a2.pos.push_back(f);
+            for (auto& p : args.pos) a2.pos.push_back(p);
+            a2.kw = std::move(args.kw);
+            return call(*mc, a2);
+        }
+        if (cls->isSubclassOf(typeCls.get())) { // a metaclass called: M(name, bases, ns) makes a class
+            if (args.pos.size() != 3 || !args.pos[0].isStr() || !args.pos[1].is(OK::Tuple) || !args.pos[2].is(OK::Dict))
+                raiseType(cls->name + "() expects (name: str, bases: tuple, namespace: dict) in model scripts");
+            CallArgs kw;
+            kw.kw = std::move(args.kw);
+            return ev().classViaMeta(std::static_pointer_cast<ClassObj>(f.objp()), strOf(args.pos[0]), args.pos[1], args.pos[2], std::move(kw), nullptr);
+        }
+        return instantiate(f, args);
+    }
+    case OK::Instance: {
+        auto* inst = f.as<InstanceObj>();
+        const Value* c = inst->cls->lookup("__call__");
+        if (!c) raiseType("'" + typeName(f) + "' object is not callable");
+        CallArgs a2;
+        a2.pos.reserve(args.pos.size() + 1);
+        a2.pos.push_back(f);
+        for (auto& p : args.pos) a2.pos.push_back(p);
+        a2.kw = std::move(args.kw);
+        return call(*c, a2);
+    }
+    case OK::Opaque: {
+        auto* o = f.as<OpaqueObj>();
+        const Value* c = o->cls ? o->cls->lookup("__call__") : nullptr;
+        if (!c) break;
+        CallArgs a2;
+        a2.pos.push_back(f);
+        for (auto& p : args.pos) a2.pos.push_back(p);
+        a2.kw = std::move(args.kw);
+        return call(*c, a2);
+    }
+    default: break;
+    }
+    raiseType("'" + typeName(f) + "' object is not callable");
+}
+
+// A metaclass's own method `name` (a script function) for the class `o`; null for a class
+// without a script metaclass, and for what type itself does.
+const Value* Interp::metaMethod(const Value& o, const char* name) const {
+    if (!o.is(OK::Class)) return nullptr;
+    const ClassObj* meta = o.as<ClassObj>()->meta.get();
+    if (!meta) return nullptr;
+    const Value* m = meta->lookup(name);
+    return m && m->is(OK::Function) ? m : nullptr;
+}
+
+// Calling a class: __new__ (the class's own, if any) makes the object, __init__ sets it up.
+Value Interp::instantiate(const Value& f, CallArgs& args) {
+    {
+        auto* cls = f.as<ClassObj>();
         // Builtin base with a constructor (exceptions): walk to it for instance creation.
         auto inst = std::make_shared<InstanceObj>();
         inst->cls = std::static_pointer_cast<ClassObj>(f.objp());
@@ -2475,30 +2678,6 @@ Value Interp::call(const Value& f, CallArgs& args) {
         }
         return self;
     }
-    case OK::Instance: {
-        auto* inst = f.as<InstanceObj>();
-        const Value* c = inst->cls->lookup("__call__");
-        if (!c) raiseType("'" + typeName(f) + "' object is not callable");
-        CallArgs a2;
-        a2.pos.reserve(args.pos.size() + 1);
-        a2.pos.push_back(f);
-        for (auto& p : args.pos) a2.pos.push_back(p);
-        a2.kw = std::move(args.kw);
-        return call(*c, a2);
-    }
-    case OK::Opaque: {
-        auto* o = f.as<OpaqueObj>();
-        const Value* c = o->cls ? o->cls->lookup("__call__") : nullptr;
-        if (!c) break;
-        CallArgs a2;
-        a2.pos.push_back(f);
-        for (auto& p : args.pos) a2.pos.push_back(p);
-        a2.kw = std::move(args.kw);
-        return call(*c, a2);
-    }
-    default: break;
-    }
-    raiseType("'" + typeName(f) + "' object is not callable");
 }
 
 int Interp::builtinMethodKey(const ClassObj* c) const {
@@ -2626,8 +2805,38 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
                 }
             }
             if (c->lazyAttr && c->lazyAttr(*this, name, out)) return true;
+            if (c->meta) // the metaclass's attributes: methods bound to the class, properties read on it
+                if (const Value* mv = c->meta->lookup(name); mv && !mv->is(OK::Builtin)) {
+                    out = *mv;
+                    if (out.is(OK::Function)) out = bindMethod(o, out);
+                    else if (out.is(OK::Opaque)) unwrapDescriptor(out, o, Value(c->meta));
+                    return true;
+                }
             if (name == "__name__" || name == "__qualname__") { out = makeStr(c->name); return true; }
             if (name == "__module__") { out = makeStr(c->module); return true; }
+            if (name == "__class__") { out = Value(typeOf(o)->shared_from_this()); return true; }
+            if (name == "__mro__") {
+                std::vector<Value> items;
+                for (const ClassObj* k : c->order()) items.push_back(Value(const_cast<ClassObj*>(k)->shared_from_this()));
+                out = makeTuple(std::move(items));
+                return true;
+            }
+            if (name == "__bases__") {
+                std::vector<Value> items;
+                if (!c->bases.empty())
+                    for (auto& b : c->bases) items.push_back(Value(b));
+                else if (c->base)
+                    items.push_back(Value(c->base));
+                out = makeTuple(std::move(items));
+                return true;
+            }
+            if (name == "__dict__" && !c->isBuiltinType) { // a copy, in definition order
+                auto d = std::make_shared<DictObj>();
+                for (auto& k : c->attrOrder)
+                    if (auto it = c->attrs.find(k); it != c->attrs.end()) d->map.set(makeStr(k), it->second);
+                out = Value(d);
+                return true;
+            }
             if (name == "__base__") { out = c->base ? Value(c->base) : Value(); return true; }
             return false;
         }
@@ -2675,6 +2884,8 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
     auto& table = methods_[kind];
     auto it = table.find(name);
     if (it != table.end()) {
+        // a container's own methods (values, items, index, copy, ...) may read any item
+        if (tracer && (o.is(OK::List) || o.is(OK::Tuple) || o.is(OK::Dict))) tracer->onSeqUse(o);
         auto b = std::make_shared<BuiltinObj>();
         b->name = name;
         b->fn = it->second;
@@ -2702,6 +2913,15 @@ Value Interp::getAttr(const Value& o, const std::string& name) {
     raise(attributeError, "'" + typeName(o) + "' object has no attribute '" + name + "'" + gap);
 }
 
+// type.__setattr__: a class attribute set, without the metaclass's own __setattr__.
+void Interp::setClassAttr(const Value& o, const std::string& name, const Value& v) {
+    auto* c = o.as<ClassObj>();
+    if (c->isBuiltinType) raiseType("cannot set '" + name + "' attribute of immutable type '" + c->name + "'");
+    if (!c->attrs.count(name)) c->attrOrder.push_back(name);
+    c->attrs[name] = v;
+    if (v.is(OK::Function) && v.as<FunctionObj>()->owner.expired()) v.as<FunctionObj>()->owner = std::static_pointer_cast<ClassObj>(o.objp());
+}
+
 void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
     if (tracer && !o.isTensor()) tracer->onMutate(o);
     if (o.is(OK::Instance)) {
@@ -2718,9 +2938,8 @@ void Interp::setAttr(const Value& o, const std::string& name, const Value& v) {
         return;
     }
     if (o.is(OK::Class)) {
-        auto* c = o.as<ClassObj>();
-        if (c->isBuiltinType) raiseType("cannot set '" + name + "' attribute of immutable type '" + c->name + "'");
-        c->attrs[name] = v;
+        if (const Value* m = metaMethod(o, "__setattr__")) { call(*m, {o, makeStr(name), v}); return; }
+        setClassAttr(o, name, v);
         return;
     }
     if (o.is(OK::Function)) { o.as<FunctionObj>()->attrs[name] = v; return; }
@@ -2817,6 +3036,11 @@ bool Interp::truthy(const Value& v) {
 
 int64_t Interp::len(const Value& v) {
     if (tracer && (v.is(OK::List) || v.is(OK::Tuple) || v.is(OK::Dict))) tracer->onSeqUse(v);
+    if (const Value* m = metaMethod(v, "__len__")) {
+        Value r = call(*m, {v});
+        if (!r.isIntLike()) raiseType("'" + typeName(r) + "' object cannot be interpreted as an integer");
+        return r.i();
+    }
     if (v.isObj()) {
         switch (v.obj()->kind) {
         case OK::Str: return utf8Length(strOf(v));
@@ -2847,6 +3071,7 @@ int64_t Interp::len(const Value& v) {
 
 Value Interp::iter(const Value& v) {
     if (tracer && (v.is(OK::List) || v.is(OK::Tuple) || v.is(OK::Dict))) tracer->onSeqUse(v);
+    if (const Value* m = metaMethod(v, "__iter__")) return iter(call(*m, {v}));
     if (v.isObj()) {
         switch (v.obj()->kind) {
         case OK::Iterator: return v;
@@ -2985,6 +3210,7 @@ Value Interp::iter(const Value& v) {
 bool Interp::next(const Value& it, Value& out) { return it.as<IteratorObj>()->next(out); }
 
 std::vector<Value> Interp::toVector(const Value& v) {
+    if (tracer && (v.is(OK::List) || v.is(OK::Tuple))) tracer->onSeqUse(v); // a copy: every item is read
     if (v.is(OK::List)) return v.as<ListObj>()->items;
     if (v.is(OK::Tuple)) return v.as<TupleObj>()->items;
     std::vector<Value> out;
@@ -3006,6 +3232,7 @@ std::vector<Value> Interp::toVector(const Value& v) {
 }
 
 bool Interp::contains(const Value& c, const Value& item) {
+    if (const Value* m = metaMethod(c, "__contains__")) return truthy(call(*m, {c, item}));
     if (c.isObj()) {
         switch (c.obj()->kind) {
         case OK::Str: {
@@ -3054,6 +3281,11 @@ bool Interp::equals(const Value& a, const Value& b) { return truthy(compare(CmpO
 
 std::string Interp::str(const Value& v) {
     if (v.isStr()) return strOf(v);
+    if (const Value* m = metaMethod(v, "__str__")) {
+        Value r = call(*m, {v});
+        if (!r.isStr()) raiseType("__str__ returned non-string (type " + typeName(r) + ")");
+        return strOf(r);
+    }
     if (v.is(OK::Device)) {
         auto* d = v.as<DeviceObj>();
         return d->type + (d->index >= 0 ? ":" + std::to_string(d->index) : "");
@@ -3178,6 +3410,11 @@ std::string Interp::repr(const Value& v) {
     }
     case OK::Class: {
         auto* c = v.as<ClassObj>();
+        if (const Value* m = metaMethod(v, "__repr__")) {
+            Value r = call(*m, {v});
+            if (!r.isStr()) raiseType("__repr__ returned non-string (type " + typeName(r) + ")");
+            return strOf(r);
+        }
         if (c->module == "builtins") return "<class '" + c->name + "'>";
         const Value* q = c->attrs.count("__qualname__") ? &c->attrs.at("__qualname__") : nullptr;
         return "<class '" + c->module + "." + (q && q->isStr() ? strOf(*q) : c->name) + "'>";
@@ -3296,6 +3533,7 @@ std::vector<Value> sliceSeq(Interp& in, const Seq& items, const SliceObj* s) {
 } // namespace
 
 Value Interp::getItem(const Value& o, const Value& key) {
+    if (const Value* m = metaMethod(o, "__getitem__")) return call(*m, {o, key});
     if (o.isObj()) {
         switch (o.obj()->kind) {
         case OK::List: {

@@ -77,9 +77,14 @@ public:
     // ---- the object protocol, usable from native code
     Value call(const Value& f, CallArgs& args);
     Value call(const Value& f, std::vector<Value> pos) { CallArgs a; a.pos = std::move(pos); return call(f, a); }
+    // Calling a class without a metaclass __call__: its __new__, then its __init__.
+    Value instantiate(const Value& cls, CallArgs& args);
+    // The script metaclass's method `name` for the class `o` (null when none: type's own behaviour).
+    const Value* metaMethod(const Value& o, const char* name) const;
     Value getAttr(const Value& o, const std::string& name);
     bool tryGetAttr(const Value& o, const std::string& name, Value& out); // false: AttributeError
     void setAttr(const Value& o, const std::string& name, const Value& v);
+    void setClassAttr(const Value& cls, const std::string& name, const Value& v); // type.__setattr__
     void delAttr(const Value& o, const std::string& name);
     Value getItem(const Value& o, const Value& key);
     void setItem(const Value& o, const Value& key, const Value& v);
@@ -188,6 +193,7 @@ private:
     std::unordered_map<int, AttrHook> attrHooks_;
     std::unique_ptr<Evaluator> evaluator_;
     void installGeneratorMethods();
+    void installTypeMethods();
     friend struct Evaluator;
 };
 

@@ -206,6 +206,8 @@ struct ClassObj : Obj {
     int tensorDtype = -1; // torch.FloatTensor and the other legacy tensor types: their c10::ScalarType
     // builtin types: attributes looked up on first use (torch.Tensor's operators from LibTorch)
     std::function<bool(Interp&, const std::string&, Value&)> lazyAttr;
+    ClassP meta;                        // a script metaclass (a subclass of type); null: type itself
+    std::vector<std::string> attrOrder; // the class body's names in the order it first set them
     ClassObj() : Obj(OK::Class) {}
     const Value* lookup(const std::string& n) const; // walks the MRO
     // the first class after `after` in this class's MRO that has `n` (super())
@@ -304,6 +306,7 @@ struct Scope : std::enable_shared_from_this<Scope> {
     enum Kind : uint8_t { ModuleScope, FunctionScope, ClassScope, CompScope };
     Kind kind = ModuleScope;
     std::unordered_map<std::string, Value> vars;
+    std::vector<std::string> order; // class scopes: names in the order they were first set
     ScopeP parent;                 // lexically enclosing scope (never a class scope for functions)
     const FuncInfo* info = nullptr;
     ScopeP globals;                // module scope (self for a module scope is null: use this)
