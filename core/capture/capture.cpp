@@ -59,6 +59,9 @@ const BreakKind& breakKind(const std::string& id) {
                      {"Avoid calling the function `{fn}`.",
                       "Apply `@torch._dynamo.dont_skip_tracing` to the function `{fn}` to force tracing into the function. More graph breaks may occur as a result of attempting to trace into the function.",
                       "Please file an issue to PyTorch."}}},
+        {"rnn", {"rnn", "gb0014", "Attempted to wrap RNN, GRU, or LSTM", "Dynamo does not support RNN, GRU, or LSTM.",
+                 {"Set torch._dynamo.config.allow_rnn=True to enable experimental support for RNN, GRU, and LSTM in Dynamo",
+                  "It may be possible to write Dynamo tracing rules for this code. Please report an issue to PyTorch if you encounter this graph break often and it is causing performance issues."}}},
         {"observed_exception", {"observed_exception", "gb0088", "Observed exception",
                                 "Dynamo found no exception handler at the top-level compiled function when encountering an exception. Exception will propagate outside the compiled region.",
                                 {"Your code may result in an error when running in eager. Please double check that your code doesn't contain a similar error when actually running eager/uncompiled. You can do this by removing the `torch.compile` call, or by using `torch.compiler.set_stance(\"force_eager\")`. ",
@@ -527,7 +530,9 @@ static void noteValue(Tracer& t, const Source& src, const Value& v, bool guardCa
         return;
     }
     if (!v.isObj()) return;
-    if (guardCallables && (v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class))) {
+    // an enum member is a constant to Dynamo: guarded by identity, its attributes read freely
+    bool enumMember = v.is(OK::Instance) && v.as<InstanceObj>()->cls->meta && v.as<InstanceObj>()->cls->meta->module == "enum";
+    if ((guardCallables && (v.is(OK::Function) || v.is(OK::Builtin) || v.is(OK::Class))) || enumMember) {
         Guard g;
         g.kind = GuardKind::IdMatch;
         g.src = src;
@@ -671,7 +676,8 @@ void Tracer::onSeqUse(const Value& seq) {
         for (size_t i = 0; i < items.size(); ++i) {
             SourceStep st{SourceStep::Item, ""};
             st.index = int64_t(i);
-            if (items[i].isObj() && !isConstValue(items[i])) noteValue(*this, g.src.plus(st), items[i], false);
+            // constants too: a copy or a loop reads them where no later guard would see it
+            noteValue(*this, g.src.plus(st), items[i], false);
         }
     } else if (seq.is(OK::Dict)) {
         g.kind = GuardKind::DictKeys;
@@ -679,7 +685,9 @@ void Tracer::onSeqUse(const Value& seq) {
         for (auto& e : seq.as<DictObj>()->map.entries())
             if (e.live) {
                 keys.push_back(e.key);
-                if (e.key.isStr() && e.val.isObj() && !isConstValue(e.val)) noteValue(*this, g.src.plus(SourceStep{SourceStep::Item, strOf(e.key)}), e.val, false);
+                SourceStep st{SourceStep::Item, e.key.isStr() ? strOf(e.key) : ""};
+                if (e.key.isIntLike()) st.index = e.key.i();
+                if (e.key.isStr() || e.key.isIntLike()) noteValue(*this, g.src.plus(st), e.val, false);
             }
         g.expected = makeTuple(std::move(keys));
     } else {
@@ -1132,7 +1140,9 @@ std::vector<uint8_t> Tracer::sizeDependence(int node, int item) {
         if (item >= 0) sv = sv.is(OK::Tuple) && size_t(item) < sv.as<TupleObj>()->items.size() ? sv.as<TupleObj>()->items[item] : Value();
         bool known = sv.isTensor() && tensorOf(sv).dim() == int64_t(shape.size());
         for (size_t d = 0; d < shape.size(); ++d)
-            if (!shape[d].isSymbolic() && (known ? tensorOf(sv).size(int64_t(d)) != shape[d].value : shape[d].value > 1)) dep[d] = 1;
+            // not known (an op without a meta kernel): any size may come from a dynamic one, a 1
+            // too (x[::2] of 2 rows)
+            if (!shape[d].isSymbolic() && (!known || tensorOf(sv).size(int64_t(d)) != shape[d].value)) dep[d] = 1;
     }
     return dep;
 }
@@ -2018,7 +2028,8 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                 }
                 noteBreak = false;
             }
-            if (b.inLoop || (nested && !T.rootCall)) {
+            // torch.compile runs a frame that calls an RNN, GRU or LSTM module eagerly (observed on 2.11: no graph)
+            if (b.inLoop || (nested && !T.rootCall) || std::string(b.kind.id) == "rnn") {
                 // cannot resume inside a loop / with / try: the whole frame runs eagerly
                 restore();
                 fr.skip = true;
