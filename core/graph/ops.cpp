@@ -1,6 +1,7 @@
 #include "core/graph/ops.h"
 
 #include <array>
+#include <mutex>
 #include <unordered_map>
 
 namespace fl::graph {
@@ -68,6 +69,28 @@ bool mutatesInPlace(std::string_view target, bool inplaceFlag) {
 bool impure(std::string_view target) {
     auto op = opOfTarget(target);
     return (op && info(*op).impure()) || mutatesInPlace(target, false);
+}
+
+namespace {
+struct EagerOnly {
+    std::mutex mu;
+    std::array<std::optional<std::string>, kOpCount> why;
+};
+EagerOnly& eagerOnly() {
+    static EagerOnly e;
+    return e;
+}
+} // namespace
+
+void setEagerOnly(Op op, std::string why) {
+    std::lock_guard<std::mutex> lock(eagerOnly().mu);
+    eagerOnly().why[size_t(op)] = std::move(why);
+}
+
+const std::string* eagerOnlyReason(Op op) {
+    std::lock_guard<std::mutex> lock(eagerOnly().mu);
+    const auto& w = eagerOnly().why[size_t(op)];
+    return w ? &*w : nullptr; // entries are set once, before compiling, and never erased
 }
 
 } // namespace fl::graph

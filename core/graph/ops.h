@@ -194,4 +194,12 @@ bool mutatesInPlace(std::string_view target, bool inplaceFlag);
 // ops, and every in-place one.
 bool impure(std::string_view target);
 
+// Ops whose kernel math does not give what the linked LibTorch's eager kernel gives (LibTorch
+// versions differ: 1.13's log1p is inf above 1e38, later ones are not). Lowering never makes such
+// an op a kernel: it runs eagerly, with `why` as the reason. Set by the runtime, which probes
+// LibTorch once before it compiles anything; empty until then.
+void setEagerOnly(Op op, std::string why);
+// The reason `op` runs eagerly, or null when its kernel math agrees with eager.
+const std::string* eagerOnlyReason(Op op);
+
 } // namespace fl::graph

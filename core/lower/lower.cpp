@@ -735,6 +735,8 @@ private:
         std::optional<Op> id = graph::opOfTarget(n.target);
         DType outDt = DType::F32;
         if (n.meta.size() == 1 && !dtypeOf(n.meta[0].dtype, outDt)) unsupported("dtype " + n.meta[0].dtype);
+        if (id)
+            if (const std::string* why = graph::eagerOnlyReason(*id)) unsupported(*why);
         if (id) switch (graph::info(*id).family) {
             case Family::UnaryMath: return lowerUnaryMath(n, *id, outDt);
             case Family::Activation: return lowerActivation(n, *id, outDt);

@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <thread>
 
+#include "core/graph/ops.h"
 #include "core/jit/jit.h"
 #include "core/support/events.h"
 #include "core/script/tensor_obj.h"
@@ -245,7 +247,19 @@ capture::Backend* fuselabBackend() {
     return &backend;
 }
 
+// Where the linked LibTorch's eager math is not what the kernel math (codegen/kmath) computes, the
+// op runs eagerly (graph::setEagerOnly). The kernels follow LibTorch 1.13, whose log1p (Sleef's)
+// is inf above 1e38; later LibTorch gives the finite value there, and a kernel would not.
+void probeEagerMath() {
+    at::Tensor big = at::full({16}, 1.01e38, at::kFloat); // a whole vector: the vectorized kernel
+    if (std::isfinite(at::log1p(big)[0].item<float>()))
+        graph::setEagerOnly(graph::Op::Log1p, "this LibTorch's log1p is finite above 1e38, where the kernel's (LibTorch 1.13's) is inf: "
+                                              "runs eagerly so the result is eager's");
+}
+
 std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
+    static std::once_flag probed;
+    std::call_once(probed, probeEagerMath);
     auto c = std::make_shared<Compiled>();
     fl::compile::run(e.graph, traceMs, *c, *c);
     return c;
