@@ -259,10 +259,16 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
     Value optim = scopeAsModule(in, "torch.optim", optimNs);
     nsSet(torch, "optim", optim);
     Value moduleBase = nnNs->vars.at("Module");
+    // _capture_break(kind, detail): a graph break where torch.compile has one inside a library layer
+    Value captureBreak = in.makeBuiltin("_capture_break", [](Interp& in, const Value&, CallArgs& a) {
+        if (a.pos.size() == 2 && a.pos[0].isStr() && a.pos[1].isStr()) maybeBreak(in, strOf(a.pos[0]), strOf(a.pos[1]));
+        return Value();
+    });
     for (const std::string& stem : stems) { // nn_X.py: torch.nn.modules.X; optim_X.py: more of torch.optim
         if (startsWith(stem, "nn_"))
             extra(stem.c_str(), "torch.nn.modules." + stem.substr(3),
-                  {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}, {"_functional", functionalHelpers}}, nn);
+                  {{"torch", torch}, {"F", F}, {"math", math}, {"Parameter", param}, {"_OrderedDict", orderedDict}, {"init", init}, {"nn", nn}, {"Module", moduleBase}, {"_functional", functionalHelpers},
+                   {"_capture_break", captureBreak}}, nn);
         if (startsWith(stem, "optim_")) extra(stem.c_str(), "torch.optim._" + stem.substr(6), {{"torch", torch}, {"math", math}, {"optim", optim}}, optim);
     }
     Value parameterMod = in.newModule("torch.nn.parameter"); // from torch.nn.parameter import Parameter

@@ -1,7 +1,8 @@
 # Fuselab prelude: recurrent layers (torch.nn.modules.rnn).
 #
 # Runs as module torch.nn.modules.rnn; loader globals: torch, F, math,
-# Parameter, _OrderedDict, init, nn, Module.  Every name in __all__ is added
+# Parameter, _OrderedDict, init, nn, Module, _capture_break (a graph break where
+# torch.compile has one: calling an RNN, GRU or LSTM).  Every name in __all__ is added
 # to torch.nn.
 #
 # Compatibility contract with PyTorch 1.13:
@@ -338,6 +339,7 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input, hx=None):
+        _capture_break('rnn', '')
         return self._run_single('RNN', input, hx)
 
 
@@ -361,6 +363,7 @@ class LSTM(RNNBase):
         return tuple(_apply_permutation(t, permutation) for t in (hx[0], hx[1]))
 
     def forward(self, input, hx=None):
+        _capture_break('rnn', '')
         _reject_packed(input, 'LSTM')
         batched = input.dim() == 3
         axis = self._batch_axis()
@@ -391,6 +394,7 @@ class GRU(RNNBase):
         super().__init__('GRU', *args, **kwargs)
 
     def forward(self, input, hx=None):
+        _capture_break('rnn', '')
         return self._run_single('GRU', input, hx)
 
 
