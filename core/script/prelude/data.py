@@ -4,16 +4,27 @@
 # `torch.utils.data`.  Names provided by the loader: torch, math.
 # Written in the model-script Python subset (no import statements).
 #
-# Follows PyTorch 1.13's torch/utils/data (dataset.py, sampler.py,
-# dataloader.py, _utils/collate.py, _utils/fetch.py) so that, for the same
-# seed, the same indices / batches come out in the same order and the same
-# random numbers are drawn from the default generator:
+# Layout of this module:
+#   1. error texts (one table, raised through _fail);
+#   2. random numbers: the generator-or-default call helper, ATen's MT19937
+#      for the fresh generators 1.13 creates;
+#   3. samplers, datasets, random_split;
+#   4. collation (default_convert / default_collate over one "rebuild in the
+#      element's own type" helper);
+#   5. the DataLoader: option checks, its iterator (attributes copied from
+#      the loader through a table) and the two fetchers.
+#
+# Behaviour targets PyTorch 1.13's torch/utils/data: for the same seed, the
+# same indices / batches come out in the same order and the same random
+# numbers are drawn from the default generator:
 #  - DataLoader.__iter__ draws the iterator's base seed
 #    (torch.empty((), dtype=torch.int64).random_(generator=loader.generator))
 #    before the sampler is first advanced;
 #  - RandomSampler with generator=None draws a 63-bit seed from the default
 #    generator at the start of each epoch and seeds a fresh generator with it;
 #  - random_split and SubsetRandomSampler use the default generator directly.
+# Samplers are generators, so their draws happen when 1.13's do (at the first
+# next(), block by block).
 #
 # Known differences from PyTorch 1.13:
 #  - Fuselab has no torch.Generator yet.  Where 1.13 creates a fresh
@@ -31,6 +42,8 @@
 #    IterableDataset length mismatch) are not printed (stderr only in 1.13).
 #  - DataPipes, DataLoader2, DistributedSampler and ChainDataset's
 #    datapipe integration are not provided; numpy arrays are not collated.
+#  - With an IterableDataset, any shuffle other than None / False is refused
+#    (1.13 lets other values equal to False, e.g. 0, through).
 
 __all__ = ['BatchSampler', 'ChainDataset', 'ConcatDataset', 'DataLoader', 'Dataset',
            'IterableDataset', 'RandomSampler', 'Sampler', 'SequentialSampler', 'Subset',
@@ -39,7 +52,66 @@ __all__ = ['BatchSampler', 'ChainDataset', 'ConcatDataset', 'DataLoader', 'Datas
 
 
 # ---------------------------------------------------------------------------
+# Error texts (1.13's, word for word), filled by _fail().
+
+_ITERABLE_LOADER = "DataLoader with IterableDataset: expected unspecified "
+_MESSAGES = {
+    'positive_int': "{} should be a positive integer value, but got {}={}",
+    'boolean': "{} should be a boolean value, but got {}={}",
+    'weights_shape': "weights should be a 1d sequence but given weights have shape {}",
+    'tensor_sizes': "Size mismatch between tensors",
+    'concat_empty': 'datasets should not be an empty iterable',
+    'concat_iterable': "ConcatDataset does not support IterableDataset",
+    'concat_index': "absolute value of index should not exceed dataset length",
+    'chain_map': "ChainDataset only supports IterableDataset",
+    'fraction': "Fraction at index {} is not between 0 and 1",
+    'split_sum': "Sum of input lengths does not equal the length of the input dataset!",
+    'collate': ("default_collate: batch must contain tensors, numpy arrays, numbers, "
+                "dicts or lists; found {}"),
+    'ragged': 'each element in list of batch should be of equal size',
+    'num_workers': 'num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.',
+    'timeout': 'timeout option should be non-negative',
+    'prefetch': ('prefetch_factor option could only be specified in multiprocessing.'
+                 'let num_workers > 0 to enable multiprocessing.'),
+    'persistent': 'persistent_workers option needs num_workers > 0',
+    'mp_context': ('multiprocessing_context can only be used with multi-process loading (num_workers > 0), '
+                   'but got num_workers={}'),
+    'iterable_shuffle': _ITERABLE_LOADER + "shuffle option, but got shuffle={}",
+    'iterable_sampler': _ITERABLE_LOADER + "sampler option, but got sampler={}",
+    'iterable_batch_sampler': _ITERABLE_LOADER + "batch_sampler option, but got batch_sampler={}",
+    'sampler_shuffle': 'sampler option is mutually exclusive with shuffle',
+    'batch_sampler': 'batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last',
+    'no_batch_drop': 'batch_size=None option disables auto-batching and is mutually exclusive with drop_last',
+    'frozen': '{} attribute should not be set after {} is initialized',
+}
+
+
+def _fail(kind, key, *fill):
+    raise kind(_MESSAGES[key].format(*fill))
+
+
+def _require_positive_int(read, name, bool_ok):
+    # read() gives the value; it is called as often as the reference evaluates it
+    value = read()
+    if isinstance(value, int) and (bool_ok or not isinstance(value, bool)) and read() > 0:
+        return
+    _fail(ValueError, 'positive_int', name, name, read())
+
+
+def _require_bool(value, name, kind):
+    if not isinstance(value, bool):
+        _fail(kind, 'boolean', name, name, value)
+
+
+# ---------------------------------------------------------------------------
 # random numbers
+
+def _call_with(generator, fn, *args, **kwargs):
+    # 1.13 passes generator= only when there is one (None: the default generator)
+    if generator is not None:
+        kwargs['generator'] = generator
+    return fn(*args, **kwargs)
+
 
 class _MT19937:
     # ATen's at::mt19937 (CPUGeneratorImpl's engine); seed as manual_seed does.
@@ -81,47 +153,42 @@ class _MT19937:
 
 def _new_generator(seed):
     # torch.Generator(); generator.manual_seed(seed)
-    if hasattr(torch, 'Generator'):
-        g = torch.Generator()
-        g.manual_seed(seed)
-        return g
-    return _MT19937(seed)
+    if not hasattr(torch, 'Generator'):
+        return _MT19937(seed)
+    fresh = torch.Generator()
+    fresh.manual_seed(seed)
+    return fresh
 
 
 def _randperm_list(n, generator):
-    if isinstance(generator, _MT19937):
-        # ATen randperm_cpu: Fisher-Yates with random() % (n - i)
-        r = list(range(n))
-        for i in range(n - 1):
-            z = generator.random() % (n - i) + i
-            t = r[i]
-            r[i] = r[z]
-            r[z] = t
-        return r
-    if generator is None:
-        return torch.randperm(n).tolist()
-    return torch.randperm(n, generator=generator).tolist()
+    if not isinstance(generator, _MT19937):
+        return _call_with(generator, torch.randperm, n).tolist()
+    # ATen randperm_cpu: Fisher-Yates with random() % (n - i)
+    order = list(range(n))
+    for i in range(n - 1):
+        j = generator.random() % (n - i) + i
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 def _randint_list(high, size, generator):
-    if isinstance(generator, _MT19937):
-        # ATen random_from_to with from=0: random() % range (random64 if range >= 2**32)
-        out = []
-        for _ in range(size):
-            if high >= 4294967296:
-                out.append(generator.random64() % high)
-            else:
-                out.append(generator.random() % high)
-        return out
-    if generator is None:
-        return torch.randint(high, (size,), dtype=torch.int64).tolist()
-    return torch.randint(high, (size,), dtype=torch.int64, generator=generator).tolist()
+    if not isinstance(generator, _MT19937):
+        return _call_with(generator, torch.randint, high, (size,), dtype=torch.int64).tolist()
+    # ATen random_from_to with from=0: random() % range (random64 if range >= 2**32)
+    draw = generator.random64 if high >= 4294967296 else generator.random
+    return [draw() % high for _ in range(size)]
 
 
 def _draw_seed(generator=None):
-    if generator is None:
-        return int(torch.empty((), dtype=torch.int64).random_().item())
-    return int(torch.empty((), dtype=torch.int64).random_(generator=generator).item())
+    target = torch.empty((), dtype=torch.int64)
+    return int(_call_with(generator, target.random_).item())
+
+
+def _sample_block(n, count, generator, replacement):
+    # `count` indices below n: independent draws, or the head of a permutation
+    if replacement:
+        return _randint_list(n, count, generator)
+    return _randperm_list(n, generator)[:count]
 
 
 # ---------------------------------------------------------------------------
@@ -140,7 +207,8 @@ class SequentialSampler(Sampler):
         self.data_source = data_source
 
     def __iter__(self):
-        return iter(range(len(self.data_source)))
+        size = len(self.data_source)
+        return iter(range(size))
 
     def __len__(self):
         return len(self.data_source)
@@ -152,34 +220,26 @@ class RandomSampler(Sampler):
         self.replacement = replacement
         self._num_samples = num_samples
         self.generator = generator
-        if not isinstance(self.replacement, bool):
-            raise TypeError("replacement should be a boolean value, but got "
-                            "replacement={}".format(self.replacement))
-        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
-            raise ValueError("num_samples should be a positive integer "
-                             "value, but got num_samples={}".format(self.num_samples))
+        _require_bool(self.replacement, 'replacement', TypeError)
+        _require_positive_int(lambda: self.num_samples, 'num_samples', True)
 
     @property
     def num_samples(self):
-        if self._num_samples is None:
-            return len(self.data_source)
-        return self._num_samples
+        if self._num_samples is not None:
+            return self._num_samples
+        return len(self.data_source)
 
     def __iter__(self):
         n = len(self.data_source)
-        if self.generator is None:
+        generator = self.generator
+        if generator is None:
             generator = _new_generator(_draw_seed())
-        else:
-            generator = self.generator
-        num_samples = self.num_samples
-        if self.replacement:
-            for _ in range(num_samples // 32):
-                yield from _randint_list(n, 32, generator)
-            yield from _randint_list(n, num_samples % 32, generator)
-        else:
-            for _ in range(num_samples // n):
-                yield from _randperm_list(n, generator)
-            yield from _randperm_list(n, generator)[:num_samples % n]
+        total = self.num_samples
+        # with replacement: blocks of 32 draws; without: whole permutations
+        block = 32 if self.replacement else n
+        for _ in range(total // block):
+            yield from _sample_block(n, block, generator, self.replacement)
+        yield from _sample_block(n, total % block, generator, self.replacement)
 
     def __len__(self):
         return self.num_samples
@@ -191,12 +251,9 @@ class SubsetRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self):
-        if self.generator is None:
-            perm = torch.randperm(len(self.indices))
-        else:
-            perm = torch.randperm(len(self.indices), generator=self.generator)
-        for i in perm:
-            yield self.indices[i]
+        order = _call_with(self.generator, torch.randperm, len(self.indices))
+        for k in order:
+            yield self.indices[k]
 
     def __len__(self):
         return len(self.indices)
@@ -204,29 +261,19 @@ class SubsetRandomSampler(Sampler):
 
 class WeightedRandomSampler(Sampler):
     def __init__(self, weights, num_samples, replacement=True, generator=None):
-        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or \
-                num_samples <= 0:
-            raise ValueError("num_samples should be a positive integer "
-                             "value, but got num_samples={}".format(num_samples))
-        if not isinstance(replacement, bool):
-            raise ValueError("replacement should be a boolean value, but got "
-                             "replacement={}".format(replacement))
-        weights_tensor = torch.as_tensor(weights, dtype=torch.double)
-        if len(weights_tensor.shape) != 1:
-            raise ValueError("weights should be a 1d sequence but given "
-                             "weights have shape {}".format(tuple(weights_tensor.shape)))
-        self.weights = weights_tensor
+        _require_positive_int(lambda: num_samples, 'num_samples', False)
+        _require_bool(replacement, 'replacement', ValueError)
+        as_tensor = torch.as_tensor(weights, dtype=torch.double)
+        if len(as_tensor.shape) != 1:
+            _fail(ValueError, 'weights_shape', tuple(as_tensor.shape))
+        self.weights = as_tensor
         self.num_samples = num_samples
         self.replacement = replacement
         self.generator = generator
 
     def __iter__(self):
-        if self.generator is None:
-            rand_tensor = torch.multinomial(self.weights, self.num_samples, self.replacement)
-        else:
-            rand_tensor = torch.multinomial(self.weights, self.num_samples, self.replacement,
-                                            generator=self.generator)
-        yield from iter(rand_tensor.tolist())
+        picks = _call_with(self.generator, torch.multinomial, self.weights, self.num_samples, self.replacement)
+        yield from iter(picks.tolist())
 
     def __len__(self):
         return self.num_samples
@@ -234,45 +281,29 @@ class WeightedRandomSampler(Sampler):
 
 class BatchSampler(Sampler):
     def __init__(self, sampler, batch_size, drop_last):
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or \
-                batch_size <= 0:
-            raise ValueError("batch_size should be a positive integer value, "
-                             "but got batch_size={}".format(batch_size))
-        if not isinstance(drop_last, bool):
-            raise ValueError("drop_last should be a boolean value, but got "
-                             "drop_last={}".format(drop_last))
+        _require_positive_int(lambda: batch_size, 'batch_size', False)
+        _require_bool(drop_last, 'drop_last', ValueError)
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
 
     def __iter__(self):
-        if self.drop_last:
-            sampler_iter = iter(self.sampler)
-            while True:
-                batch = []
-                try:
-                    for _ in range(self.batch_size):
-                        batch.append(next(sampler_iter))
-                except StopIteration:
-                    break
-                yield batch
-        else:
-            batch = [0] * self.batch_size
-            idx_in_batch = 0
-            for idx in self.sampler:
-                batch[idx_in_batch] = idx
-                idx_in_batch += 1
-                if idx_in_batch == self.batch_size:
-                    yield batch
-                    idx_in_batch = 0
-                    batch = [0] * self.batch_size
-            if idx_in_batch > 0:
-                yield batch[:idx_in_batch]
+        # indices are pulled one at a time as the batches are asked for; a short
+        # last batch is dropped or yielded
+        pending = []
+        for index in self.sampler:
+            pending.append(index)
+            if len(pending) == self.batch_size:
+                yield pending
+                pending = []
+        if pending and not self.drop_last:
+            yield pending
 
     def __len__(self):
+        size = len(self.sampler)
         if self.drop_last:
-            return len(self.sampler) // self.batch_size
-        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+            return size // self.batch_size
+        return (size + self.batch_size - 1) // self.batch_size
 
 
 class _InfiniteConstantSampler(Sampler):
@@ -306,12 +337,12 @@ class IterableDataset(Dataset):
 class TensorDataset(Dataset):
     def __init__(self, *tensors):
         for tensor in tensors:
-            if tensors[0].size(0) != tensor.size(0):
-                raise AssertionError("Size mismatch between tensors")
+            if tensor.size(0) != tensors[0].size(0):
+                _fail(AssertionError, 'tensor_sizes')
         self.tensors = tensors
 
     def __getitem__(self, index):
-        return tuple([tensor[index] for tensor in self.tensors])
+        return tuple([t[index] for t in self.tensors])
 
     def __len__(self):
         return self.tensors[0].size(0)
@@ -332,23 +363,23 @@ def _bisect_right(a, x):
 class ConcatDataset(Dataset):
     @staticmethod
     def cumsum(sequence):
-        r = []
-        s = 0
-        for e in sequence:
-            l = len(e)
-            r.append(l + s)
-            s += l
-        return r
+        ends = []
+        running = 0
+        for part in sequence:
+            running += len(part)
+            ends.append(running)
+        return ends
 
     def __init__(self, datasets):
         super().__init__()
-        self.datasets = list(datasets)
-        if not len(self.datasets) > 0:
-            raise AssertionError('datasets should not be an empty iterable')
-        for d in self.datasets:
-            if isinstance(d, IterableDataset):
-                raise AssertionError("ConcatDataset does not support IterableDataset")
-        self.cumulative_sizes = self.cumsum(self.datasets)
+        parts = list(datasets)
+        self.datasets = parts
+        if len(parts) == 0:
+            _fail(AssertionError, 'concat_empty')
+        for part in parts:
+            if isinstance(part, IterableDataset):
+                _fail(AssertionError, 'concat_iterable')
+        self.cumulative_sizes = self.cumsum(parts)
 
     def __len__(self):
         return self.cumulative_sizes[-1]
@@ -356,18 +387,21 @@ class ConcatDataset(Dataset):
     def __getitem__(self, idx):
         if idx < 0:
             if -idx > len(self):
-                raise ValueError("absolute value of index should not exceed dataset length")
+                _fail(ValueError, 'concat_index')
             idx = len(self) + idx
-        dataset_idx = _bisect_right(self.cumulative_sizes, idx)
-        if dataset_idx == 0:
-            sample_idx = idx
-        else:
-            sample_idx = idx - self.cumulative_sizes[dataset_idx - 1]
-        return self.datasets[dataset_idx][sample_idx]
+        ends = self.cumulative_sizes
+        part = _bisect_right(ends, idx)
+        local = idx if part == 0 else idx - ends[part - 1]
+        return self.datasets[part][local]
 
     @property
     def cummulative_sizes(self):
         return self.cumulative_sizes
+
+
+def _require_iterable(part):
+    if not isinstance(part, IterableDataset):
+        _fail(AssertionError, 'chain_map')
 
 
 class ChainDataset(IterableDataset):
@@ -376,18 +410,16 @@ class ChainDataset(IterableDataset):
         self.datasets = datasets
 
     def __iter__(self):
-        for d in self.datasets:
-            if not isinstance(d, IterableDataset):
-                raise AssertionError("ChainDataset only supports IterableDataset")
-            for x in d:
-                yield x
+        for part in self.datasets:
+            _require_iterable(part)
+            for item in part:
+                yield item
 
     def __len__(self):
         total = 0
-        for d in self.datasets:
-            if not isinstance(d, IterableDataset):
-                raise AssertionError("ChainDataset only supports IterableDataset")
-            total += len(d)
+        for part in self.datasets:
+            _require_iterable(part)
+            total += len(part)
         return total
 
 
@@ -397,45 +429,47 @@ class Subset(Dataset):
         self.indices = indices
 
     def __getitem__(self, idx):
-        if isinstance(idx, list):
-            return self.dataset[[self.indices[i] for i in idx]]
-        return self.dataset[self.indices[idx]]
+        if not isinstance(idx, list):
+            return self.dataset[self.indices[idx]]
+        return self.dataset[[self.indices[k] for k in idx]]
 
     def __len__(self):
         return len(self.indices)
 
 
+def _lengths_from_fractions(dataset, fractions):
+    # floor(len * fraction) each, then the remainder handed out round-robin
+    counts = []
+    for pos, fraction in enumerate(fractions):
+        if fraction < 0 or fraction > 1:
+            _fail(ValueError, 'fraction', pos)
+        counts.append(int(math.floor(len(dataset) * fraction)))
+    leftover = len(dataset) - sum(counts)
+    for k in range(leftover):
+        counts[k % len(counts)] += 1
+    return counts
+
+
 def random_split(dataset, lengths, generator=None):
     # generator=None stands for 1.13's default (torch.default_generator)
-    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        subset_lengths = []
-        for i, frac in enumerate(lengths):
-            if frac < 0 or frac > 1:
-                raise ValueError(f"Fraction at index {i} is not between 0 and 1")
-            n_items_in_split = int(math.floor(len(dataset) * frac))
-            subset_lengths.append(n_items_in_split)
-        remainder = len(dataset) - sum(subset_lengths)
-        for i in range(remainder):
-            idx_to_add_at = i % len(subset_lengths)
-            subset_lengths[idx_to_add_at] += 1
-        lengths = subset_lengths
+    total = sum(lengths)
+    if math.isclose(total, 1) and total <= 1:
+        lengths = _lengths_from_fractions(dataset, lengths)
     if sum(lengths) != len(dataset):
-        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    indices = _randperm_list(sum(lengths), generator)
-    out = []
-    offset = 0
+        _fail(ValueError, 'split_sum')
+    order = _randperm_list(sum(lengths), generator)
+    parts = []
+    end = 0
     for length in lengths:
-        offset += length
-        out.append(Subset(dataset, indices[offset - length: offset]))
-    return out
+        end += length
+        parts.append(Subset(dataset, order[end - length: end]))
+    return parts
 
 
 # ---------------------------------------------------------------------------
 # collation
 
-_default_collate_err_msg_format = (
-    "default_collate: batch must contain tensors, numpy arrays, numbers, "
-    "dicts or lists; found {}")
+_default_collate_err_msg_format = _MESSAGES['collate']
 
 if isinstance(bytes, type):
     _string_classes = (str, bytes)
@@ -452,26 +486,28 @@ def _is_sequence(x):
     return isinstance(x, (list, tuple, range)) or isinstance(x, _string_classes)
 
 
+def _in_own_type(container_type, build):
+    # container_type(build()); when that type cannot be built from a plain
+    # dict / list (TypeError), build() again and keep the plain one
+    try:
+        return container_type(build())
+    except TypeError:
+        return build()
+
+
 def default_convert(data):
-    elem_type = type(data)
+    kind = type(data)
     if isinstance(data, torch.Tensor):
         return data
-    elif isinstance(data, dict):
-        try:
-            return elem_type({key: default_convert(data[key]) for key in data})
-        except TypeError:
-            return {key: default_convert(data[key]) for key in data}
-    elif _is_namedtuple(data):
-        return elem_type(*[default_convert(d) for d in data])
-    elif isinstance(data, tuple):
-        return [default_convert(d) for d in data]
-    elif _is_sequence(data) and not isinstance(data, _string_classes):
-        try:
-            return elem_type([default_convert(d) for d in data])
-        except TypeError:
-            return [default_convert(d) for d in data]
-    else:
-        return data
+    if isinstance(data, dict):
+        return _in_own_type(kind, lambda: {key: default_convert(data[key]) for key in data})
+    if _is_namedtuple(data):
+        return kind(*[default_convert(field) for field in data])
+    if isinstance(data, tuple):
+        return [default_convert(item) for item in data]
+    if _is_sequence(data) and not isinstance(data, _string_classes):
+        return _in_own_type(kind, lambda: [default_convert(item) for item in data])
+    return data
 
 
 def collate_tensor_fn(batch, collate_fn_map=None):
@@ -479,7 +515,7 @@ def collate_tensor_fn(batch, collate_fn_map=None):
 
 
 def collate_float_fn(batch, collate_fn_map=None):
-    return torch.tensor(batch, dtype=torch.float64)
+    return torch.tensor(batch, dtype=torch.double)
 
 
 def collate_int_fn(batch, collate_fn_map=None):
@@ -494,43 +530,46 @@ default_collate_fn_map = {torch.Tensor: collate_tensor_fn, float: collate_float_
                           int: collate_int_fn, _string_classes: collate_str_fn}
 
 
+def _mapped_collate(elem, batch, table):
+    # [result] of the table's function for the element's exact type, else for
+    # the first type (or tuple of types) it is an instance of; None if none
+    if type(elem) in table:
+        return [table[type(elem)](batch, collate_fn_map=table)]
+    for key in table:
+        if isinstance(elem, key):
+            return [table[key](batch, collate_fn_map=table)]
+    return None
+
+
 def collate(batch, collate_fn_map=None):
-    elem = batch[0]
-    elem_type = type(elem)
+    first = batch[0]
+    kind = type(first)
     if collate_fn_map is not None:
-        if elem_type in collate_fn_map:
-            return collate_fn_map[elem_type](batch, collate_fn_map=collate_fn_map)
-        for collate_type in collate_fn_map:
-            if isinstance(elem, collate_type):
-                return collate_fn_map[collate_type](batch, collate_fn_map=collate_fn_map)
-    if isinstance(elem, dict):
-        try:
-            return elem_type({key: collate([d[key] for d in batch], collate_fn_map=collate_fn_map)
-                              for key in elem})
-        except TypeError:
-            return {key: collate([d[key] for d in batch], collate_fn_map=collate_fn_map) for key in elem}
-    elif _is_namedtuple(elem):
-        return elem_type(*[collate(samples, collate_fn_map=collate_fn_map)
-                           for samples in zip(*batch)])
-    elif _is_sequence(elem):
-        elem_size = len(batch[0])
-        for e in batch[1:]:
-            if len(e) != elem_size:
-                raise RuntimeError('each element in list of batch should be of equal size')
-        transposed = list(zip(*batch))
-        if isinstance(elem, tuple):
-            return [collate(samples, collate_fn_map=collate_fn_map) for samples in transposed]
-        else:
-            try:
-                return elem_type([collate(samples, collate_fn_map=collate_fn_map)
-                                  for samples in transposed])
-            except TypeError:
-                return [collate(samples, collate_fn_map=collate_fn_map) for samples in transposed]
-    raise TypeError(_default_collate_err_msg_format.format(elem_type))
+        found = _mapped_collate(first, batch, collate_fn_map)
+        if found is not None:
+            return found[0]
+
+    def columns():
+        return [collate(column, collate_fn_map=collate_fn_map) for column in zip(*batch)]
+
+    if isinstance(first, dict):
+        return _in_own_type(kind, lambda: {key: collate([sample[key] for sample in batch],
+                                                        collate_fn_map=collate_fn_map) for key in first})
+    if _is_namedtuple(first):
+        return kind(*columns())
+    if _is_sequence(first):
+        width = len(batch[0])
+        for sample in batch[1:]:
+            if len(sample) != width:
+                _fail(RuntimeError, 'ragged')
+        if isinstance(first, tuple):
+            return columns()
+        return _in_own_type(kind, columns)
+    _fail(TypeError, 'collate', kind)
 
 
 def default_collate(batch):
-    return collate(batch, collate_fn_map=default_collate_fn_map)
+    return collate(batch, default_collate_fn_map)
 
 
 def get_worker_info():
@@ -545,96 +584,114 @@ class _DatasetKind:
     Iterable = 1
 
 
-class _IterableDatasetFetcher:
-    def __init__(self, dataset, auto_collation, collate_fn, drop_last):
+class _Fetcher:
+    # turns what the index sampler yields into one collated item
+    def __init__(self, dataset, batched, collate_fn, drop_last):
         self.dataset = dataset
-        self.auto_collation = auto_collation
+        self.auto_collation = batched
         self.collate_fn = collate_fn
         self.drop_last = drop_last
+
+
+class _IterableDatasetFetcher(_Fetcher):
+    def __init__(self, dataset, batched, collate_fn, drop_last):
+        super().__init__(dataset, batched, collate_fn, drop_last)
         self.dataset_iter = iter(dataset)
         self.ended = False
+
+    def _take(self, wanted):
+        # up to len(wanted) items; the stream is marked ended when it runs dry
+        items = []
+        for _ in wanted:
+            try:
+                items.append(next(self.dataset_iter))
+            except StopIteration:
+                self.ended = True
+                break
+        return items
 
     def fetch(self, possibly_batched_index):
         if self.ended:
             raise StopIteration
-        if self.auto_collation:
-            data = []
-            for _ in possibly_batched_index:
-                try:
-                    data.append(next(self.dataset_iter))
-                except StopIteration:
-                    self.ended = True
-                    break
-            if len(data) == 0 or (self.drop_last and len(data) < len(possibly_batched_index)):
-                raise StopIteration
-        else:
-            data = next(self.dataset_iter)
-        return self.collate_fn(data)
+        if not self.auto_collation:
+            return self.collate_fn(next(self.dataset_iter))
+        items = self._take(possibly_batched_index)
+        short = len(items) < len(possibly_batched_index)
+        if len(items) == 0 or (self.drop_last and short):
+            raise StopIteration
+        return self.collate_fn(items)
 
 
-class _MapDatasetFetcher:
-    def __init__(self, dataset, auto_collation, collate_fn, drop_last):
-        self.dataset = dataset
-        self.auto_collation = auto_collation
-        self.collate_fn = collate_fn
-        self.drop_last = drop_last
-
+class _MapDatasetFetcher(_Fetcher):
     def fetch(self, possibly_batched_index):
-        if self.auto_collation:
-            if hasattr(self.dataset, "__getitems__") and self.dataset.__getitems__:
-                data = self.dataset.__getitems__(possibly_batched_index)
-            else:
-                data = [self.dataset[idx] for idx in possibly_batched_index]
+        source = self.dataset
+        if not self.auto_collation:
+            return self.collate_fn(source[possibly_batched_index])
+        if hasattr(source, "__getitems__") and source.__getitems__:
+            items = source.__getitems__(possibly_batched_index)
         else:
-            data = self.dataset[possibly_batched_index]
-        return self.collate_fn(data)
+            items = [source[k] for k in possibly_batched_index]
+        return self.collate_fn(items)
+
+
+# What an iterator copies from its loader: (own attribute, loader attribute or
+# None for a constant), in 1.13's order; '*sampler' and '*seed' mark where the
+# sampler iterator is created and the base seed drawn (in that order).
+_ITERATOR_FIELDS = [
+    ('_dataset', 'dataset'), ('_dataset_kind', '_dataset_kind'),
+    ('_IterableDataset_len_called', '_IterableDataset_len_called'), ('_auto_collation', '_auto_collation'),
+    ('_drop_last', 'drop_last'), ('_index_sampler', '_index_sampler'), ('_num_workers', 'num_workers'),
+    ('_prefetch_factor', 'prefetch_factor'), ('_pin_memory', False), ('_timeout', 'timeout'),
+    ('_collate_fn', 'collate_fn'), ('_sampler_iter', '*sampler'), ('_base_seed', '*seed'),
+    ('_persistent_workers', 'persistent_workers'), ('_num_yielded', 0), ('_worker_init_fn', 'worker_init_fn'),
+    ('_workers_started', False),
+]
+
+# the fields a persistent iterator takes afresh for every epoch
+_EPOCH_FIELDS = ('_sampler_iter', '_num_yielded', '_IterableDataset_len_called')
 
 
 class _BaseDataLoaderIter:
     def __init__(self, loader):
-        self._dataset = loader.dataset
-        self._dataset_kind = loader._dataset_kind
-        self._IterableDataset_len_called = loader._IterableDataset_len_called
-        self._auto_collation = loader._auto_collation
-        self._drop_last = loader.drop_last
-        self._index_sampler = loader._index_sampler
-        self._num_workers = loader.num_workers
-        self._prefetch_factor = loader.prefetch_factor
-        self._pin_memory = False
-        self._timeout = loader.timeout
-        self._collate_fn = loader.collate_fn
-        self._sampler_iter = iter(self._index_sampler)
-        self._base_seed = _draw_seed(loader.generator)
-        self._persistent_workers = loader.persistent_workers
-        self._num_yielded = 0
-        self._worker_init_fn = loader.worker_init_fn
-        self._workers_started = False
-        if self._dataset_kind == _DatasetKind.Map:
-            self._dataset_fetcher = _MapDatasetFetcher(self._dataset, self._auto_collation,
-                                                       self._collate_fn, self._drop_last)
-        else:
-            self._dataset_fetcher = _IterableDatasetFetcher(self._dataset, self._auto_collation,
-                                                            self._collate_fn, self._drop_last)
+        self._take_fields(loader, [own for own, _ in _ITERATOR_FIELDS])
+        fetcher = _MapDatasetFetcher if self._dataset_kind == _DatasetKind.Map else _IterableDatasetFetcher
+        self._dataset_fetcher = fetcher(self._dataset, self._auto_collation, self._collate_fn, self._drop_last)
 
     def __iter__(self):
         return self
 
+    def _take_fields(self, loader, names):
+        sources = dict(_ITERATOR_FIELDS)
+        for own in names:
+            source = sources[own]
+            if source == '*sampler':
+                value = iter(self._index_sampler)
+            elif source == '*seed':
+                value = _draw_seed(loader.generator)
+            elif isinstance(source, str):
+                value = getattr(loader, source)
+            else:
+                value = source
+            setattr(self, own, value)
+
     def _reset(self, loader, first_iter=False):
-        self._sampler_iter = iter(self._index_sampler)
-        self._num_yielded = 0
-        self._IterableDataset_len_called = loader._IterableDataset_len_called
+        # a persistent iterator starting another epoch
+        self._take_fields(loader, _EPOCH_FIELDS)
 
     def _next_index(self):
         return next(self._sampler_iter)
 
+    def _start_workers(self):
+        # in-process "workers": worker_init_fn runs once per worker id
+        self._workers_started = True
+        if self._num_workers > 0 and self._worker_init_fn is not None:
+            for worker_id in range(self._num_workers):
+                self._worker_init_fn(worker_id)
+
     def _next_data(self):
         if not self._workers_started:
-            self._workers_started = True
-            if self._num_workers > 0 and self._worker_init_fn is not None:
-                for worker_id in range(self._num_workers):
-                    self._worker_init_fn(worker_id)
-        index = self._next_index()
-        return self._dataset_fetcher.fetch(index)
+            self._start_workers()
+        return self._dataset_fetcher.fetch(self._next_index())
 
     def __next__(self):
         data = self._next_data()
@@ -657,119 +714,111 @@ _DATALOADER_FROZEN = ('batch_size', 'batch_sampler', 'sampler', 'drop_last', 'da
                       'persistent_workers')
 
 
+def _assign(obj, pairs):
+    for name, value in pairs:
+        setattr(obj, name, value)
+
+
+def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers):
+    if num_workers < 0:
+        _fail(ValueError, 'num_workers')
+    if timeout < 0:
+        _fail(ValueError, 'timeout')
+    if prefetch_factor != 2 and num_workers == 0:
+        _fail(ValueError, 'prefetch')
+    if not prefetch_factor > 0:
+        raise AssertionError()
+    if num_workers == 0 and persistent_workers:
+        _fail(ValueError, 'persistent')
+
+
+def _kind_and_shuffle(dataset, shuffle, sampler, batch_sampler):
+    # an IterableDataset takes no shuffle / sampler / batch_sampler; a
+    # map-style dataset gets shuffle as a bool
+    if not isinstance(dataset, IterableDataset):
+        return _DatasetKind.Map, bool(shuffle)
+    if shuffle is not None and shuffle is not False:
+        _fail(ValueError, 'iterable_shuffle', shuffle)
+    if sampler is not None:
+        _fail(ValueError, 'iterable_sampler', sampler)
+    if batch_sampler is not None:
+        _fail(ValueError, 'iterable_batch_sampler', batch_sampler)
+    return _DatasetKind.Iterable, shuffle
+
+
+def _batching(batch_size, shuffle, sampler, batch_sampler, drop_last):
+    # (batch_size, drop_last) after the mutual-exclusion checks; a custom
+    # batch_sampler leaves neither
+    if sampler is not None and shuffle:
+        _fail(ValueError, 'sampler_shuffle')
+    if batch_sampler is not None:
+        if sampler is not None or batch_size != 1 or shuffle or drop_last:
+            _fail(ValueError, 'batch_sampler')
+        return None, False
+    if batch_size is None and drop_last:
+        _fail(ValueError, 'no_batch_drop')
+    return batch_size, drop_last
+
+
+def _default_sampler(kind, dataset, shuffle, generator):
+    if kind == _DatasetKind.Iterable:
+        return _InfiniteConstantSampler()
+    if shuffle:
+        return RandomSampler(dataset, generator=generator)
+    return SequentialSampler(dataset)
+
+
 class DataLoader:
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
                  num_workers=0, collate_fn=None, pin_memory=False, drop_last=False,
                  timeout=0, worker_init_fn=None, multiprocessing_context=None, generator=None,
                  *, prefetch_factor=2, persistent_workers=False, pin_memory_device=""):
         object.__setattr__(self, '_DataLoader__initialized', False)
-        if num_workers < 0:
-            raise ValueError('num_workers option should be non-negative; '
-                             'use num_workers=0 to disable multiprocessing.')
-        if timeout < 0:
-            raise ValueError('timeout option should be non-negative')
-        if num_workers == 0 and prefetch_factor != 2:
-            raise ValueError('prefetch_factor option could only be specified in multiprocessing.'
-                             'let num_workers > 0 to enable multiprocessing.')
-        if not prefetch_factor > 0:
-            raise AssertionError()
-        if persistent_workers and num_workers == 0:
-            raise ValueError('persistent_workers option needs num_workers > 0')
-        self.dataset = dataset
-        self.num_workers = num_workers
-        self.prefetch_factor = prefetch_factor
-        self.pin_memory = pin_memory
-        self.pin_memory_device = pin_memory_device
-        self.timeout = timeout
-        self.worker_init_fn = worker_init_fn
+        _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
+        options = [('dataset', dataset), ('num_workers', num_workers), ('prefetch_factor', prefetch_factor),
+                   ('pin_memory', pin_memory), ('pin_memory_device', pin_memory_device), ('timeout', timeout),
+                   ('worker_init_fn', worker_init_fn)]
+        _assign(self, options)
         if multiprocessing_context is not None and num_workers == 0:
-            raise ValueError(('multiprocessing_context can only be used with '
-                              'multi-process loading (num_workers > 0), but got '
-                              'num_workers={}').format(num_workers))
-        self.multiprocessing_context = multiprocessing_context
+            _fail(ValueError, 'mp_context', num_workers)
+        _assign(self, [('multiprocessing_context', multiprocessing_context)])
 
-        if isinstance(dataset, IterableDataset):
-            self._dataset_kind = _DatasetKind.Iterable
-            if shuffle is not None and shuffle is not False:
-                raise ValueError(
-                    "DataLoader with IterableDataset: expected unspecified "
-                    "shuffle option, but got shuffle={}".format(shuffle))
-            if sampler is not None:
-                raise ValueError(
-                    "DataLoader with IterableDataset: expected unspecified "
-                    "sampler option, but got sampler={}".format(sampler))
-            elif batch_sampler is not None:
-                raise ValueError(
-                    "DataLoader with IterableDataset: expected unspecified "
-                    "batch_sampler option, but got batch_sampler={}".format(batch_sampler))
-        else:
-            shuffle = bool(shuffle)
-            self._dataset_kind = _DatasetKind.Map
-
-        if sampler is not None and shuffle:
-            raise ValueError('sampler option is mutually exclusive with '
-                             'shuffle')
-
-        if batch_sampler is not None:
-            if batch_size != 1 or shuffle or sampler is not None or drop_last:
-                raise ValueError('batch_sampler option is mutually exclusive '
-                                 'with batch_size, shuffle, sampler, and '
-                                 'drop_last')
-            batch_size = None
-            drop_last = False
-        elif batch_size is None:
-            if drop_last:
-                raise ValueError('batch_size=None option disables auto-batching '
-                                 'and is mutually exclusive with drop_last')
-
+        kind, shuffle = _kind_and_shuffle(dataset, shuffle, sampler, batch_sampler)
+        self._dataset_kind = kind
+        batch_size, drop_last = _batching(batch_size, shuffle, sampler, batch_sampler, drop_last)
         if sampler is None:
-            if self._dataset_kind == _DatasetKind.Iterable:
-                sampler = _InfiniteConstantSampler()
-            else:
-                if shuffle:
-                    sampler = RandomSampler(dataset, generator=generator)
-                else:
-                    sampler = SequentialSampler(dataset)
-
-        if batch_size is not None and batch_sampler is None:
+            sampler = _default_sampler(kind, dataset, shuffle, generator)
+        if batch_sampler is None and batch_size is not None:
+            # auto-batching over the (given or default) sampler
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
 
-        self.batch_size = batch_size
-        self.drop_last = drop_last
-        self.sampler = sampler
-        self.batch_sampler = batch_sampler
-        self.generator = generator
-
+        _assign(self, [('batch_size', batch_size), ('drop_last', drop_last), ('sampler', sampler),
+                       ('batch_sampler', batch_sampler), ('generator', generator)])
         if collate_fn is None:
-            if self._auto_collation:
-                collate_fn = default_collate
-            else:
-                collate_fn = default_convert
-        self.collate_fn = collate_fn
-        self.persistent_workers = persistent_workers
+            collate_fn = default_collate if self._auto_collation else default_convert
+        _assign(self, [('collate_fn', collate_fn), ('persistent_workers', persistent_workers)])
         object.__setattr__(self, '_DataLoader__initialized', True)
         self._IterableDataset_len_called = None
         self._iterator = None
 
     def __setattr__(self, attr, val):
-        if getattr(self, '_DataLoader__initialized', False) and attr in _DATALOADER_FROZEN:
-            raise ValueError('{} attribute should not be set after {} is '
-                             'initialized'.format(attr, self.__class__.__name__))
+        if attr in _DATALOADER_FROZEN and getattr(self, '_DataLoader__initialized', False):
+            _fail(ValueError, 'frozen', attr, self.__class__.__name__)
         object.__setattr__(self, attr, val)
 
     def _get_iterator(self):
-        if self.num_workers == 0:
-            return _SingleProcessDataLoaderIter(self)
-        return _MultiProcessingDataLoaderIter(self)
+        single = self.num_workers == 0
+        return (_SingleProcessDataLoaderIter if single else _MultiProcessingDataLoaderIter)(self)
 
     def __iter__(self):
-        if self.persistent_workers and self.num_workers > 0:
-            if self._iterator is None:
-                self._iterator = self._get_iterator()
-            else:
-                self._iterator._reset(self)
-            return self._iterator
-        return self._get_iterator()
+        if not (self.persistent_workers and self.num_workers > 0):
+            return self._get_iterator()
+        # persistent workers: one iterator, reset for every epoch
+        if self._iterator is None:
+            self._iterator = self._get_iterator()
+        else:
+            self._iterator._reset(self)
+        return self._iterator
 
     @property
     def _auto_collation(self):
@@ -777,21 +826,18 @@ class DataLoader:
 
     @property
     def _index_sampler(self):
-        if self._auto_collation:
-            return self.batch_sampler
-        return self.sampler
+        return self.batch_sampler if self._auto_collation else self.sampler
 
     def __len__(self):
-        if self._dataset_kind == _DatasetKind.Iterable:
-            length = len(self.dataset)
-            self._IterableDataset_len_called = length
-            if self.batch_size is not None:
-                if self.drop_last:
-                    length = length // self.batch_size
-                else:
-                    length = int(math.ceil(length / self.batch_size))
+        if self._dataset_kind != _DatasetKind.Iterable:
+            return len(self._index_sampler)
+        length = len(self.dataset)
+        self._IterableDataset_len_called = length
+        if self.batch_size is None:
             return length
-        return len(self._index_sampler)
+        if self.drop_last:
+            return length // self.batch_size
+        return int(math.ceil(length / self.batch_size))
 
     def check_worker_number_rationality(self):
         pass

@@ -5,9 +5,15 @@
 # Written in the model-script Python subset: no imports, no generators, no
 # decorators, single inheritance, no `%` formatting.
 #
-# Every initialiser draws from the RNG exactly as PyTorch 1.13 does (same calls,
-# same order, same Python-float arithmetic for bounds and standard deviations),
-# so that the same seed gives bit-identical tensors.
+# Layout:
+#   1. error texts (one table, raised through _fail) and the gain table;
+#   2. shape arithmetic (fans) shared by the xavier / kaiming families;
+#   3. the initialisers, each a bound/std computation followed by one draw
+#      made under no_grad through _draw().
+#
+# Every initialiser draws from the RNG exactly as PyTorch 1.13 does (same
+# tensor methods, same order, same Python-float arithmetic for bounds and
+# standard deviations), so that the same seed gives bit-identical tensors.
 #
 # PyTorch 1.13 vs 2.x differences kept at their 1.13 behaviour:
 #  - uniform_/normal_/trunc_normal_/kaiming_*_ take no `generator=` argument
@@ -19,33 +25,135 @@
 #    tensors in kaiming_*, mean far outside [a, b] in trunc_normal_) go to
 #    stderr in CPython and are not reproduced here (stdout is unaffected).
 
+# ---------------------------------------------------------------------------
+# Error texts (word for word 1.13's), raised as ValueError by _fail().
+_MESSAGES = {
+    'slope': "negative_slope {} not a valid number",
+    'gain': "Unsupported nonlinearity {}",
+    'fan_dims': "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
+    'fan_mode': "Mode {} not supported, please use one of {}",
+    'only_2d': "Only tensors with 2 dimensions are supported",
+    'at_least_2d': "Only tensors with 2 or more dimensions are supported",
+    'dirac_dims': "Only tensors with 3, 4, or 5 dimensions are supported",
+    'dirac_groups': 'dim 0 must be divisible by groups',
+}
 
-def _no_grad_uniform_(tensor, a, b):
+
+def _fail(key, *fill):
+    raise ValueError(_MESSAGES[key].format(*fill))
+
+
+# Fixed gains, searched in order with == (so any object may be asked about).
+# The names of the linear layers and sigmoid share the gain 1 (an int, as 1.13).
+_FIXED_GAINS = [
+    ('linear', 1), ('conv1d', 1), ('conv2d', 1), ('conv3d', 1),
+    ('conv_transpose1d', 1), ('conv_transpose2d', 1), ('conv_transpose3d', 1),
+    ('sigmoid', 1),
+    ('tanh', 5.0 / 3),
+    ('relu', math.sqrt(2.0)),
+    ('selu', 3.0 / 4),
+]
+
+_FAN_MODES = ['fan_in', 'fan_out']
+
+
+def _slope_of(param):
+    # leaky_relu's negative slope: default 0.01, else an int (not bool) or a float
+    if param is None:
+        return 0.01
+    is_int = isinstance(param, int) and not isinstance(param, bool)
+    if is_int or isinstance(param, float):
+        return param
+    _fail('slope', param)
+
+
+def calculate_gain(nonlinearity, param=None):
+    for name, value in _FIXED_GAINS:
+        if nonlinearity == name:
+            return value
+    if nonlinearity == 'leaky_relu':
+        slope = _slope_of(param)
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    _fail('gain', nonlinearity)
+
+
+# ---------------------------------------------------------------------------
+# Fans: (input feature maps, output feature maps) times the receptive field.
+
+def _fans(tensor):
+    ndim = tensor.dim()
+    if ndim < 2:
+        _fail('fan_dims')
+    field = 1
+    for axis in range(2, ndim):
+        field *= tensor.size(axis)
+    return tensor.size(1) * field, tensor.size(0) * field
+
+
+def _fan_for(tensor, mode):
+    mode = mode.lower()
+    if mode not in _FAN_MODES:
+        _fail('fan_mode', mode, _FAN_MODES)
+    both = _fans(tensor)
+    return both[_FAN_MODES.index(mode)]
+
+
+# the names 1.13 uses (nn.py and scripts reach the first one)
+def _calculate_fan_in_and_fan_out(tensor):
+    return _fans(tensor)
+
+
+_calculate_correct_fan = _fan_for
+
+
+def _xavier_std(tensor, gain):
+    fan_in, fan_out = _fans(tensor)
+    return gain * math.sqrt(2.0 / float(fan_in + fan_out))
+
+
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    fan = _fan_for(tensor, mode)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+# ---------------------------------------------------------------------------
+# Draws.  _draw() runs one in-place tensor method under no_grad and returns
+# what it returns (the tensor itself).
+
+def _draw(tensor, method, first=None, second=None):
     with torch.no_grad():
-        return tensor.uniform_(a, b)
-
-
-def _no_grad_normal_(tensor, mean, std):
-    with torch.no_grad():
-        return tensor.normal_(mean, std)
-
-
-def _no_grad_fill_(tensor, val):
-    with torch.no_grad():
-        return tensor.fill_(val)
-
-
-def _no_grad_zero_(tensor):
-    with torch.no_grad():
+        if method == 'uniform':
+            return tensor.uniform_(first, second)
+        if method == 'normal':
+            return tensor.normal_(first, second)
+        if method == 'fill':
+            return tensor.fill_(first)
         return tensor.zero_()
 
 
-def _no_grad_trunc_normal_(tensor, mean, std, a, b):
-    # Inverse-CDF sampling exactly as 1.13: one uniform_ draw, then erfinv_.
-    l = (1. + math.erf(((a - mean) / std) / math.sqrt(2.))) / 2.
-    u = (1. + math.erf(((b - mean) / std) / math.sqrt(2.))) / 2.
+def _symmetric_uniform(tensor, half_width):
+    return _draw(tensor, 'uniform', -half_width, half_width)
+
+
+def _normal_cdf(z):
+    return (1. + math.erf(z / math.sqrt(2.))) / 2.
+
+
+def uniform_(tensor, a=0., b=1.):
+    return _draw(tensor, 'uniform', a, b)
+
+
+def normal_(tensor, mean=0., std=1.):
+    return _draw(tensor, 'normal', mean, std)
+
+
+def trunc_normal_(tensor, mean=0., std=1., a=-2., b=2.):
+    # inverse-CDF sampling as 1.13: one uniform_ draw between the two CDF
+    # values (mapped to [-1, 1]), then erfinv_, scale, shift and clamp
+    lo_cdf = _normal_cdf((a - mean) / std)
+    hi_cdf = _normal_cdf((b - mean) / std)
     with torch.no_grad():
-        tensor.uniform_(2 * l - 1, 2 * u - 1)
+        tensor.uniform_(2 * lo_cdf - 1, 2 * hi_cdf - 1)
         tensor.erfinv_()
         tensor.mul_(std * math.sqrt(2.))
         tensor.add_(mean)
@@ -53,162 +161,83 @@ def _no_grad_trunc_normal_(tensor, mean, std, a, b):
         return tensor
 
 
-def calculate_gain(nonlinearity, param=None):
-    linear_fns = ['linear', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d',
-                  'conv_transpose2d', 'conv_transpose3d']
-    if nonlinearity in linear_fns or nonlinearity == 'sigmoid':
-        return 1
-    elif nonlinearity == 'tanh':
-        return 5.0 / 3
-    elif nonlinearity == 'relu':
-        return math.sqrt(2.0)
-    elif nonlinearity == 'leaky_relu':
-        if param is None:
-            negative_slope = 0.01
-        elif (not isinstance(param, bool) and isinstance(param, int)) or isinstance(param, float):
-            negative_slope = param
-        else:
-            raise ValueError("negative_slope {} not a valid number".format(param))
-        return math.sqrt(2.0 / (1 + negative_slope ** 2))
-    elif nonlinearity == 'selu':
-        return 3.0 / 4
-    else:
-        raise ValueError("Unsupported nonlinearity {}".format(nonlinearity))
-
-
-def uniform_(tensor, a=0., b=1.):
-    return _no_grad_uniform_(tensor, a, b)
-
-
-def normal_(tensor, mean=0., std=1.):
-    return _no_grad_normal_(tensor, mean, std)
-
-
-def trunc_normal_(tensor, mean=0., std=1., a=-2., b=2.):
-    return _no_grad_trunc_normal_(tensor, mean, std, a, b)
-
-
 def constant_(tensor, val):
-    return _no_grad_fill_(tensor, val)
+    return _draw(tensor, 'fill', val)
 
 
 def ones_(tensor):
-    return _no_grad_fill_(tensor, 1.)
+    return _draw(tensor, 'fill', 1.)
 
 
 def zeros_(tensor):
-    return _no_grad_zero_(tensor)
+    return _draw(tensor, 'zero')
 
 
 def eye_(tensor):
     if tensor.dim() != 2:
-        raise ValueError("Only tensors with 2 dimensions are supported")
+        _fail('only_2d')
+    rows, cols = tensor.size(0), tensor.size(1)
     with torch.no_grad():
-        tensor.copy_(torch.eye(tensor.size(0), tensor.size(1), dtype=tensor.dtype))
+        tensor.copy_(torch.eye(rows, cols, dtype=tensor.dtype))
     return tensor
 
 
-def _calculate_fan_in_and_fan_out(tensor):
-    dimensions = tensor.dim()
-    if dimensions < 2:
-        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
-    num_input_fmaps = tensor.size(1)
-    num_output_fmaps = tensor.size(0)
-    receptive_field_size = 1
-    if dimensions > 2:
-        for d in range(2, dimensions):
-            receptive_field_size *= tensor.size(d)
-    fan_in = num_input_fmaps * receptive_field_size
-    fan_out = num_output_fmaps * receptive_field_size
-    return fan_in, fan_out
-
-
 def xavier_uniform_(tensor, gain=1.):
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    a = math.sqrt(3.0) * std
-    return _no_grad_uniform_(tensor, -a, a)
+    std = _xavier_std(tensor, gain)
+    return _symmetric_uniform(tensor, math.sqrt(3.0) * std)
 
 
 def xavier_normal_(tensor, gain=1.):
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return _no_grad_normal_(tensor, 0., std)
-
-
-def _calculate_correct_fan(tensor, mode):
-    mode = mode.lower()
-    valid_modes = ['fan_in', 'fan_out']
-    if mode not in valid_modes:
-        raise ValueError("Mode {} not supported, please use one of {}".format(mode, valid_modes))
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    if mode == 'fan_in':
-        return fan_in
-    return fan_out
+    return _draw(tensor, 'normal', 0., _xavier_std(tensor, gain))
 
 
 def kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'):
-    # `0 in tensor.shape` <=> the tensor has no elements
+    # an empty tensor is returned untouched (1.13 checks `0 in tensor.shape`)
     if tensor.numel() == 0:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
-    bound = math.sqrt(3.0) * std
-    with torch.no_grad():
-        return tensor.uniform_(-bound, bound)
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    return _symmetric_uniform(tensor, math.sqrt(3.0) * std)
 
 
 def kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu'):
     if tensor.numel() == 0:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
-    with torch.no_grad():
-        return tensor.normal_(0, std)
+    return _draw(tensor, 'normal', 0, _kaiming_std(tensor, a, mode, nonlinearity))
 
 
 def dirac_(tensor, groups=1):
-    dimensions = tensor.ndimension()
-    if dimensions not in [3, 4, 5]:
-        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
-    sizes = tensor.size()
-    if sizes[0] % groups != 0:
-        raise ValueError('dim 0 must be divisible by groups')
-    out_chans_per_grp = sizes[0] // groups
-    min_dim = min(out_chans_per_grp, sizes[1])
+    ndim = tensor.ndimension()
+    if ndim < 3 or ndim > 5:
+        _fail('dirac_dims')
+    out_channels = tensor.size(0)
+    if out_channels % groups != 0:
+        _fail('dirac_groups')
+    per_group = out_channels // groups
+    diagonal = min(per_group, tensor.size(1))
+    centre = [tensor.size(axis) // 2 for axis in range(2, ndim)]
     with torch.no_grad():
         tensor.zero_()
         for g in range(groups):
-            for d in range(min_dim):
-                row = g * out_chans_per_grp + d
-                if dimensions == 3:
-                    tensor[row, d, tensor.size(2) // 2] = 1
-                elif dimensions == 4:
-                    tensor[row, d, tensor.size(2) // 2, tensor.size(3) // 2] = 1
-                else:
-                    tensor[row, d, tensor.size(2) // 2, tensor.size(3) // 2, tensor.size(4) // 2] = 1
+            for k in range(diagonal):
+                tensor[tuple([g * per_group + k, k] + centre)] = 1
     return tensor
 
 
 def orthogonal_(tensor, gain=1):
-    # 1.13's draw: a (rows, cols) normal matrix, QR of it (or of its transpose), Q's columns
-    # signed by R's diagonal, copied into the tensor and scaled
+    # 1.13's draw: a (rows, cols) normal matrix, QR of it (or of its transpose
+    # when it is wide), Q's columns signed by R's diagonal, copied in and scaled
     if tensor.ndimension() < 2:
-        raise ValueError("Only tensors with 2 or more dimensions are supported")
+        _fail('at_least_2d')
     if tensor.numel() == 0:
         return tensor
     rows = tensor.size(0)
-    cols = tensor.numel() // rows
-    flattened = tensor.new(rows, cols).normal_(0, 1)
-    if rows < cols:
-        flattened.t_()
-    q, r = torch.linalg.qr(flattened)
-    d = torch.diag(r, 0)
-    ph = d.sign()
-    q *= ph
-    if rows < cols:
+    wide = rows < tensor.numel() // rows
+    sample = tensor.new(rows, tensor.numel() // rows).normal_(0, 1)
+    if wide:
+        sample.t_()
+    q, r = torch.linalg.qr(sample)
+    q *= torch.diag(r, 0).sign()
+    if wide:
         q.t_()
     with torch.no_grad():
         tensor.view_as(q).copy_(q)
@@ -218,15 +247,13 @@ def orthogonal_(tensor, gain=1):
 
 def sparse_(tensor, sparsity, std=0.01):
     if tensor.ndimension() != 2:
-        raise ValueError("Only tensors with 2 dimensions are supported")
+        _fail('only_2d')
     rows, cols = tensor.shape
-    num_zeros = int(math.ceil(sparsity * rows))
+    zeroed = int(math.ceil(sparsity * rows))
     with torch.no_grad():
         tensor.normal_(0, std)
-        for col_idx in range(cols):
-            row_indices = torch.randperm(rows)
-            zero_indices = row_indices[:num_zeros]
-            tensor[zero_indices, col_idx] = 0
+        for col in range(cols):
+            tensor[torch.randperm(rows)[:zeroed], col] = 0
     return tensor
 
 

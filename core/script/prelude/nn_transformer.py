@@ -11,6 +11,13 @@
 # F.multi_head_attention_forward (functional_attention.py), so training-mode
 # and autograd-enabled results are bit-identical.
 #
+# Layout of this module: error texts (one table, raised through _fail); the
+# deep copier behind _get_clones; shared helpers that register a layer's
+# sublayers in 1.13's order (attention blocks, feed-forward pair, one norm and
+# one dropout per residual), wrap a sublayer in its pre- or post-norm residual
+# and run the attention / feed-forward branches; then the modules, whose
+# forward() methods chain those helpers.
+#
 # Differences from 1.13:
 #  - The inference "fast paths" are not taken: 1.13's MultiheadAttention and
 #    TransformerEncoderLayer call torch._native_multi_head_attention /
@@ -33,7 +40,25 @@ __all__ = ['MultiheadAttention', 'Transformer', 'TransformerEncoder', 'Transform
            'TransformerEncoderLayer', 'TransformerDecoderLayer']
 
 
-# ----------------------------------------------------------------------------- helpers
+# ----------------------------------------------------------------------------- error texts
+
+# Word for word 1.13's; filled by _fail().
+_MESSAGES = {
+    'activation': "activation should be relu/gelu, not {}",
+    'mask_dtype': "only bool and floating types of key_padding_mask are supported",
+    'heads': "embed_dim must be divisible by num_heads",
+    'batch': "the batch number of src and tgt must be equal",
+    'features': "the feature number of src and tgt must be equal to d_model",
+    'deepcopy': ("Only Tensors created explicitly by the user (graph leaves) support "
+                 "the deepcopy protocol at the moment"),
+}
+
+
+def _fail(kind, key, *fill):
+    raise kind(_MESSAGES[key].format(*fill))
+
+
+# ----------------------------------------------------------------------------- deep copy
 
 _ATOMIC_TYPE_NAMES = ('function', 'builtin_function_or_method', 'method', 'dtype', 'device',
                       'NoneType', 'int', 'float', 'bool', 'str', 'complex', 'range', 'type',
@@ -50,8 +75,7 @@ def _deepcopy(x, memo):
         return x
     if isinstance(x, torch.Tensor):
         if not x.is_leaf:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support "
-                               "the deepcopy protocol at the moment")
+            _fail(RuntimeError, 'deepcopy')
         y = x.detach().clone()
         if isinstance(x, Parameter):
             y = Parameter(y, requires_grad=x.requires_grad)
@@ -91,22 +115,96 @@ def _deepcopy(x, memo):
 
 
 def _get_clones(module, N):
-    return nn.ModuleList([_deepcopy(module, {}) for i in range(N)])
+    # N independent deep copies (1.13: copy.deepcopy), in a ModuleList
+    copies = []
+    for _ in range(N):
+        copies.append(_deepcopy(module, {}))
+    return nn.ModuleList(copies)
+
+
+# ----------------------------------------------------------------------------- shared helpers
+
+# activation names a layer accepts as strings
+_NAMED_ACTIVATIONS = [('relu', F.relu), ('gelu', F.gelu)]
 
 
 def _get_activation_fn(activation):
-    if activation == "relu":
-        return F.relu
-    elif activation == "gelu":
-        return F.gelu
-    raise RuntimeError("activation should be relu/gelu, not {}".format(activation))
+    for name, fn in _NAMED_ACTIVATIONS:
+        if activation == name:
+            return fn
+    _fail(RuntimeError, 'activation', activation)
+
+
+def _resolve_activation(activation):
+    return _get_activation_fn(activation) if isinstance(activation, str) else activation
+
+
+def _activation_code(activation):
+    # 1.13 records whether the activation is relu (1) / gelu (2) for its fast path
+    if activation is F.relu or isinstance(activation, nn.ReLU):
+        return 1
+    if activation is F.gelu or isinstance(activation, nn.GELU):
+        return 2
+    return 0
 
 
 def _check_key_padding_mask_dtype(mask):
-    if mask is not None:
-        _dtype = mask.dtype
-        if _dtype != torch.bool and not torch.is_floating_point(mask):
-            raise AssertionError("only bool and floating types of key_padding_mask are supported")
+    if mask is None:
+        return
+    if mask.dtype != torch.bool and not torch.is_floating_point(mask):
+        _fail(AssertionError, 'mask_dtype')
+
+
+def _factory(device, dtype):
+    return {'device': device, 'dtype': dtype}
+
+
+def _add_sublayers(layer, d_model, nhead, dim_feedforward, dropout, layer_norm_eps, batch_first,
+                   norm_first, factory, attentions, residuals):
+    # Registers, in 1.13's order (which fixes the RNG draws, the parameter order
+    # and the printed layout): the attention blocks, the feed-forward pair with
+    # its dropout, norm_first, one LayerNorm per residual, one Dropout per residual.
+    for name in attentions:
+        block = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, **factory)
+        setattr(layer, name, block)
+    layer.linear1 = nn.Linear(d_model, dim_feedforward, **factory)
+    layer.dropout = nn.Dropout(dropout)
+    layer.linear2 = nn.Linear(dim_feedforward, d_model, **factory)
+    layer.norm_first = norm_first
+    for k in range(1, residuals + 1):
+        setattr(layer, 'norm' + str(k), nn.LayerNorm(d_model, eps=layer_norm_eps, **factory))
+    for k in range(1, residuals + 1):
+        setattr(layer, 'dropout' + str(k), nn.Dropout(dropout))
+
+
+def _residual(x, norm, sublayer, norm_first):
+    # pre-norm: x + f(norm(x)); post-norm: norm(x + f(x))
+    if norm_first:
+        return x + sublayer(norm(x))
+    return norm(x + sublayer(x))
+
+
+def _attend(attention, x, source, attn_mask, key_padding_mask, dropout):
+    # the attention output without weights, then the residual branch's dropout
+    out = attention(x, source, source, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                    need_weights=False)
+    return dropout(out[0])
+
+
+def _feed_forward(layer, x, dropout):
+    hidden = layer.dropout(layer.activation(layer.linear1(x)))
+    return dropout(layer.linear2(hidden))
+
+
+def _sequence_first(query, key, value):
+    # (batch, seq, feature) -> (seq, batch, feature), transposing a tensor passed
+    # as both key and value (and query) only once, so that the identity tests
+    # of multi_head_attention_forward see the same sharing as the caller's
+    if key is not value:
+        return query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
+    moved_query = query.transpose(1, 0)
+    moved_key = moved_query if query is key else key.transpose(1, 0)
+    return moved_query, moved_key, moved_key
 
 
 class NonDynamicallyQuantizableLinear(nn.Linear):
@@ -118,118 +216,97 @@ class NonDynamicallyQuantizableLinear(nn.Linear):
 
 # ----------------------------------------------------------------------------- attention
 
+_PROJECTIONS = ('q_proj_weight', 'k_proj_weight', 'v_proj_weight')
+
+
 class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0., bias=True, add_bias_kv=False,
                  add_zero_attn=False, kdim=None, vdim=None, batch_first=False,
                  device=None, dtype=None):
         super().__init__()
+        factory = _factory(device, dtype)
         self.embed_dim = embed_dim
-        self.kdim = kdim if kdim is not None else embed_dim
-        self.vdim = vdim if vdim is not None else embed_dim
-        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.kdim = embed_dim if kdim is None else kdim
+        self.vdim = embed_dim if vdim is None else vdim
+        packed = self.kdim == embed_dim and self.vdim == embed_dim
+        self._qkv_same_embed_dim = packed
 
         self.num_heads = num_heads
         self.dropout = dropout
         self.batch_first = batch_first
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != self.embed_dim:
-            raise AssertionError("embed_dim must be divisible by num_heads")
+            _fail(AssertionError, 'heads')
 
-        if not self._qkv_same_embed_dim:
-            self.q_proj_weight = Parameter(torch.empty((embed_dim, embed_dim), device=device, dtype=dtype))
-            self.k_proj_weight = Parameter(torch.empty((embed_dim, self.kdim), device=device, dtype=dtype))
-            self.v_proj_weight = Parameter(torch.empty((embed_dim, self.vdim), device=device, dtype=dtype))
+        # one packed (3E, E) in-projection, or three separate ones (E by E / kdim / vdim);
+        # the unused slots are registered as None, in 1.13's order
+        separate_shapes = [(embed_dim, embed_dim), (embed_dim, self.kdim), (embed_dim, self.vdim)]
+        if packed:
+            self.register_parameter('in_proj_weight', Parameter(torch.empty((3 * embed_dim, embed_dim), **factory)))
+            for name in _PROJECTIONS:
+                self.register_parameter(name, None)
+        else:
+            for name, shape in zip(_PROJECTIONS, separate_shapes):
+                self.register_parameter(name, Parameter(torch.empty(shape, **factory)))
             self.register_parameter('in_proj_weight', None)
-        else:
-            self.in_proj_weight = Parameter(torch.empty((3 * embed_dim, embed_dim), device=device, dtype=dtype))
-            self.register_parameter('q_proj_weight', None)
-            self.register_parameter('k_proj_weight', None)
-            self.register_parameter('v_proj_weight', None)
+        in_bias = Parameter(torch.empty(3 * embed_dim, **factory)) if bias else None
+        self.register_parameter('in_proj_bias', in_bias)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **factory)
 
-        if bias:
-            self.in_proj_bias = Parameter(torch.empty(3 * embed_dim, device=device, dtype=dtype))
-        else:
-            self.register_parameter('in_proj_bias', None)
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
-                                                        device=device, dtype=dtype)
-
-        if add_bias_kv:
-            self.bias_k = Parameter(torch.empty((1, 1, embed_dim), device=device, dtype=dtype))
-            self.bias_v = Parameter(torch.empty((1, 1, embed_dim), device=device, dtype=dtype))
-        else:
-            self.bias_k = None
-            self.bias_v = None
+        # bias_k / bias_v: parameters, or plain None attributes
+        for name in ('bias_k', 'bias_v'):
+            extra = Parameter(torch.empty((1, 1, embed_dim), **factory)) if add_bias_kv else None
+            setattr(self, name, extra)
 
         self.add_zero_attn = add_zero_attn
-
         self._reset_parameters()
 
     def _reset_parameters(self):
         if self._qkv_same_embed_dim:
             init.xavier_uniform_(self.in_proj_weight)
         else:
-            init.xavier_uniform_(self.q_proj_weight)
-            init.xavier_uniform_(self.k_proj_weight)
-            init.xavier_uniform_(self.v_proj_weight)
-
+            for name in _PROJECTIONS:
+                init.xavier_uniform_(getattr(self, name))
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.)
             init.constant_(self.out_proj.bias, 0.)
-        if self.bias_k is not None:
-            init.xavier_normal_(self.bias_k)
-        if self.bias_v is not None:
-            init.xavier_normal_(self.bias_v)
+        for extra in (self.bias_k, self.bias_v):
+            if extra is not None:
+                init.xavier_normal_(extra)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True,
                 attn_mask=None, average_attn_weights=True):
-        is_batched = query.dim() == 3
+        swap_batch = self.batch_first and query.dim() == 3
         _check_key_padding_mask_dtype(key_padding_mask)
-
         # (1.13's native fast path is not available here; see the header.)
-        if self.batch_first and is_batched:
-            # make sure that the transpose op does not affect the "is" property
-            if key is value:
-                if query is key:
-                    query = query.transpose(1, 0)
-                    key = query
-                    value = query
-                else:
-                    query = query.transpose(1, 0)
-                    key = key.transpose(1, 0)
-                    value = key
-            else:
-                query = query.transpose(1, 0)
-                key = key.transpose(1, 0)
-                value = value.transpose(1, 0)
-
+        if swap_batch:
+            query, key, value = _sequence_first(query, key, value)
+        options = {'training': self.training, 'key_padding_mask': key_padding_mask,
+                   'need_weights': need_weights, 'attn_mask': attn_mask,
+                   'average_attn_weights': average_attn_weights}
         if not self._qkv_same_embed_dim:
-            attn_output, attn_output_weights = F.multi_head_attention_forward(
-                query, key, value, self.embed_dim, self.num_heads,
-                self.in_proj_weight, self.in_proj_bias,
-                self.bias_k, self.bias_v, self.add_zero_attn,
-                self.dropout, self.out_proj.weight, self.out_proj.bias,
-                training=self.training,
-                key_padding_mask=key_padding_mask, need_weights=need_weights,
-                attn_mask=attn_mask, use_separate_proj_weight=True,
-                q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight,
-                v_proj_weight=self.v_proj_weight,
-                average_attn_weights=average_attn_weights)
-        else:
-            attn_output, attn_output_weights = F.multi_head_attention_forward(
-                query, key, value, self.embed_dim, self.num_heads,
-                self.in_proj_weight, self.in_proj_bias,
-                self.bias_k, self.bias_v, self.add_zero_attn,
-                self.dropout, self.out_proj.weight, self.out_proj.bias,
-                training=self.training,
-                key_padding_mask=key_padding_mask, need_weights=need_weights,
-                attn_mask=attn_mask, average_attn_weights=average_attn_weights)
-        if self.batch_first and is_batched:
-            return attn_output.transpose(1, 0), attn_output_weights
-        else:
-            return attn_output, attn_output_weights
+            options['use_separate_proj_weight'] = True
+            for name in _PROJECTIONS:
+                options[name] = getattr(self, name)
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+            self.bias_k, self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight,
+            self.out_proj.bias, **options)
+        if swap_batch:
+            out = out.transpose(1, 0)
+        return out, weights
 
 
 # ----------------------------------------------------------------------------- transformer
+
+def _default_stack(layer_cls, stack_cls, count, d_model, nhead, dim_feedforward, dropout, activation,
+                   layer_norm_eps, batch_first, norm_first, factory):
+    # one layer (cloned `count` times by the stack) plus the final LayerNorm
+    layer = layer_cls(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                      batch_first, norm_first, **factory)
+    final_norm = nn.LayerNorm(d_model, eps=layer_norm_eps, **factory)
+    return stack_cls(layer, count, final_norm)
+
 
 class Transformer(Module):
     def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
@@ -237,23 +314,16 @@ class Transformer(Module):
                  custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, device=None, dtype=None):
         super().__init__()
-        if custom_encoder is not None:
-            self.encoder = custom_encoder
-        else:
-            encoder_layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                                    activation, layer_norm_eps, batch_first, norm_first,
-                                                    device=device, dtype=dtype)
-            encoder_norm = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
-
-        if custom_decoder is not None:
-            self.decoder = custom_decoder
-        else:
-            decoder_layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout,
-                                                    activation, layer_norm_eps, batch_first, norm_first,
-                                                    device=device, dtype=dtype)
-            decoder_norm = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
+        shared = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                  norm_first, _factory(device, dtype))
+        if custom_encoder is None:
+            custom_encoder = _default_stack(TransformerEncoderLayer, TransformerEncoder,
+                                            num_encoder_layers, *shared)
+        self.encoder = custom_encoder
+        if custom_decoder is None:
+            custom_decoder = _default_stack(TransformerDecoderLayer, TransformerDecoder,
+                                            num_decoder_layers, *shared)
+        self.decoder = custom_decoder
 
         self._reset_parameters()
 
@@ -264,79 +334,93 @@ class Transformer(Module):
     def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
                 src_key_padding_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None):
-        is_batched = src.dim() == 3
-        if not self.batch_first and src.size(1) != tgt.size(1) and is_batched:
-            raise RuntimeError("the batch number of src and tgt must be equal")
-        elif self.batch_first and src.size(0) != tgt.size(0) and is_batched:
-            raise RuntimeError("the batch number of src and tgt must be equal")
-
-        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
-            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
-
+        batch_axis = 0 if self.batch_first else 1
+        if src.size(batch_axis) != tgt.size(batch_axis) and src.dim() == 3:
+            _fail(RuntimeError, 'batch')
+        width = self.d_model
+        if src.size(-1) != width or tgt.size(-1) != width:
+            _fail(RuntimeError, 'features')
         memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask)
-        output = self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
-                              tgt_key_padding_mask=tgt_key_padding_mask,
-                              memory_key_padding_mask=memory_key_padding_mask)
-        return output
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask)
 
     @staticmethod
     def generate_square_subsequent_mask(sz, device='cpu'):
-        return torch.triu(torch.full((sz, sz), float('-inf'), device=device), diagonal=1)
+        # -inf above the diagonal, 0 on and below it
+        blocked = torch.full((sz, sz), float('-inf'), device=device)
+        return torch.triu(blocked, diagonal=1)
 
     def _reset_parameters(self):
-        for p in self.parameters():
-            if p.dim() > 1:
-                init.xavier_uniform_(p)
+        for weight in self.parameters():
+            if weight.dim() > 1:
+                init.xavier_uniform_(weight)
+
+
+def _nested_path_layout(output, src_key_padding_mask):
+    # 1.13 runs the layers on a nested tensor of the unpadded tokens and pads the result
+    # back with zeros (to the longest sequence's length); reproduce that layout.
+    kept = src_key_padding_mask.logical_not()
+    longest = int(kept.sum(dim=1).max())
+    return output.masked_fill(kept.logical_not().unsqueeze(-1), 0.0)[:, :longest]
+
+
+def _init_stack(stack, layer, count, norm):
+    # encoder / decoder: `count` clones of one layer and an optional final norm
+    stack.layers = _get_clones(layer, count)
+    stack.num_layers = count
+    stack.norm = norm
+
+
+def _tensors_of_layer(src, layer):
+    attn = layer.self_attn
+    out = [src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias]
+    for sub in (layer.norm1, layer.norm2, layer.linear1, layer.linear2):
+        out.append(sub.weight)
+        out.append(sub.bias)
+    return out
 
 
 class TransformerEncoder(Module):
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
         super().__init__()
-        self.layers = _get_clones(encoder_layer, num_layers)
-        self.num_layers = num_layers
-        self.norm = norm
+        _init_stack(self, encoder_layer, num_layers, norm)
         self.enable_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
 
     def forward(self, src, mask=None, src_key_padding_mask=None):
         _check_key_padding_mask_dtype(src_key_padding_mask)
         output = src
-        for mod in self.layers:
-            output = mod(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
+        for layer in self.layers:
+            output = layer(output, src_mask=mask, src_key_padding_mask=src_key_padding_mask)
         if self._would_use_nested(src, mask, src_key_padding_mask):
-            # 1.13 runs the layers on a nested tensor of the unpadded tokens and pads the result
-            # back with zeros (to the longest sequence's length); reproduce that layout.
-            keep = src_key_padding_mask.logical_not()
-            max_len = int(keep.sum(dim=1).max())
-            output = output.masked_fill(keep.logical_not().unsqueeze(-1), 0.0)[:, :max_len]
+            output = _nested_path_layout(output, src_key_padding_mask)
         if self.norm is not None:
             output = self.norm(output)
         return output
 
     def _would_use_nested(self, src, mask, src_key_padding_mask):
         # The conditions of 1.13's "sparsity fast path" (nested-tensor conversion).
-        first_layer = self.layers[0]
-        if not isinstance(first_layer, TransformerEncoderLayer):
+        first = self.layers[0]
+        if not isinstance(first, TransformerEncoderLayer):
             return False
-        sa = first_layer.self_attn
-        if (first_layer.norm_first or first_layer.training or not sa.batch_first
-                or not sa._qkv_same_embed_dim or not first_layer.activation_relu_or_gelu
-                or not first_layer.norm1.eps == first_layer.norm2.eps or src.dim() != 3
-                or not self.enable_nested_tensor or src_key_padding_mask is None):
+        attn = first.self_attn
+        blockers = (first.norm_first, first.training, not attn.batch_first, not attn._qkv_same_embed_dim,
+                    not first.activation_relu_or_gelu, first.norm1.eps != first.norm2.eps)
+        for blocked in blockers:
+            if blocked:
+                return False
+        if src.dim() != 3 or not self.enable_nested_tensor or src_key_padding_mask is None:
             return False
         if getattr(self, 'mask_check', True):
             # the unpadded tokens must form a prefix of each sequence
-            keep = src_key_padding_mask.logical_not().to(torch.int64)
-            if keep.size(1) > 1 and not bool((keep[:, 1:] <= keep[:, :-1]).all()):
+            kept = src_key_padding_mask.logical_not().to(torch.int64)
+            if kept.size(1) > 1 and not bool((kept[:, 1:] <= kept[:, :-1]).all()):
                 return False
-        if mask is not None or sa.num_heads % 2 == 1:
+        if mask is not None or attn.num_heads % 2 == 1:
             return False
-        tensor_args = (src, sa.in_proj_weight, sa.in_proj_bias, sa.out_proj.weight, sa.out_proj.bias,
-                       first_layer.norm1.weight, first_layer.norm1.bias, first_layer.norm2.weight,
-                       first_layer.norm2.bias, first_layer.linear1.weight, first_layer.linear1.bias,
-                       first_layer.linear2.weight, first_layer.linear2.bias)
         if torch.is_grad_enabled():
-            for t in tensor_args:
+            for t in _tensors_of_layer(src, first):
                 if t.requires_grad:
                     return False
         return True
@@ -345,18 +429,16 @@ class TransformerEncoder(Module):
 class TransformerDecoder(Module):
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = _get_clones(decoder_layer, num_layers)
-        self.num_layers = num_layers
-        self.norm = norm
+        _init_stack(self, decoder_layer, num_layers, norm)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None):
+        masks = {'tgt_mask': tgt_mask, 'memory_mask': memory_mask,
+                 'tgt_key_padding_mask': tgt_key_padding_mask,
+                 'memory_key_padding_mask': memory_key_padding_mask}
         output = tgt
-        for mod in self.layers:
-            output = mod(output, memory, tgt_mask=tgt_mask,
-                         memory_mask=memory_mask,
-                         tgt_key_padding_mask=tgt_key_padding_mask,
-                         memory_key_padding_mask=memory_key_padding_mask)
+        for layer in self.layers:
+            output = layer(output, memory, **masks)
         if self.norm is not None:
             output = self.norm(output)
         return output
@@ -367,51 +449,24 @@ class TransformerEncoderLayer(Module):
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  device=None, dtype=None):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
-                                            device=device, dtype=dtype)
-        # feed-forward part
-        self.linear1 = nn.Linear(d_model, dim_feedforward, device=device, dtype=dtype)
-        self.dropout = nn.Dropout(dropout)
-        self.linear2 = nn.Linear(dim_feedforward, d_model, device=device, dtype=dtype)
-
-        self.norm_first = norm_first
-        self.norm1 = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.norm2 = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.dropout1 = nn.Dropout(dropout)
-        self.dropout2 = nn.Dropout(dropout)
-
-        if isinstance(activation, str):
-            activation = _get_activation_fn(activation)
-
-        # 1.13 records whether the activation is relu (1) / gelu (2) for its fast path
-        if activation is F.relu or isinstance(activation, nn.ReLU):
-            self.activation_relu_or_gelu = 1
-        elif activation is F.gelu or isinstance(activation, nn.GELU):
-            self.activation_relu_or_gelu = 2
-        else:
-            self.activation_relu_or_gelu = 0
+        _add_sublayers(self, d_model, nhead, dim_feedforward, dropout, layer_norm_eps, batch_first,
+                       norm_first, _factory(device, dtype), ('self_attn',), 2)
+        activation = _resolve_activation(activation)
+        self.activation_relu_or_gelu = _activation_code(activation)
         self.activation = activation
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None):
         _check_key_padding_mask_dtype(src_key_padding_mask)
         # (1.13's fused encoder-layer fast path is not available here; see the header.)
-        x = src
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask)
-            x = x + self._ff_block(self.norm2(x))
-        else:
-            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask))
-            x = self.norm2(x + self._ff_block(x))
-        return x
+        pre = self.norm_first
+        x = _residual(src, self.norm1, lambda h: self._sa_block(h, src_mask, src_key_padding_mask), pre)
+        return _residual(x, self.norm2, self._ff_block, pre)
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False)[0]
-        return self.dropout1(x)
+        return _attend(self.self_attn, x, x, attn_mask, key_padding_mask, self.dropout1)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout2(x)
+        return _feed_forward(self, x, self.dropout2)
 
 
 class TransformerDecoderLayer(Module):
@@ -419,51 +474,23 @@ class TransformerDecoderLayer(Module):
                  layer_norm_eps=1e-5, batch_first=False, norm_first=False,
                  device=None, dtype=None):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
-                                            device=device, dtype=dtype)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
-                                                 device=device, dtype=dtype)
-        # feed-forward part
-        self.linear1 = nn.Linear(d_model, dim_feedforward, device=device, dtype=dtype)
-        self.dropout = nn.Dropout(dropout)
-        self.linear2 = nn.Linear(dim_feedforward, d_model, device=device, dtype=dtype)
-
-        self.norm_first = norm_first
-        self.norm1 = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.norm2 = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.norm3 = nn.LayerNorm(d_model, eps=layer_norm_eps, device=device, dtype=dtype)
-        self.dropout1 = nn.Dropout(dropout)
-        self.dropout2 = nn.Dropout(dropout)
-        self.dropout3 = nn.Dropout(dropout)
-
-        if isinstance(activation, str):
-            self.activation = _get_activation_fn(activation)
-        else:
-            self.activation = activation
+        _add_sublayers(self, d_model, nhead, dim_feedforward, dropout, layer_norm_eps, batch_first,
+                       norm_first, _factory(device, dtype), ('self_attn', 'multihead_attn'), 3)
+        self.activation = _resolve_activation(activation)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None):
-        x = tgt
-        if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask)
-            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask)
-            x = x + self._ff_block(self.norm3(x))
-        else:
-            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask))
-            x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask))
-            x = self.norm3(x + self._ff_block(x))
-        return x
+        pre = self.norm_first
+        x = _residual(tgt, self.norm1, lambda h: self._sa_block(h, tgt_mask, tgt_key_padding_mask), pre)
+        x = _residual(x, self.norm2,
+                      lambda h: self._mha_block(h, memory, memory_mask, memory_key_padding_mask), pre)
+        return _residual(x, self.norm3, self._ff_block, pre)
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False)[0]
-        return self.dropout1(x)
+        return _attend(self.self_attn, x, x, attn_mask, key_padding_mask, self.dropout1)
 
     def _mha_block(self, x, mem, attn_mask, key_padding_mask):
-        x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                                need_weights=False)[0]
-        return self.dropout2(x)
+        return _attend(self.multihead_attn, x, mem, attn_mask, key_padding_mask, self.dropout2)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout3(x)
+        return _feed_forward(self, x, self.dropout3)

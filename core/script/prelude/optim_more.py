@@ -5,6 +5,19 @@
 # (torch.optim with everything of optim.py).  Every name in __all__ is added
 # to torch.optim.  Written in the model-script Python subset (no imports).
 #
+# Layout of this module:
+#   1. error texts (one table, raised through _fail) and the constructor
+#      checks, a table per optimizer run by _validate();
+#   2. the per-optimizer rules (_RULES): state layout and the state entries a
+#      step reads, whether the step count is an int (counted while gathering)
+#      or a 0-dim tensor (counted by the update), group-key fallbacks and
+#      state conversions for load_state_dict, and the update function;
+#   3. one step driver (_drive) shared by the eight first-order optimizers:
+#      per parameter group it first gathers (parameter, gradient, state
+#      entries), creating missing state, then applies the rule's update;
+#   4. LBFGS, with its strong-Wolfe line search over (step, loss, gradient,
+#      slope) bracket ends.
+#
 # The update arithmetic is PyTorch 1.13's single-tensor (non-foreach) path,
 # operation for operation (1.13 also picks it when foreach=None), so
 # parameters after N steps are bit-identical.  Constructor defaults,
@@ -28,6 +41,34 @@ __all__ = ['Adadelta', 'Adagrad', 'Adamax', 'ASGD', 'NAdam', 'RAdam', 'RMSprop',
 Optimizer = optim.Optimizer
 
 
+# ---------------------------------------------------------------------------
+# Error texts (1.13's, word for word), filled by _fail().
+
+_MESSAGES = {
+    'lr': "Invalid learning rate: {}",
+    'eps': "Invalid epsilon value: {}",
+    'weight_decay': "Invalid weight_decay value: {}",
+    'beta0': "Invalid beta parameter at index 0: {}",
+    'beta1': "Invalid beta parameter at index 1: {}",
+    'rho': "Invalid rho value: {}",
+    'lr_decay': "Invalid lr_decay value: {}",
+    'initial_accumulator_value': "Invalid initial_accumulator_value value: {}",
+    'momentum_decay': "Invalid momentum_decay value: {}",
+    'momentum': "Invalid momentum value: {}",
+    'alpha': "Invalid alpha value: {}",
+    'etas': "Invalid eta values: {}, {}",
+    'sparse': "{} does not support sparse gradients",
+    'sparse_decay': "weight_decay option is not compatible with sparse gradients",
+    'step_tensor': "`step` can't be a tensor",
+    'lbfgs_groups': "LBFGS doesn't support per-parameter options (parameter groups)",
+    'line_search': "only 'strong_wolfe' is supported",
+}
+
+
+def _fail(kind, key, *fill):
+    raise kind(_MESSAGES[key].format(*fill))
+
+
 def _is_sparse(t):
     # Fuselab tensors are strided (no Tensor.is_sparse yet)
     return getattr(t, 'is_sparse', False)
@@ -40,120 +81,422 @@ def _run_closure(closure):
         return closure()
 
 
-def _steps_to_tensors(state, key='step'):
-    state_values = list(state.values())
-    is_tensor = len(state_values) != 0 and isinstance(state_values[0][key], torch.Tensor)
-    if not is_tensor:
-        for s in state_values:
-            s[key] = torch.tensor(float(s[key]))
+# ---------------------------------------------------------------------------
+# Constructor checks: (message, argument, index or None, test), in 1.13's order.
+
+def _non_negative(v):
+    return 0.0 <= v
 
 
-def _check_betas(lr, betas, eps, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError("Invalid learning rate: {}".format(lr))
-    if not 0.0 <= eps:
-        raise ValueError("Invalid epsilon value: {}".format(eps))
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
-    if not 0.0 <= weight_decay:
-        raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+def _unit_closed(v):
+    return 0.0 <= v <= 1.0
+
+
+def _unit_open_top(v):
+    return 0.0 <= v < 1.0
+
+
+def _eta_pair(v):
+    return 0.0 < v[0] < 1.0 < v[1]
+
+
+def _plain(name):
+    return (name, name, None, _non_negative)
+
+
+_BETA_CHECKS = [('beta0', 'betas', 0, _unit_open_top), ('beta1', 'betas', 1, _unit_open_top)]
+_ADAM_LIKE_CHECKS = [_plain('lr'), _plain('eps')] + _BETA_CHECKS + [_plain('weight_decay')]
+
+_CHECKS = {
+    'Adadelta': [_plain('lr'), ('rho', 'rho', None, _unit_closed), _plain('eps'), _plain('weight_decay')],
+    'Adagrad': [_plain('lr'), _plain('lr_decay'), _plain('weight_decay'), _plain('initial_accumulator_value'),
+                _plain('eps')],
+    'Adamax': _ADAM_LIKE_CHECKS,
+    'ASGD': [_plain('lr'), _plain('weight_decay')],
+    'NAdam': _ADAM_LIKE_CHECKS + [_plain('momentum_decay')],
+    'RAdam': _ADAM_LIKE_CHECKS,
+    'RMSprop': [_plain('lr'), _plain('eps'), _plain('momentum'), _plain('weight_decay'), _plain('alpha')],
+    'Rprop': [_plain('lr'), ('etas', 'etas', None, _eta_pair)],
+}
+
+
+def _validate(kind, settings):
+    for message, argument, index, test in _CHECKS[kind]:
+        value = settings[argument] if index is None else settings[argument][index]
+        if not test(value):
+            shown = [value[0], value[1]] if message == 'etas' else [value]
+            _fail(ValueError, message, *shown)
+
+
+def _construct(opt, params, settings):
+    # settings: the defaults dict, keys in 1.13's param_group order
+    _validate(opt._update_rule, settings)
+    Optimizer.__init__(opt, params, settings)
+
+
+# ---------------------------------------------------------------------------
+# State: makers for fresh entries, conditions on the group, conversions.
+
+def _zeros(p, grad, group):
+    return torch.zeros_like(p)
+
+
+def _int_count(p, grad, group):
+    return 0
+
+
+def _tensor_count(p, grad, group):
+    return torch.tensor(0.0)
+
+
+def _tensor_one(p, grad, group):
+    return torch.tensor(1.0)
+
+
+def _lr_tensor(p, grad, group):
+    return torch.tensor(group['lr'])
+
+
+def _lr_sized(p, grad, group):
+    return torch.empty(grad.shape, dtype=grad.dtype, device=grad.device).fill_(group['lr'])
+
+
+def _uses_momentum(group):
+    return group['momentum'] > 0
+
+
+def _is_centered(group):
+    return group['centered']
+
+
+def _applies(condition, group):
+    return condition is None or condition(group)
+
+
+def _tensorize(state, key, through_float):
+    # 1.13 looks at the first state only: if it already holds a tensor, all do
+    states = list(state.values())
+    if len(states) != 0 and isinstance(states[0][key], torch.Tensor):
+        return
+    for entry in states:
+        entry[key] = torch.tensor(float(entry[key])) if through_float else torch.tensor(entry[key])
+
+
+def _tick(step_t):
+    # the tensor step count, incremented; its value as a Python float
+    step_t.add_(1)
+    return step_t.item()
+
+
+def _decay_avg(avg, x, rate):
+    avg.mul_(rate).add_(x, alpha=1 - rate)
+
+
+def _decay_avg_sq(avg, x, rate):
+    avg.mul_(rate).addcmul_(x, x, value=1 - rate)
+
+
+# ---------------------------------------------------------------------------
+# Updates, one per optimizer: (parameter, adjusted gradient, state entries, group).
+
+def _adadelta_update(param, grad, slots, group):
+    rho = group['rho']
+    eps = group['eps']
+    squares = slots['square_avg']
+    deltas = slots['acc_delta']
+    _decay_avg_sq(squares, grad, rho)
+    rms_grad = squares.add(eps).sqrt_()
+    change = deltas.add(eps).sqrt_().div_(rms_grad).mul_(grad)
+    _decay_avg_sq(deltas, change, rho)
+    param.add_(change, alpha=-group['lr'])
+
+
+def _adagrad_update(param, grad, slots, group):
+    n = _tick(slots['step'])
+    decayed_lr = group['lr'] / (1 + (n - 1) * group['lr_decay'])
+    total = slots['sum']
+    total.addcmul_(grad, grad, value=1)
+    param.addcdiv_(grad, total.sqrt().add_(group['eps']), value=-decayed_lr)
+
+
+def _adamax_update(param, grad, slots, group):
+    beta1, beta2 = group['betas']
+    first = slots['exp_avg']
+    peak = slots['exp_inf']
+    n = _tick(slots['step'])
+    _decay_avg(first, grad, beta1)
+    candidates = [peak.mul_(beta2).unsqueeze(0), grad.abs().add_(group['eps']).unsqueeze(0)]
+    peak.copy_(torch.amax(torch.cat(candidates, 0), 0, keepdim=False))
+    scaled_lr = group['lr'] / (1 - beta1 ** n)
+    param.addcdiv_(first, peak, value=-scaled_lr)
+
+
+def _asgd_update(param, grad, slots, group):
+    lr = group['lr']
+    lambd = group['lambd']
+    mu = slots['mu']
+    average = slots['ax']
+    eta = slots['eta']
+    n = _tick(slots['step'])
+    param.mul_(1 - lambd * eta.item())
+    param.add_(grad, alpha=-eta.item())
+    if mu.item() == 1:
+        average.copy_(param)
+    else:
+        average.add_(param.sub(average).mul(mu))
+    eta.copy_(torch.tensor(lr / math.pow((1 + lambd * lr * n), group['alpha'])))
+    mu.copy_(torch.tensor(1 / max(1, n - group['t0'])))
+
+
+def _nadam_momentum(beta1, n, momentum_decay):
+    # 1.13's momentum schedule mu_n
+    return beta1 * (1. - 0.5 * (0.96 ** (n * momentum_decay)))
+
+
+def _nadam_update(param, grad, slots, group):
+    beta1, beta2 = group['betas']
+    lr = group['lr']
+    decay = group['momentum_decay']
+    first = slots['exp_avg']
+    second = slots['exp_avg_sq']
+    product = slots['mu_product']
+    n = _tick(slots['step'])
+    second_correction = 1 - beta2 ** n
+    mu_now = _nadam_momentum(beta1, n, decay)
+    mu_after = _nadam_momentum(beta1, n + 1, decay)
+    product.mul_(mu_now)
+    product_after = product * mu_now * mu_after
+    _decay_avg(first, grad, beta1)
+    _decay_avg_sq(second, grad, beta2)
+    scale = second.div(second_correction).sqrt().add_(group['eps'])
+    param.addcdiv_(grad, scale, value=(-lr * (1. - mu_now) / (1. - product.item())))
+    param.addcdiv_(first, scale, value=(-lr * mu_after) / (1. - product_after.item()))
+
+
+def _radam_update(param, grad, slots, group):
+    beta1, beta2 = group['betas']
+    lr = group['lr']
+    first = slots['exp_avg']
+    second = slots['exp_avg_sq']
+    n = _tick(slots['step'])
+    first_correction = 1 - beta1 ** n
+    second_correction = 1 - beta2 ** n
+    _decay_avg(first, grad, beta1)
+    _decay_avg_sq(second, grad, beta2)
+    unbiased = first / first_correction
+    # length of the approximated simple moving average, and its limit
+    sma_limit = 2 / (1 - beta2) - 1
+    sma = sma_limit - 2 * n * (beta2 ** n) / second_correction
+    if not sma > 5.:
+        param.add_(unbiased * lr, alpha=-1.0)
+        return
+    rectifier = math.sqrt((sma - 4) * (sma - 2) * sma_limit / ((sma_limit - 4) * (sma_limit - 2) * sma))
+    adaptive = math.sqrt(second_correction) / second.sqrt().add_(group['eps'])
+    param.add_(unbiased * lr * adaptive * rectifier, alpha=-1.0)
+
+
+def _rmsprop_update(param, grad, slots, group):
+    alpha = group['alpha']
+    squares = slots['square_avg']
+    _decay_avg_sq(squares, grad, alpha)
+    if group['centered']:
+        mean_grad = slots['grad_avg']
+        _decay_avg(mean_grad, grad, alpha)
+        root = squares.addcmul(mean_grad, mean_grad, value=-1).sqrt_()
+    else:
+        root = squares.sqrt()
+    root = root.add(group['eps']) if group['differentiable'] else root.add_(group['eps'])
+    if group['momentum'] > 0:
+        velocity = slots['momentum_buffer']
+        velocity.mul_(group['momentum']).addcdiv_(grad, root)
+        param.add_(velocity, alpha=-group['lr'])
+    else:
+        param.addcdiv_(grad, root, value=-group['lr'])
+
+
+def _rprop_update(param, grad, slots, group):
+    shrink, grow = group['etas']
+    smallest, largest = group['step_sizes']
+    previous = slots['prev']
+    sizes = slots['step_size']
+    factor = grad.mul(previous).sign()
+    factor.masked_fill_(factor.gt(0), grow)
+    factor.masked_fill_(factor.lt(0), shrink)
+    factor.masked_fill_(factor.eq(0), 1)
+    sizes.mul_(factor).clamp_(smallest, largest)
+    # a sign change skips this step and forgets the gradient
+    kept = grad.clone()
+    kept.masked_fill_(factor.eq(shrink), 0)
+    param.addcmul_(kept.sign(), sizes, value=-1)
+    previous.copy_(kept)
+
+
+# ---------------------------------------------------------------------------
+# The rules.
+#   layout:    fresh state entries (key, maker, condition), created when a
+#              parameter's state is empty (None: created by the constructor)
+#   reads:     the entries a step hands to the update (key, condition)
+#   counted:   `step` is a Python int, counted while gathering (int_only: a
+#              tensor step is an error when the group is differentiable)
+#   sparse:    gathering rejects sparse gradients
+#   maximize / decay: the group's maximize / weight_decay adjust the gradient
+#   fallbacks: group keys load_state_dict fills in; tensorize: state entries
+#              it turns into tensors (key, through float())
+
+_FIRST_ORDER = [('foreach', None), ('maximize', False)]
+
+_RULES = {
+    'Adadelta': {
+        'layout': [('step', _int_count, None), ('square_avg', _zeros, None), ('acc_delta', _zeros, None)],
+        'reads': [('square_avg', None), ('acc_delta', None)],
+        'counted': True, 'sparse': True, 'maximize': True, 'decay': True,
+        'fallbacks': _FIRST_ORDER, 'tensorize': [], 'update': _adadelta_update,
+    },
+    'Adagrad': {
+        'layout': None,
+        'reads': [('sum', None), ('step', None)],
+        'counted': False, 'sparse': False, 'maximize': True, 'decay': True,
+        'fallbacks': _FIRST_ORDER, 'tensorize': [('step', True)], 'update': _adagrad_update,
+    },
+    'Adamax': {
+        'layout': [('step', _tensor_count, None), ('exp_avg', _zeros, None), ('exp_inf', _zeros, None)],
+        'reads': [('exp_avg', None), ('exp_inf', None), ('step', None)],
+        'counted': False, 'sparse': True, 'maximize': True, 'decay': True,
+        'fallbacks': _FIRST_ORDER, 'tensorize': [('step', True)], 'update': _adamax_update,
+    },
+    'ASGD': {
+        'layout': [('step', _tensor_count, None), ('eta', _lr_tensor, None), ('mu', _tensor_one, None),
+                   ('ax', _zeros, None)],
+        'reads': [('mu', None), ('ax', None), ('eta', None), ('step', None)],
+        'counted': False, 'sparse': True, 'maximize': True, 'decay': True,
+        'fallbacks': _FIRST_ORDER, 'tensorize': [('step', True), ('eta', False), ('mu', True)],
+        'update': _asgd_update,
+    },
+    'NAdam': {
+        'layout': [('step', _tensor_count, None), ('mu_product', _tensor_one, None), ('exp_avg', _zeros, None),
+                   ('exp_avg_sq', _zeros, None)],
+        'reads': [('exp_avg', None), ('exp_avg_sq', None), ('mu_product', None), ('step', None)],
+        'counted': False, 'sparse': True, 'maximize': False, 'decay': True,
+        'fallbacks': [('foreach', None)], 'tensorize': [('step', True), ('mu_product', False)],
+        'update': _nadam_update,
+    },
+    'RAdam': {
+        'layout': [('step', _tensor_count, None), ('exp_avg', _zeros, None), ('exp_avg_sq', _zeros, None)],
+        'reads': [('exp_avg', None), ('exp_avg_sq', None), ('step', None)],
+        'counted': False, 'sparse': True, 'maximize': False, 'decay': True,
+        'fallbacks': [('foreach', None)], 'tensorize': [('step', True)], 'update': _radam_update,
+    },
+    'RMSprop': {
+        'layout': [('step', _int_count, None), ('square_avg', _zeros, None),
+                   ('momentum_buffer', _zeros, _uses_momentum), ('grad_avg', _zeros, _is_centered)],
+        'reads': [('square_avg', None), ('momentum_buffer', _uses_momentum), ('grad_avg', _is_centered)],
+        'counted': True, 'int_only': True, 'sparse': True, 'maximize': True, 'decay': True,
+        'fallbacks': [('momentum', 0), ('centered', False), ('foreach', None), ('maximize', False),
+                      ('differentiable', False)],
+        'tensorize': [], 'update': _rmsprop_update,
+    },
+    'Rprop': {
+        'layout': [('step', _int_count, None), ('prev', _zeros, None), ('step_size', _lr_sized, None)],
+        'reads': [('prev', None), ('step_size', None)],
+        'counted': True, 'sparse': True, 'maximize': True, 'decay': False,
+        'fallbacks': _FIRST_ORDER, 'tensorize': [], 'update': _rprop_update,
+    },
+}
+
+
+def _restore(opt, state, param_groups):
+    # Optimizer._setstate plus the rule's group fallbacks and state conversions
+    Optimizer._setstate(opt, state, param_groups)
+    rule = _RULES[opt._update_rule]
+    for group in opt.param_groups:
+        for key, value in rule['fallbacks']:
+            group.setdefault(key, value)
+    for key, through_float in rule['tensorize']:
+        _tensorize(opt.state, key, through_float)
+
+
+def _gather(opt, kind, rule, group):
+    # phase one of a step: every parameter with a gradient, its state created
+    # if missing and the entries the update needs, the int step counted
+    work = []
+    for p in group['params']:
+        grad = p.grad
+        if grad is None:
+            continue
+        if rule['sparse'] and _is_sparse(grad):
+            _fail(RuntimeError, 'sparse', kind)
+        state = opt.state[p]
+        if len(state) == 0 and rule['layout'] is not None:
+            for key, make, condition in rule['layout']:
+                if _applies(condition, group):
+                    state[key] = make(p, grad, group)
+        slots = {}
+        for key, condition in rule['reads']:
+            if _applies(condition, group):
+                slots[key] = state[key]
+        if rule['counted']:
+            if rule.get('int_only') and group['differentiable'] and isinstance(state['step'], torch.Tensor):
+                _fail(RuntimeError, 'step_tensor')
+            state['step'] += 1
+        work.append((p, grad, slots))
+    return work
+
+
+def _adjusted_grad(rule, param, grad, group):
+    if rule['maximize'] and group['maximize']:
+        grad = grad.neg()
+    if rule['decay'] and group['weight_decay'] != 0:
+        if _is_sparse(grad):
+            _fail(RuntimeError, 'sparse_decay')
+        grad = grad.add(param, alpha=group['weight_decay'])
+    return grad
+
+
+def _drive(opt, closure):
+    # the step() of every first-order optimizer here
+    kind = opt._update_rule
+    rule = _RULES[kind]
+    loss = _run_closure(closure)
+    with torch.no_grad():
+        for group in opt.param_groups:
+            for param, grad, slots in _gather(opt, kind, rule, group):
+                rule['update'](param, _adjusted_grad(rule, param, grad, group), slots, group)
+    return loss
 
 
 # ---------------------------------------------------------------------------
 
 class Adadelta(Optimizer):
+    _update_rule = 'Adadelta'
+
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= rho <= 1.0:
-            raise ValueError("Invalid rho value: {}".format(rho))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        defaults = {'lr': lr, 'rho': rho, 'eps': eps, 'weight_decay': weight_decay,
-                    'maximize': maximize, 'foreach': foreach}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'rho': rho, 'eps': eps, 'weight_decay': weight_decay,
+                                  'maximize': maximize, 'foreach': foreach})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                square_avgs = []
-                acc_deltas = []
-                lr = group['lr']
-                rho = group['rho']
-                eps = group['eps']
-                weight_decay = group['weight_decay']
-                maximize = group['maximize']
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
-                    params_with_grad.append(p)
-                    if _is_sparse(p.grad):
-                        raise RuntimeError('Adadelta does not support sparse gradients')
-                    grads.append(p.grad)
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = 0
-                        state['square_avg'] = torch.zeros_like(p)
-                        state['acc_delta'] = torch.zeros_like(p)
-                    square_avgs.append(state['square_avg'])
-                    acc_deltas.append(state['acc_delta'])
-                    state['step'] += 1
-                for param, grad, square_avg, acc_delta in zip(params_with_grad, grads, square_avgs, acc_deltas):
-                    grad = grad if not maximize else grad.neg()
-                    if weight_decay != 0:
-                        grad = grad.add(param, alpha=weight_decay)
-                    square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
-                    std = square_avg.add(eps).sqrt_()
-                    delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
-                    acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-                    param.add_(delta, alpha=-lr)
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class Adagrad(Optimizer):
+    _update_rule = 'Adagrad'
+
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: {}".format(initial_accumulator_value))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        defaults = {'lr': lr, 'lr_decay': lr_decay, 'eps': eps, 'weight_decay': weight_decay,
-                    'initial_accumulator_value': initial_accumulator_value, 'foreach': foreach,
-                    'maximize': maximize}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'lr_decay': lr_decay, 'eps': eps, 'weight_decay': weight_decay,
+                                  'initial_accumulator_value': initial_accumulator_value, 'foreach': foreach,
+                                  'maximize': maximize})
+        # unlike the others, Adagrad's state exists from the start
         for group in self.param_groups:
             for p in group['params']:
-                state = self.state[p]
-                state['step'] = torch.tensor(0.0)
-                state['sum'] = torch.full_like(p, initial_accumulator_value)
+                fresh = self.state[p]
+                fresh['step'] = torch.tensor(0.0)
+                fresh['sum'] = torch.full_like(p, initial_accumulator_value)
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-        _steps_to_tensors(self.state)
+        _restore(self, state, param_groups)
 
     def share_memory(self):
         for group in self.param_groups:
@@ -161,604 +504,249 @@ class Adagrad(Optimizer):
                 self.state[p]['sum'].share_memory_()
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                state_sums = []
-                state_steps = []
-                for p in group['params']:
-                    if p.grad is not None:
-                        params_with_grad.append(p)
-                        grads.append(p.grad)
-                        state = self.state[p]
-                        state_sums.append(state['sum'])
-                        state_steps.append(state['step'])
-                lr = group['lr']
-                weight_decay = group['weight_decay']
-                lr_decay = group['lr_decay']
-                eps = group['eps']
-                maximize = group['maximize']
-                for param, grad, state_sum, step_t in zip(params_with_grad, grads, state_sums, state_steps):
-                    step_t.add_(1)
-                    step = step_t.item()
-                    grad = grad if not maximize else grad.neg()
-                    if weight_decay != 0:
-                        if _is_sparse(grad):
-                            raise RuntimeError("weight_decay option is not compatible with sparse gradients")
-                        grad = grad.add(param, alpha=weight_decay)
-                    clr = lr / (1 + (step - 1) * lr_decay)
-                    state_sum.addcmul_(grad, grad, value=1)
-                    std = state_sum.sqrt().add_(eps)
-                    param.addcdiv_(grad, std, value=-clr)
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class Adamax(Optimizer):
+    _update_rule = 'Adamax'
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None,
                  *, maximize=False):
-        _check_betas(lr, betas, eps, weight_decay)
-        defaults = {'lr': lr, 'betas': betas, 'eps': eps, 'weight_decay': weight_decay,
-                    'foreach': foreach, 'maximize': maximize}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'betas': betas, 'eps': eps, 'weight_decay': weight_decay,
+                                  'foreach': foreach, 'maximize': maximize})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-        _steps_to_tensors(self.state)
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                exp_avgs = []
-                exp_infs = []
-                state_steps = []
-                beta1, beta2 = group['betas']
-                eps = group['eps']
-                lr = group['lr']
-                weight_decay = group['weight_decay']
-                maximize = group['maximize']
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
-                    params_with_grad.append(p)
-                    if _is_sparse(p.grad):
-                        raise RuntimeError('Adamax does not support sparse gradients')
-                    grads.append(p.grad)
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = torch.tensor(0.0)
-                        state['exp_avg'] = torch.zeros_like(p)
-                        state['exp_inf'] = torch.zeros_like(p)
-                    exp_avgs.append(state['exp_avg'])
-                    exp_infs.append(state['exp_inf'])
-                    state_steps.append(state['step'])
-                for i, param in enumerate(params_with_grad):
-                    grad = grads[i]
-                    grad = grad if not maximize else grad.neg()
-                    exp_avg = exp_avgs[i]
-                    exp_inf = exp_infs[i]
-                    step_t = state_steps[i]
-                    step_t.add_(1)
-                    step = step_t.item()
-                    if weight_decay != 0:
-                        grad = grad.add(param, alpha=weight_decay)
-                    exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-                    norm_buf = torch.cat([exp_inf.mul_(beta2).unsqueeze(0),
-                                          grad.abs().add_(eps).unsqueeze(0)], 0)
-                    exp_inf.copy_(torch.amax(norm_buf, 0, keepdim=False))
-                    bias_correction = 1 - beta1 ** step
-                    clr = lr / bias_correction
-                    param.addcdiv_(exp_avg, exp_inf, value=-clr)
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class ASGD(Optimizer):
+    _update_rule = 'ASGD'
+
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
                  maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        defaults = {'lr': lr, 'lambd': lambd, 'alpha': alpha, 't0': t0, 'weight_decay': weight_decay,
-                    'foreach': foreach, 'maximize': maximize}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'lambd': lambd, 'alpha': alpha, 't0': t0,
+                                  'weight_decay': weight_decay, 'foreach': foreach, 'maximize': maximize})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-        _steps_to_tensors(self.state)
-        state_values = list(self.state.values())
-        if not (len(state_values) != 0 and isinstance(state_values[0]['eta'], torch.Tensor)):
-            for s in state_values:
-                s['eta'] = torch.tensor(s['eta'])
-        if not (len(state_values) != 0 and isinstance(state_values[0]['mu'], torch.Tensor)):
-            for s in state_values:
-                s['mu'] = torch.tensor(float(s['mu']))
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                mus = []
-                axs = []
-                etas = []
-                state_steps = []
-                for p in group['params']:
-                    if p.grad is not None:
-                        params_with_grad.append(p)
-                        if _is_sparse(p.grad):
-                            raise RuntimeError('ASGD does not support sparse gradients')
-                        grads.append(p.grad)
-                        state = self.state[p]
-                        if len(state) == 0:
-                            state['step'] = torch.tensor(0.0)
-                            state['eta'] = torch.tensor(group['lr'])
-                            state['mu'] = torch.tensor(1.0)
-                            state['ax'] = torch.zeros_like(p)
-                        mus.append(state['mu'])
-                        axs.append(state['ax'])
-                        etas.append(state['eta'])
-                        state_steps.append(state['step'])
-                lambd = group['lambd']
-                lr = group['lr']
-                t0 = group['t0']
-                alpha = group['alpha']
-                weight_decay = group['weight_decay']
-                maximize = group['maximize']
-                for i, param in enumerate(params_with_grad):
-                    grad = grads[i]
-                    grad = grad if not maximize else grad.neg()
-                    mu = mus[i]
-                    ax = axs[i]
-                    eta = etas[i]
-                    step_t = state_steps[i]
-                    step_t.add_(1)
-                    step = step_t.item()
-                    if weight_decay != 0:
-                        grad = grad.add(param, alpha=weight_decay)
-                    param.mul_(1 - lambd * eta.item())
-                    param.add_(grad, alpha=-eta.item())
-                    if mu.item() != 1:
-                        ax.add_(param.sub(ax).mul(mu))
-                    else:
-                        ax.copy_(param)
-                    new_eta = torch.tensor(lr / math.pow((1 + lambd * lr * step), alpha))
-                    eta.copy_(new_eta)
-                    new_mu = torch.tensor(1 / max(1, step - t0))
-                    mu.copy_(new_mu)
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class NAdam(Optimizer):
+    _update_rule = 'NAdam'
+
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, foreach=None):
-        _check_betas(lr, betas, eps, weight_decay)
-        if not 0.0 <= momentum_decay:
-            raise ValueError("Invalid momentum_decay value: {}".format(momentum_decay))
-        defaults = {'lr': lr, 'betas': betas, 'eps': eps, 'weight_decay': weight_decay,
-                    'momentum_decay': momentum_decay, 'foreach': foreach}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'betas': betas, 'eps': eps, 'weight_decay': weight_decay,
+                                  'momentum_decay': momentum_decay, 'foreach': foreach})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-        _steps_to_tensors(self.state)
-        state_values = list(self.state.values())
-        if not (len(state_values) != 0 and isinstance(state_values[0]['mu_product'], torch.Tensor)):
-            for s in state_values:
-                s['mu_product'] = torch.tensor(s['mu_product'])
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                exp_avgs = []
-                exp_avg_sqs = []
-                mu_products = []
-                state_steps = []
-                beta1, beta2 = group['betas']
-                for p in group['params']:
-                    if p.grad is not None:
-                        params_with_grad.append(p)
-                        if _is_sparse(p.grad):
-                            raise RuntimeError('NAdam does not support sparse gradients')
-                        grads.append(p.grad)
-                        state = self.state[p]
-                        if len(state) == 0:
-                            state['step'] = torch.tensor(0.0)
-                            state['mu_product'] = torch.tensor(1.0)
-                            state['exp_avg'] = torch.zeros_like(p)
-                            state['exp_avg_sq'] = torch.zeros_like(p)
-                        exp_avgs.append(state['exp_avg'])
-                        exp_avg_sqs.append(state['exp_avg_sq'])
-                        mu_products.append(state['mu_product'])
-                        state_steps.append(state['step'])
-                lr = group['lr']
-                weight_decay = group['weight_decay']
-                momentum_decay = group['momentum_decay']
-                eps = group['eps']
-                for i, param in enumerate(params_with_grad):
-                    grad = grads[i]
-                    exp_avg = exp_avgs[i]
-                    exp_avg_sq = exp_avg_sqs[i]
-                    mu_product = mu_products[i]
-                    step_t = state_steps[i]
-                    step_t.add_(1)
-                    step = step_t.item()
-                    bias_correction2 = 1 - beta2 ** step
-                    if weight_decay != 0:
-                        grad = grad.add(param, alpha=weight_decay)
-                    mu = beta1 * (1. - 0.5 * (0.96 ** (step * momentum_decay)))
-                    mu_next = beta1 * (1. - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
-                    mu_product.mul_(mu)
-                    mu_product_next = mu_product * mu * mu_next
-                    exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-                    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                    denom = exp_avg_sq.div(bias_correction2).sqrt().add_(eps)
-                    param.addcdiv_(grad, denom, value=(-lr * (1. - mu) / (1. - mu_product.item())))
-                    param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1. - mu_product_next.item()))
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class RAdam(Optimizer):
+    _update_rule = 'RAdam'
+
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None):
-        _check_betas(lr, betas, eps, weight_decay)
-        defaults = {'lr': lr, 'betas': betas, 'eps': eps, 'weight_decay': weight_decay,
-                    'foreach': foreach}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'betas': betas, 'eps': eps, 'weight_decay': weight_decay,
+                                  'foreach': foreach})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-        _steps_to_tensors(self.state)
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                exp_avgs = []
-                exp_avg_sqs = []
-                state_steps = []
-                beta1, beta2 = group['betas']
-                for p in group['params']:
-                    if p.grad is not None:
-                        params_with_grad.append(p)
-                        if _is_sparse(p.grad):
-                            raise RuntimeError('RAdam does not support sparse gradients')
-                        grads.append(p.grad)
-                        state = self.state[p]
-                        if len(state) == 0:
-                            state['step'] = torch.tensor(0.0)
-                            state['exp_avg'] = torch.zeros_like(p)
-                            state['exp_avg_sq'] = torch.zeros_like(p)
-                        exp_avgs.append(state['exp_avg'])
-                        exp_avg_sqs.append(state['exp_avg_sq'])
-                        state_steps.append(state['step'])
-                lr = group['lr']
-                weight_decay = group['weight_decay']
-                eps = group['eps']
-                for i, param in enumerate(params_with_grad):
-                    grad = grads[i]
-                    exp_avg = exp_avgs[i]
-                    exp_avg_sq = exp_avg_sqs[i]
-                    step_t = state_steps[i]
-                    step_t.add_(1)
-                    step = step_t.item()
-                    bias_correction1 = 1 - beta1 ** step
-                    bias_correction2 = 1 - beta2 ** step
-                    if weight_decay != 0:
-                        grad = grad.add(param, alpha=weight_decay)
-                    exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-                    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                    bias_corrected_exp_avg = exp_avg / bias_correction1
-                    rho_inf = 2 / (1 - beta2) - 1
-                    rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-                    if rho_t > 5.:
-                        rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf /
-                                         ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-                        adaptive_lr = math.sqrt(bias_correction2) / exp_avg_sq.sqrt().add_(eps)
-                        param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
-                    else:
-                        param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class RMSprop(Optimizer):
+    _update_rule = 'RMSprop'
+
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  foreach=None, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= momentum:
-            raise ValueError("Invalid momentum value: {}".format(momentum))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= alpha:
-            raise ValueError("Invalid alpha value: {}".format(alpha))
-        defaults = {'lr': lr, 'momentum': momentum, 'alpha': alpha, 'eps': eps, 'centered': centered,
-                    'weight_decay': weight_decay, 'foreach': foreach, 'maximize': maximize,
-                    'differentiable': differentiable}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'momentum': momentum, 'alpha': alpha, 'eps': eps,
+                                  'centered': centered, 'weight_decay': weight_decay, 'foreach': foreach,
+                                  'maximize': maximize, 'differentiable': differentiable})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('momentum', 0)
-            group.setdefault('centered', False)
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
-            group.setdefault('differentiable', False)
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params_with_grad = []
-                grads = []
-                square_avgs = []
-                grad_avgs = []
-                momentum_buffer_list = []
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
-                    params_with_grad.append(p)
-                    if _is_sparse(p.grad):
-                        raise RuntimeError('RMSprop does not support sparse gradients')
-                    grads.append(p.grad)
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = 0
-                        state['square_avg'] = torch.zeros_like(p)
-                        if group['momentum'] > 0:
-                            state['momentum_buffer'] = torch.zeros_like(p)
-                        if group['centered']:
-                            state['grad_avg'] = torch.zeros_like(p)
-                    square_avgs.append(state['square_avg'])
-                    if group['momentum'] > 0:
-                        momentum_buffer_list.append(state['momentum_buffer'])
-                    if group['centered']:
-                        grad_avgs.append(state['grad_avg'])
-                    if group['differentiable'] and isinstance(state['step'], torch.Tensor):
-                        raise RuntimeError("`step` can't be a tensor")
-                    state['step'] += 1
-                lr = group['lr']
-                alpha = group['alpha']
-                eps = group['eps']
-                weight_decay = group['weight_decay']
-                momentum = group['momentum']
-                centered = group['centered']
-                maximize = group['maximize']
-                differentiable = group['differentiable']
-                for i, param in enumerate(params_with_grad):
-                    grad = grads[i]
-                    grad = grad if not maximize else grad.neg()
-                    square_avg = square_avgs[i]
-                    if weight_decay != 0:
-                        grad = grad.add(param, alpha=weight_decay)
-                    square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
-                    if centered:
-                        grad_avg = grad_avgs[i]
-                        grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
-                        avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
-                    else:
-                        avg = square_avg.sqrt()
-                    if differentiable:
-                        avg = avg.add(eps)
-                    else:
-                        avg = avg.add_(eps)
-                    if momentum > 0:
-                        buf = momentum_buffer_list[i]
-                        buf.mul_(momentum).addcdiv_(grad, avg)
-                        param.add_(buf, alpha=-lr)
-                    else:
-                        param.addcdiv_(grad, avg, value=-lr)
-        return loss
+        return _drive(self, closure)
 
-
-# ---------------------------------------------------------------------------
 
 class Rprop(Optimizer):
+    _update_rule = 'Rprop'
+
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), foreach=None, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 < etas[0] < 1.0 < etas[1]:
-            raise ValueError("Invalid eta values: {}, {}".format(etas[0], etas[1]))
-        defaults = {'lr': lr, 'etas': etas, 'step_sizes': step_sizes, 'foreach': foreach,
-                    'maximize': maximize}
-        super().__init__(params, defaults)
+        _construct(self, params, {'lr': lr, 'etas': etas, 'step_sizes': step_sizes, 'foreach': foreach,
+                                  'maximize': maximize})
 
     def _setstate(self, state, param_groups):
-        super()._setstate(state, param_groups)
-        for group in self.param_groups:
-            group.setdefault('foreach', None)
-            group.setdefault('maximize', False)
+        _restore(self, state, param_groups)
 
     def step(self, closure=None):
-        loss = _run_closure(closure)
-        with torch.no_grad():
-            for group in self.param_groups:
-                params = []
-                grads = []
-                prevs = []
-                step_sizes = []
-                etaminus, etaplus = group['etas']
-                step_size_min, step_size_max = group['step_sizes']
-                maximize = group['maximize']
-                for p in group['params']:
-                    if p.grad is None:
-                        continue
-                    params.append(p)
-                    grad = p.grad
-                    if _is_sparse(grad):
-                        raise RuntimeError('Rprop does not support sparse gradients')
-                    grads.append(grad)
-                    state = self.state[p]
-                    if len(state) == 0:
-                        state['step'] = 0
-                        state['prev'] = torch.zeros_like(p)
-                        state['step_size'] = torch.empty(grad.shape, dtype=grad.dtype, device=grad.device).fill_(group['lr'])
-                    prevs.append(state['prev'])
-                    step_sizes.append(state['step_size'])
-                    state['step'] += 1
-                for i, param in enumerate(params):
-                    grad = grads[i]
-                    grad = grad if not maximize else grad.neg()
-                    prev = prevs[i]
-                    step_size = step_sizes[i]
-                    sign = grad.mul(prev).sign()
-                    sign.masked_fill_(sign.gt(0), etaplus)
-                    sign.masked_fill_(sign.lt(0), etaminus)
-                    sign.masked_fill_(sign.eq(0), 1)
-                    step_size.mul_(sign).clamp_(step_size_min, step_size_max)
-                    grad = grad.clone()
-                    grad.masked_fill_(sign.eq(etaminus), 0)
-                    param.addcmul_(grad.sign(), step_size, value=-1)
-                    prev.copy_(grad)
-        return loss
+        return _drive(self, closure)
 
 
 # ---------------------------------------------------------------------------
 # LBFGS
 
-def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
-    if bounds is not None:
-        xmin_bound, xmax_bound = bounds
-    else:
-        xmin_bound, xmax_bound = (x1, x2) if x1 <= x2 else (x2, x1)
+def _cubic_minimum(x1, f1, g1, x2, f2, g2, bounds=None):
+    # Minimiser of the cubic through (x1, f1) and (x2, f2) with slopes g1, g2,
+    # clamped to bounds (default: between the two points); the middle of the
+    # bounds when the cubic has no minimum.
+    if bounds is None:
+        bounds = (x1, x2) if x1 <= x2 else (x2, x1)
+    low, high = bounds
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
-    d2_square = d1 ** 2 - g1 * g2
-    if d2_square >= 0:
-        d2 = d2_square.sqrt()
-        if x1 <= x2:
-            min_pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
-        else:
-            min_pos = x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2 * d2))
-        return min(max(min_pos, xmin_bound), xmax_bound)
+    discriminant = d1 ** 2 - g1 * g2
+    if not discriminant >= 0:
+        return (low + high) / 2.
+    d2 = discriminant.sqrt()
+    # the formula is written from the right-hand point
+    if x1 <= x2:
+        right, left, slope_right, slope_left = x2, x1, g2, g1
     else:
-        return (xmin_bound + xmax_bound) / 2.
+        right, left, slope_right, slope_left = x1, x2, g1, g2
+    back = (slope_right + d2 - d1) / (slope_right - slope_left + 2 * d2)
+    return min(max(right - (right - left) * back, low), high)
 
 
-def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
+def _probe(evaluate, x, t, d):
+    # one trial step: (step, loss, flat gradient, slope along d)
+    loss, grad = evaluate(x, t, d)
+    return (t, loss, grad, grad.dot(d))
+
+
+def _kept(point):
+    # a bracket end keeps its own copy of the gradient
+    return (point[0], point[1], point[2].clone(), point[3])
+
+
+def _lower_first(ends):
+    return (0, 1) if ends[0][1] <= ends[-1][1] else (1, 0)
+
+
+def _wolfe_search(evaluate, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9, max_ls=25):
+    # Strong-Wolfe line search as 1.13's LBFGS runs it: grow the step until a
+    # minimum is bracketed (or the curvature condition holds), then zoom into
+    # the bracket.  Returns (loss, flat gradient, step, evaluations).
     d_norm = d.abs().max()
     g = g.clone()
-    f_new, g_new = obj_func(x, t, d)
-    ls_func_evals = 1
-    gtd_new = g_new.dot(d)
-    t_prev, f_prev, g_prev, gtd_prev = 0, f, g, gtd
+
+    def sufficient_decrease_fails(point):
+        return point[1] > (f + c1 * point[0] * gtd)
+
+    def curvature_holds(point):
+        return abs(point[3]) <= -c2 * gtd
+
+    previous = (0, f, g, gtd)
+    trial = _probe(evaluate, x, t, d)
+    evaluations = 1
+    rounds = 0
     done = False
-    ls_iter = 0
-    bracket = None
-    bracket_f = None
-    bracket_g = None
-    bracket_gtd = None
-    while ls_iter < max_ls:
-        if f_new > (f + c1 * t * gtd) or (ls_iter > 1 and f_new >= f_prev):
-            bracket = [t_prev, t]
-            bracket_f = [f_prev, f_new]
-            bracket_g = [g_prev, g_new.clone()]
-            bracket_gtd = [gtd_prev, gtd_new]
+    ends = None
+    while rounds < max_ls:
+        if sufficient_decrease_fails(trial) or (rounds > 1 and trial[1] >= previous[1]):
+            ends = [previous, _kept(trial)]
             break
-        if abs(gtd_new) <= -c2 * gtd:
-            bracket = [t]
-            bracket_f = [f_new]
-            bracket_g = [g_new]
+        if curvature_holds(trial):
+            ends = [trial]
             done = True
             break
-        if gtd_new >= 0:
-            bracket = [t_prev, t]
-            bracket_f = [f_prev, f_new]
-            bracket_g = [g_prev, g_new.clone()]
-            bracket_gtd = [gtd_prev, gtd_new]
+        if trial[3] >= 0:
+            ends = [previous, _kept(trial)]
             break
-        min_step = t + 0.01 * (t - t_prev)
-        max_step = t * 10
-        tmp = t
-        t = _cubic_interpolate(t_prev, f_prev, gtd_prev, t, f_new, gtd_new, bounds=(min_step, max_step))
-        t_prev = tmp
-        f_prev = f_new
-        g_prev = g_new.clone()
-        gtd_prev = gtd_new
-        f_new, g_new = obj_func(x, t, d)
-        ls_func_evals += 1
-        gtd_new = g_new.dot(d)
-        ls_iter += 1
-    if ls_iter == max_ls:
-        bracket = [0, t]
-        bracket_f = [f, f_new]
-        bracket_g = [g, g_new]
-    insuf_progress = False
-    low_pos, high_pos = (0, 1) if bracket_f[0] <= bracket_f[-1] else (1, 0)
-    while not done and ls_iter < max_ls:
-        if abs(bracket[1] - bracket[0]) * d_norm < tolerance_change:
+        step_now = trial[0]
+        widened = _cubic_minimum(previous[0], previous[1], previous[3], step_now, trial[1], trial[3],
+                                 bounds=(step_now + 0.01 * (step_now - previous[0]), step_now * 10))
+        previous = _kept(trial)
+        trial = _probe(evaluate, x, widened, d)
+        evaluations += 1
+        rounds += 1
+    if rounds == max_ls:
+        ends = [(0, f, g, None), (trial[0], trial[1], trial[2], None)]
+
+    stalled = False
+    low, high = _lower_first(ends)
+    while not done and rounds < max_ls:
+        step_a = ends[0][0]
+        step_b = ends[1][0]
+        if abs(step_b - step_a) * d_norm < tolerance_change:
             break
-        t = _cubic_interpolate(bracket[0], bracket_f[0], bracket_gtd[0],
-                               bracket[1], bracket_f[1], bracket_gtd[1])
-        eps = 0.1 * (max(bracket) - min(bracket))
-        if min(max(bracket) - t, t - min(bracket)) < eps:
-            if insuf_progress or t >= max(bracket) or t <= min(bracket):
-                if abs(t - max(bracket)) < abs(t - min(bracket)):
-                    t = max(bracket) - eps
-                else:
-                    t = min(bracket) + eps
-                insuf_progress = False
+        step_new = _cubic_minimum(step_a, ends[0][1], ends[0][3], step_b, ends[1][1], ends[1][3])
+        top = max(step_a, step_b)
+        bottom = min(step_a, step_b)
+        margin = 0.1 * (top - bottom)
+        # keep the trial away from the bracket's ends
+        if min(top - step_new, step_new - bottom) < margin:
+            if stalled or step_new >= top or step_new <= bottom:
+                step_new = top - margin if abs(step_new - top) < abs(step_new - bottom) else bottom + margin
+                stalled = False
             else:
-                insuf_progress = True
+                stalled = True
         else:
-            insuf_progress = False
-        f_new, g_new = obj_func(x, t, d)
-        ls_func_evals += 1
-        gtd_new = g_new.dot(d)
-        ls_iter += 1
-        if f_new > (f + c1 * t * gtd) or f_new >= bracket_f[low_pos]:
-            bracket[high_pos] = t
-            bracket_f[high_pos] = f_new
-            bracket_g[high_pos] = g_new.clone()
-            bracket_gtd[high_pos] = gtd_new
-            low_pos, high_pos = (0, 1) if bracket_f[0] <= bracket_f[1] else (1, 0)
-        else:
-            if abs(gtd_new) <= -c2 * gtd:
-                done = True
-            elif gtd_new * (bracket[high_pos] - bracket[low_pos]) >= 0:
-                bracket[high_pos] = bracket[low_pos]
-                bracket_f[high_pos] = bracket_f[low_pos]
-                bracket_g[high_pos] = bracket_g[low_pos]
-                bracket_gtd[high_pos] = bracket_gtd[low_pos]
-            bracket[low_pos] = t
-            bracket_f[low_pos] = f_new
-            bracket_g[low_pos] = g_new.clone()
-            bracket_gtd[low_pos] = gtd_new
-    t = bracket[low_pos]
-    f_new = bracket_f[low_pos]
-    g_new = bracket_g[low_pos]
-    return f_new, g_new, t, ls_func_evals
+            stalled = False
+        trial = _probe(evaluate, x, step_new, d)
+        evaluations += 1
+        rounds += 1
+        if sufficient_decrease_fails(trial) or trial[1] >= ends[low][1]:
+            ends[high] = _kept(trial)
+            low, high = _lower_first(ends)
+            continue
+        if curvature_holds(trial):
+            done = True
+        elif trial[3] * (ends[high][0] - ends[low][0]) >= 0:
+            ends[high] = ends[low]
+        ends[low] = _kept(trial)
+    best = ends[low]
+    return best[1], best[2], best[0], evaluations
+
+
+# state entries LBFGS carries from one step() to the next, in 1.13's order
+_CARRIED = ('d', 't', 'old_dirs', 'old_stps', 'ro', 'H_diag', 'prev_flat_grad', 'prev_loss')
+_LBFGS_SETTINGS = ('lr', 'max_iter', 'max_eval', 'tolerance_grad', 'tolerance_change', 'line_search_fn',
+                   'history_size')
+
+
+def _small(t, tolerance):
+    return t.abs().max() <= tolerance
+
+
+def _two_loop(state, flat_grad, memory, gamma, history_size):
+    # the L-BFGS direction: -H * flat_grad from the stored curvature pairs
+    dirs, steps, inverse_ys = memory
+    count = len(dirs)
+    if 'al' not in state:
+        state['al'] = [None] * history_size
+    alphas = state['al']
+    q = flat_grad.neg()
+    for k in range(count - 1, -1, -1):
+        alphas[k] = steps[k].dot(q) * inverse_ys[k]
+        q.add_(dirs[k], alpha=-alphas[k])
+    direction = torch.mul(q, gamma)
+    for k in range(count):
+        beta = dirs[k].dot(direction) * inverse_ys[k]
+        direction.add_(steps[k], alpha=alphas[k] - beta)
+    return direction
+
+
+def _remember(memory, y, s, ys, history_size):
+    # store a curvature pair, dropping the oldest when the history is full
+    if len(memory[0]) == history_size:
+        for column in memory:
+            column.pop(0)
+    memory[0].append(y)
+    memory[1].append(s)
+    memory[2].append(1. / ys)
 
 
 class LBFGS(Optimizer):
@@ -766,57 +754,49 @@ class LBFGS(Optimizer):
                  tolerance_change=1e-9, history_size=100, line_search_fn=None):
         if max_eval is None:
             max_eval = max_iter * 5 // 4
-        defaults = {'lr': lr, 'max_iter': max_iter, 'max_eval': max_eval,
-                    'tolerance_grad': tolerance_grad, 'tolerance_change': tolerance_change,
-                    'history_size': history_size, 'line_search_fn': line_search_fn}
-        super().__init__(params, defaults)
+        super().__init__(params, {'lr': lr, 'max_iter': max_iter, 'max_eval': max_eval,
+                                  'tolerance_grad': tolerance_grad, 'tolerance_change': tolerance_change,
+                                  'history_size': history_size, 'line_search_fn': line_search_fn})
         if len(self.param_groups) != 1:
-            raise ValueError("LBFGS doesn't support per-parameter options "
-                             "(parameter groups)")
+            _fail(ValueError, 'lbfgs_groups')
         self._params = self.param_groups[0]['params']
         self._numel_cache = None
 
     def _numel(self):
         if self._numel_cache is None:
-            total = 0
-            for p in self._params:
-                total = total + p.numel()
-            self._numel_cache = total
+            self._numel_cache = sum([p.numel() for p in self._params])
         return self._numel_cache
 
     def _gather_flat_grad(self):
-        views = []
+        pieces = []
         for p in self._params:
-            if p.grad is None:
-                view = torch.zeros(p.numel(), dtype=p.dtype)
-            else:
-                view = p.grad.view(-1)
-            views.append(view)
-        return torch.cat(views, 0)
+            pieces.append(torch.zeros(p.numel(), dtype=p.dtype) if p.grad is None else p.grad.view(-1))
+        return torch.cat(pieces, 0)
 
     def _add_grad(self, step_size, update):
-        offset = 0
+        start = 0
         for p in self._params:
-            numel = p.numel()
-            p.add_(update[offset:offset + numel].view_as(p), alpha=step_size)
-            offset += numel
-        if offset != self._numel():
+            stop = start + p.numel()
+            p.add_(update[start:stop].view_as(p), alpha=step_size)
+            start = stop
+        if start != self._numel():
             raise AssertionError()
 
     def _clone_param(self):
         return [p.clone() for p in self._params]
 
     def _set_param(self, params_data):
-        for p, pdata in zip(self._params, params_data):
-            p.copy_(pdata)
+        for p, saved in zip(self._params, params_data):
+            p.copy_(saved)
 
     def _directional_evaluate(self, closure, x, t, d):
+        # loss and flat gradient at x + t * d; the parameters are put back to x
         self._add_grad(t, d)
         with torch.enable_grad():
             loss = float(closure())
-        flat_grad = self._gather_flat_grad()
+        grad = self._gather_flat_grad()
         self._set_param(x)
-        return loss, flat_grad
+        return loss, grad
 
     def step(self, closure):
         with torch.no_grad():
@@ -825,44 +805,33 @@ class LBFGS(Optimizer):
     def _step(self, closure):
         if len(self.param_groups) != 1:
             raise AssertionError()
-        group = self.param_groups[0]
-        lr = group['lr']
-        max_iter = group['max_iter']
-        max_eval = group['max_eval']
-        tolerance_grad = group['tolerance_grad']
-        tolerance_change = group['tolerance_change']
-        line_search_fn = group['line_search_fn']
-        history_size = group['history_size']
+        lr, max_iter, max_eval, tol_grad, tol_change, line_search, history_size = [
+            self.param_groups[0][key] for key in _LBFGS_SETTINGS]
 
         state = self.state[self._params[0]]
         state.setdefault('func_evals', 0)
         state.setdefault('n_iter', 0)
 
         with torch.enable_grad():
-            orig_loss = closure()
-        loss = float(orig_loss)
-        current_evals = 1
+            first_loss = closure()
+        loss = float(first_loss)
+        evals_here = 1
         state['func_evals'] += 1
 
         flat_grad = self._gather_flat_grad()
-        opt_cond = flat_grad.abs().max() <= tolerance_grad
-        if opt_cond:
-            return orig_loss
+        if _small(flat_grad, tol_grad):
+            return first_loss
 
-        d = state.get('d')
-        t = state.get('t')
-        old_dirs = state.get('old_dirs')
-        old_stps = state.get('old_stps')
-        ro = state.get('ro')
-        H_diag = state.get('H_diag')
-        prev_flat_grad = state.get('prev_flat_grad')
-        prev_loss = state.get('prev_loss')
+        d, t, old_dirs, old_stps, ro, H_diag, prev_flat_grad, prev_loss = [state.get(key) for key in _CARRIED]
 
-        n_iter = 0
-        while n_iter < max_iter:
-            n_iter += 1
+        converged = False
+        iteration = 0
+        while iteration < max_iter:
+            iteration += 1
             state['n_iter'] += 1
-            if state['n_iter'] == 1:
+            first_ever = state['n_iter'] == 1
+
+            if first_ever:
                 d = flat_grad.neg()
                 old_dirs = []
                 old_stps = []
@@ -873,27 +842,9 @@ class LBFGS(Optimizer):
                 s = d.mul(t)
                 ys = y.dot(s)
                 if ys > 1e-10:
-                    if len(old_dirs) == history_size:
-                        old_dirs.pop(0)
-                        old_stps.pop(0)
-                        ro.pop(0)
-                    old_dirs.append(y)
-                    old_stps.append(s)
-                    ro.append(1. / ys)
+                    _remember((old_dirs, old_stps, ro), y, s, ys, history_size)
                     H_diag = ys / y.dot(y)
-                num_old = len(old_dirs)
-                if 'al' not in state:
-                    state['al'] = [None] * history_size
-                al = state['al']
-                q = flat_grad.neg()
-                for i in range(num_old - 1, -1, -1):
-                    al[i] = old_stps[i].dot(q) * ro[i]
-                    q.add_(old_dirs[i], alpha=-al[i])
-                d = torch.mul(q, H_diag)
-                r = d
-                for i in range(num_old):
-                    be_i = old_dirs[i].dot(r) * ro[i]
-                    r.add_(old_stps[i], alpha=al[i] - be_i)
+                d = _two_loop(state, flat_grad, (old_dirs, old_stps, ro), H_diag, history_size)
 
             if prev_flat_grad is None:
                 prev_flat_grad = flat_grad.clone()
@@ -901,58 +852,44 @@ class LBFGS(Optimizer):
                 prev_flat_grad.copy_(flat_grad)
             prev_loss = loss
 
-            if state['n_iter'] == 1:
-                t = min(1., 1. / flat_grad.abs().sum()) * lr
+            if first_ever:
+                # the first step is scaled down by the gradient's l1 norm
+                inverse_l1 = 1. / flat_grad.abs().sum()
+                t = min(1., inverse_l1) * lr
             else:
                 t = lr
 
             gtd = flat_grad.dot(d)
-            if gtd > -tolerance_change:
+            if gtd > -tol_change:
                 break
 
-            ls_func_evals = 0
-            if line_search_fn is not None:
-                if line_search_fn != "strong_wolfe":
-                    raise RuntimeError("only 'strong_wolfe' is supported")
-                else:
-                    x_init = self._clone_param()
-
-                    def obj_func(x, t, d):
-                        return self._directional_evaluate(closure, x, t, d)
-
-                    loss, flat_grad, t, ls_func_evals = _strong_wolfe(
-                        obj_func, x_init, t, d, loss, flat_grad, gtd)
+            used = 0
+            if line_search is None:
                 self._add_grad(t, d)
-                opt_cond = flat_grad.abs().max() <= tolerance_grad
-            else:
-                self._add_grad(t, d)
-                if n_iter != max_iter:
+                if iteration != max_iter:
                     with torch.enable_grad():
                         loss = float(closure())
                     flat_grad = self._gather_flat_grad()
-                    opt_cond = flat_grad.abs().max() <= tolerance_grad
-                    ls_func_evals = 1
+                    converged = _small(flat_grad, tol_grad)
+                    used = 1
+            else:
+                if line_search != "strong_wolfe":
+                    _fail(RuntimeError, 'line_search')
+                start = self._clone_param()
+                loss, flat_grad, t, used = _wolfe_search(
+                    lambda x, step, direction: self._directional_evaluate(closure, x, step, direction),
+                    start, t, d, loss, flat_grad, gtd)
+                self._add_grad(t, d)
+                converged = _small(flat_grad, tol_grad)
 
-            current_evals += ls_func_evals
-            state['func_evals'] += ls_func_evals
+            evals_here += used
+            state['func_evals'] += used
 
-            if n_iter == max_iter:
+            if iteration == max_iter or evals_here >= max_eval or converged:
                 break
-            if current_evals >= max_eval:
-                break
-            if opt_cond:
-                break
-            if d.mul(t).abs().max() <= tolerance_change:
-                break
-            if abs(loss - prev_loss) < tolerance_change:
+            if _small(d.mul(t), tol_change) or abs(loss - prev_loss) < tol_change:
                 break
 
-        state['d'] = d
-        state['t'] = t
-        state['old_dirs'] = old_dirs
-        state['old_stps'] = old_stps
-        state['ro'] = ro
-        state['H_diag'] = H_diag
-        state['prev_flat_grad'] = prev_flat_grad
-        state['prev_loss'] = prev_loss
-        return orig_loss
+        for key, value in zip(_CARRIED, [d, t, old_dirs, old_stps, ro, H_diag, prev_flat_grad, prev_loss]):
+            state[key] = value
+        return first_loss
