@@ -37,17 +37,17 @@ def _line_and_column(text, at):
     # 1-based line and column of text[at], lines ending where str.splitlines ends them
     line = 1
     column = 1
-    i = 0
-    while i < at:
-        c = text[i]
-        if c == "\r" and i + 1 < at and text[i + 1] == "\n":
-            i += 1
+    after_cr = False
+    for c in text[:at]:
+        if after_cr and c == "\n":
+            after_cr = False
+            continue
+        after_cr = c == "\r"
         if c in _LINE_BREAKS:
             line += 1
             column = 1
         else:
             column += 1
-        i += 1
     return line, column
 
 
@@ -62,40 +62,48 @@ def _id_char(c):
 def _placeholders(text, delim):
     # Splits text into ("text", s), ("escaped", None), ("named", name), ("braced", name) and
     # ("invalid", position of the delimiter) pieces; identifiers are ASCII letters, digits and
-    # underscores, not starting with a digit (either case).
-    n = len(text)
-    width = len(delim)
+    # underscores, not starting with a digit (either case). It works on a list of the
+    # characters: the interpreter indexes a str by position in time proportional to its length.
+    cs = list(text)
+    ds = list(delim)
+    n = len(cs)
+    width = len(ds)
+
+    def delim_at(k):
+        return width > 0 and cs[k:k + width] == ds
+
     i = 0
-    while True:
-        j = text.find(delim, i) if width else -1
-        if j < 0:
-            break
+    j = 0
+    while j < n:
+        if not delim_at(j):
+            j += 1
+            continue
         if j > i:
-            yield ("text", text[i:j])
+            yield ("text", "".join(cs[i:j]))
         k = j + width
-        if text.startswith(delim, k):
+        if delim_at(k):
             yield ("escaped", None)
-            i = k + width
+            i = j = k + width
             continue
-        if k < n and _id_start(text[k]):
+        if k < n and _id_start(cs[k]):
             end = k + 1
-            while end < n and _id_char(text[end]):
+            while end < n and _id_char(cs[end]):
                 end += 1
-            yield ("named", text[k:end])
-            i = end
+            yield ("named", "".join(cs[k:end]))
+            i = j = end
             continue
-        if k + 1 < n and text[k] == "{" and _id_start(text[k + 1]):
+        if k + 1 < n and cs[k] == "{" and _id_start(cs[k + 1]):
             end = k + 2
-            while end < n and _id_char(text[end]):
+            while end < n and _id_char(cs[end]):
                 end += 1
-            if end < n and text[end] == "}":
-                yield ("braced", text[k + 1:end])
-                i = end + 1
+            if end < n and cs[end] == "}":
+                yield ("braced", "".join(cs[k + 1:end]))
+                i = j = end + 1
                 continue
         yield ("invalid", j)
-        i = k
+        i = j = k
     if i < n:
-        yield ("text", text[i:])
+        yield ("text", "".join(cs[i:]))
 
 
 class Template:
@@ -175,13 +183,14 @@ def _parse_format(text):
     # (literal text, field name, format spec, conversion) per replacement field, as str.format
     # reads them; a doubled brace ends a piece with one brace in its literal text, and text after
     # the last field comes with None for the other three
-    n = len(text)
+    cs = list(text)
+    n = len(cs)
     i = 0
     literal = []
     while i < n:
-        c = text[i]
+        c = cs[i]
         if c == "}":
-            if i + 1 < n and text[i + 1] == "}":
+            if i + 1 < n and cs[i + 1] == "}":
                 literal.append("}")
                 yield ("".join(literal), None, None, None)
                 literal = []
@@ -194,66 +203,68 @@ def _parse_format(text):
             continue
         if i + 1 >= n:
             raise ValueError("Single '{' encountered in format string")
-        if text[i + 1] == "{":
+        if cs[i + 1] == "{":
             literal.append("{")
             yield ("".join(literal), None, None, None)
             literal = []
             i += 2
             continue
-        name, conversion, spec, i = _parse_field(text, i + 1)
+        name, conversion, spec, i = _parse_field(cs, i + 1)
         yield ("".join(literal), name, spec, conversion)
         literal = []
     if literal:
         yield ("".join(literal), None, None, None)
 
 
-def _parse_field(text, i):
-    # the field that starts at text[i] (just past its "{"): (name, conversion, spec, where the
+def _parse_field(cs, i):
+    # the field that starts at cs[i] (just past its "{"): (name, conversion, spec, where the
     # text goes on after its "}")
-    n = len(text)
+    n = len(cs)
     start = i
     while True:
         if i >= n:
             raise ValueError("expected '}' before end of string")
-        c = text[i]
+        c = cs[i]
         if c == "[":
-            close = text.find("]", i + 1)
-            if close < 0:
+            i += 1
+            while i < n and cs[i] != "]":
+                i += 1
+            if i >= n:
                 raise ValueError("expected '}' before end of string")
-            i = close + 1
+            i += 1
             continue
         if c == "{":
             raise ValueError("unexpected '{' in field name")
         if c == "}" or c == ":" or c == "!":
             break
         i += 1
-    name = text[start:i]
+    name = "".join(cs[start:i])
     conversion = None
-    if text[i] == "}":
+    if cs[i] == "}":
         return name, conversion, "", i + 1
-    if text[i] == "!":
+    if cs[i] == "!":
         if i + 1 >= n:
             raise ValueError("end of string while looking for conversion specifier")
-        conversion = text[i + 1]
+        conversion = cs[i + 1]
         i += 2
         if i >= n:
             raise ValueError("unmatched '{' in format spec")
-        if text[i] == "}":
+        if cs[i] == "}":
             return name, conversion, "", i + 1
-        if text[i] != ":":
+        if cs[i] != ":":
             raise ValueError("expected ':' after conversion specifier")
-    # text[i] is ":": the spec runs to the "}" that balances the field's "{"
+    # cs[i] is ":": the spec runs to the "}" that balances the field's "{"
     i += 1
     spec_start = i
     depth = 1
     while i < n:
-        c = text[i]
+        c = cs[i]
         if c == "{":
             depth += 1
         elif c == "}":
             depth -= 1
             if depth == 0:
-                return name, conversion, text[spec_start:i], i + 1
+                return name, conversion, "".join(cs[spec_start:i]), i + 1
         i += 1
     raise ValueError("unmatched '{' in format spec")
 
