@@ -16,7 +16,8 @@ def _bounds(seq, lo, hi):
     return lo, hi
 
 
-def bisect_left(a, x, lo=0, hi=None, *, key=None):
+def bisect_left(a, x,
+                lo=0, hi=None, *, key=None):
     # the first position p in [lo, hi] with x <= a[p] (every item before it compares less than x)
     lo, hi = _bounds(a, lo, hi)
     while lo < hi:
@@ -29,7 +30,8 @@ def bisect_left(a, x, lo=0, hi=None, *, key=None):
     return lo
 
 
-def bisect_right(a, x, lo=0, hi=None, *, key=None):
+def bisect_right(a, x,
+                 lo=0, hi=None, *, key=None):
     # the first position p in [lo, hi] with x < a[p] (equal items stay to its left)
     lo, hi = _bounds(a, lo, hi)
     while lo < hi:
@@ -42,12 +44,14 @@ def bisect_right(a, x, lo=0, hi=None, *, key=None):
     return lo
 
 
-def insort_left(a, x, lo=0, hi=None, *, key=None):
+def insort_left(a, x,
+                lo=0, hi=None, *, key=None):
     at = bisect_left(a, x if key is None else key(x), lo, hi, key=key)
     a.insert(at, x)
 
 
-def insort_right(a, x, lo=0, hi=None, *, key=None):
+def insort_right(a, x,
+                 lo=0, hi=None, *, key=None):
     at = bisect_right(a, x if key is None else key(x), lo, hi, key=key)
     a.insert(at, x)
 

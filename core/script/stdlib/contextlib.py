@@ -5,6 +5,10 @@
 # no async variant (the interpreter has no async).
 from functools import wraps as _wraps
 
+_NO_YIELD = "generator didn't yield"
+_NO_STOP = "generator didn't stop"
+_NO_STOP_AFTER_THROW = "generator didn't stop after throw()"
+
 
 class AbstractContextManager:
     # A subclass must define __exit__; __enter__ gives the object itself.
@@ -17,10 +21,13 @@ class AbstractContextManager:
     def __enter__(self):
         return self
 
-    def __exit__(self, exc_type, exc_value, traceback):
+    def __exit__(self, kind, exc, tb):
         return None
 
     __exit__.__isabstractmethod__ = True
+
+
+_ACM = AbstractContextManager
 
 
 class ContextDecorator:
@@ -38,17 +45,17 @@ class ContextDecorator:
         return run_inside
 
 
-class _GeneratorContextManager(ContextDecorator, AbstractContextManager):
+class _GeneratorContextManager(ContextDecorator, _ACM):
     # What a @contextmanager function returns: the generator runs up to its yield on entry and
     # on from there on exit; an exception from the with block is raised inside the generator at
     # the yield.
 
-    def __init__(self, func, args, kwds):
-        self.gen = func(*args, **kwds)
-        self.func = func
+    def __init__(self, fn, args, kwargs):
+        self.gen = fn(*args, **kwargs)
+        self.func = fn
         self.args = args
-        self.kwds = kwds
-        self.__doc__ = getattr(func, "__doc__", None)
+        self.kwds = kwargs
+        self.__doc__ = getattr(fn, "__doc__", None)
 
     def _recreate_cm(self):
         # as a decorator, every call gets a fresh generator
@@ -56,21 +63,23 @@ class _GeneratorContextManager(ContextDecorator, AbstractContextManager):
 
     def __enter__(self):
         # a generator runs once: what it was made from is forgotten here
-        del self.args, self.kwds, self.func
+        del self.func
+        del self.args
+        del self.kwds
         try:
             return next(self.gen)
         except StopIteration:
-            raise RuntimeError("generator didn't yield") from None
+            raise RuntimeError(_NO_YIELD) from None
 
-    def __exit__(self, typ, value, traceback):
-        if typ is None:
+    def __exit__(self, kind, value, tb):
+        if kind is None:
             try:
                 next(self.gen)
             except StopIteration:
                 return False
-            raise RuntimeError("generator didn't stop")
+            raise RuntimeError(_NO_STOP)
         if value is None:
-            value = typ()
+            value = kind()
         try:
             self.gen.throw(value)
         except StopIteration as stop:
@@ -90,18 +99,18 @@ class _GeneratorContextManager(ContextDecorator, AbstractContextManager):
             if err is not value:
                 raise
             return False
-        raise RuntimeError("generator didn't stop after throw()")
+        raise RuntimeError(_NO_STOP_AFTER_THROW)
 
 
 def contextmanager(func):
     @_wraps(func)
-    def make_cm(*args, **kwds):
-        return _GeneratorContextManager(func, args, kwds)
+    def make_cm(*args, **kwargs):
+        return _GeneratorContextManager(func, args, kwargs)
 
     return make_cm
 
 
-class closing(AbstractContextManager):
+class closing(_ACM):
     def __init__(self, thing):
         self.thing = thing
 
@@ -112,29 +121,31 @@ class closing(AbstractContextManager):
         self.thing.close()
 
 
-class nullcontext(AbstractContextManager):
-    def __init__(self, enter_result=None):
-        self.enter_result = enter_result
+class nullcontext(_ACM):
+    def __init__(self,
+                 enter_result=None):
+        self._result = enter_result
 
     def __enter__(self):
-        return self.enter_result
+        return self._result
 
     def __exit__(self, *excinfo):
         pass
 
 
-class suppress(AbstractContextManager):
-    def __init__(self, *exceptions):
-        self._exceptions = exceptions
+class suppress(_ACM):
+    def __init__(self, *kinds):
+        self._kinds = kinds
 
     def __enter__(self):
         pass
 
-    def __exit__(self, exctype, excinst, exctb):
-        return exctype is not None and issubclass(exctype, self._exceptions)
+    def __exit__(self, kind, exc, tb):
+        # true (suppressed) for an exception of one of the kinds given
+        return kind is not None and issubclass(kind, self._kinds)
 
 
-class ExitStack(AbstractContextManager):
+class ExitStack(_ACM):
     # Exit callbacks in a list, run last-registered first. Each sees the exception still
     # pending (the with block's, or one an earlier callback raised), and a callback that
     # returns true suppresses it.
@@ -188,20 +199,23 @@ class ExitStack(AbstractContextManager):
         return callback
 
     def close(self):
-        self.__exit__(None, None, None)
+        self._unwind((None, None, None))
 
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc_details):
-        had_exception = exc_details[0] is not None
+    def __exit__(self, *details):
+        return self._unwind(details)
+
+    def _unwind(self, details):
+        had_exception = details[0] is not None
         suppressed = False
         must_raise = False
-        current = exc_details
+        current = details
         while self._exit_callbacks:
-            cb = self._exit_callbacks.pop()
+            exit_cb = self._exit_callbacks.pop()
             try:
-                if cb(*current):
+                if exit_cb(*current):
                     suppressed = True
                     must_raise = False
                     current = (None, None, None)

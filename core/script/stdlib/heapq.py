@@ -106,7 +106,7 @@ def _select(n, iterable, key, largest):
         return [] if best is _NOTHING else [best]
     try:
         size = len(iterable)
-    except (TypeError, AttributeError):
+    except (AttributeError, TypeError):
         size = None
     if size is not None and n >= size:
         return sorted(iterable, key=key, reverse=largest)[:n]
@@ -141,11 +141,13 @@ def _select(n, iterable, key, largest):
     return [entry[-1] if key is not None else entry[0] for entry in kept]
 
 
-def nsmallest(n, iterable, key=None):
+def nsmallest(n, iterable,
+              key=None):
     return _select(n, iterable, key, False)
 
 
-def nlargest(n, iterable, key=None):
+def nlargest(n, iterable,
+             key=None):
     return _select(n, iterable, key, True)
 
 
@@ -178,7 +180,7 @@ def _sink_max(heap, at):
     _rise_max(heap, start, at)
 
 
-def merge(*iterables, key=None, reverse=False):
+def merge(*inputs, key=None, reverse=False):
     # A heap of entries [sort key, rank, value, iterator] (no separate sort key without key=),
     # one per input that still has items; rank is the input's position (negated for reverse, a
     # max-heap), so of equal keys the earlier input's item goes first. The entries compare as
@@ -186,7 +188,7 @@ def merge(*iterables, key=None, reverse=False):
     sink = _sink_max if reverse else _sink
     sign = -1 if reverse else 1
     heap = []
-    for rank, source in enumerate(iterables):
+    for rank, source in enumerate(inputs):
         it = iter(source)
         for value in it:
             if key is None:

@@ -12,13 +12,13 @@ def _span(first, last):
 whitespace = "".join(chr(c) for c in (32, 9, 10, 13, 11, 12))
 ascii_lowercase = _span("a", "z")
 ascii_uppercase = _span("A", "Z")
-ascii_letters = ascii_lowercase + ascii_uppercase
+ascii_letters = "".join((ascii_lowercase, ascii_uppercase))
 digits = _span("0", "9")
 hexdigits = digits + _span("a", "f") + _span("A", "F")
 octdigits = _span("0", "7")
 # the printable ASCII characters that are neither letters, digits nor space, in code order
 punctuation = "".join(chr(c) for c in range(33, 127) if chr(c) not in ascii_letters and chr(c) not in digits)
-printable = digits + ascii_letters + punctuation + whitespace
+printable = "".join((digits, ascii_letters, punctuation, whitespace))
 
 
 def capwords(s, sep=None):
@@ -324,71 +324,77 @@ def _ascii(value):
     return "".join(out)
 
 
+_SWITCHED = "cannot switch from manual field specification to automatic field numbering"
+
+
 class Formatter:
-    def format(self, format_string, *args, **kwargs):
-        return self.vformat(format_string, args, kwargs)
+    # str.format's machinery as methods a subclass may override: parse cuts the format string
+    # into fields, get_field / get_value find each field's object, convert_field applies !r /
+    # !s / !a, format_field applies the spec, check_unused_args may object to arguments left over
 
-    def vformat(self, format_string, args, kwargs):
-        used_args = set()
-        result, _ = self._vformat(format_string, args, kwargs, used_args, 2)
-        self.check_unused_args(used_args, args, kwargs)
-        return result
+    def format(*args, **kwargs):
+        # the format string is positional only: a keyword of that name is a field's value
+        if len(args) < 2:
+            raise TypeError("Formatter.format() missing 1 required positional argument: 'format_string'")
+        return args[0].vformat(args[1], args[2:], kwargs)
 
-    def _vformat(self, format_string, args, kwargs, used_args, recursion_depth, auto_arg_index=0):
-        # auto_arg_index: the next number for "{}", or False once a field was numbered by hand
-        if recursion_depth < 0:
+    def vformat(self, fmt, args, kwargs):
+        seen = set()
+        text, _ = self._vformat(fmt, args, kwargs, seen, 2)
+        self.check_unused_args(seen, args, kwargs)
+        return text
+
+    def _vformat(self, text, args, kwargs, seen, depth, next_auto=0):
+        # next_auto: the number the next "{}" gets, or False once a field was numbered by hand;
+        # a spec may hold fields of its own, two levels deep at most
+        if depth < 0:
             raise ValueError("Max string recursion exceeded")
-        pieces = []
-        for literal, field_name, format_spec, conversion in self.parse(format_string):
+        out = []
+        for literal, name, spec, conversion in self.parse(text):
             if literal:
-                pieces.append(literal)
-            if field_name is None:
+                out.append(literal)
+            if name is None:
                 continue
-            if field_name == "":
-                if auto_arg_index is False:
-                    raise ValueError("cannot switch from manual field specification to automatic field numbering")
-                field_name = str(auto_arg_index)
-                auto_arg_index += 1
-            elif all(c in digits for c in field_name):
-                if auto_arg_index:
-                    raise ValueError("cannot switch from manual field specification to automatic field numbering")
-                auto_arg_index = False
-            obj, arg_used = self.get_field(field_name, args, kwargs)
-            used_args.add(arg_used)
-            obj = self.convert_field(obj, conversion)
-            format_spec, auto_arg_index = self._vformat(format_spec, args, kwargs, used_args,
-                                                        recursion_depth - 1, auto_arg_index)
-            pieces.append(self.format_field(obj, format_spec))
-        return "".join(pieces), auto_arg_index
+            if name == "":
+                if next_auto is False:
+                    raise ValueError(_SWITCHED)
+                name = str(next_auto)
+                next_auto += 1
+            elif all(c in digits for c in name):
+                if next_auto:
+                    raise ValueError(_SWITCHED)
+                next_auto = False
+            value, key = self.get_field(name, args, kwargs)
+            seen.add(key)
+            value = self.convert_field(value, conversion)
+            spec, next_auto = self._vformat(spec, args, kwargs, seen, depth - 1, next_auto)
+            out.append(self.format_field(value, spec))
+        return "".join(out), next_auto
 
-    def parse(self, format_string):
-        return _parse_format(format_string)
+    def parse(self, text):
+        return _parse_format(text)
 
-    def get_field(self, field_name, args, kwargs):
-        first, steps = _field_parts(field_name)
-        obj = self.get_value(first, args, kwargs)
+    def get_field(self, name, args, kwargs):
+        # (the object, the argument it came from: a position or a keyword)
+        first, steps = _field_parts(name)
+        found = self.get_value(first, args, kwargs)
         for is_attribute, part in steps:
-            obj = getattr(obj, part) if is_attribute else obj[part]
-        return obj, first
+            found = getattr(found, part) if is_attribute else found[part]
+        return found, first
 
-    def get_value(self, key, args, kwargs):
-        if isinstance(key, int):
-            return args[key]
-        return kwargs[key]
+    def get_value(self, key, args, kwds):
+        return args[key] if isinstance(key, int) else kwds[key]
 
-    def check_unused_args(self, used_args, args, kwargs):
+    def check_unused_args(self, used, args, kwargs):
         pass
 
-    def format_field(self, value, format_spec):
-        return format(value, format_spec)
+    def format_field(self, value, spec):
+        return format(value, spec)
 
-    def convert_field(self, value, conversion):
-        if conversion is None:
+    def convert_field(self, value, conv):
+        if conv is None:
             return value
-        if conversion == "s":
-            return str(value)
-        if conversion == "r":
-            return repr(value)
-        if conversion == "a":
-            return _ascii(value)
-        raise ValueError("Unknown conversion specifier %s" % (conversion,))
+        convert = {"s": str, "r": repr, "a": _ascii}.get(conv)
+        if convert is None:
+            raise ValueError("Unknown conversion specifier %s" % (conv,))
+        return convert(value)

@@ -195,71 +195,69 @@ def _ends_sentence(chunk):
     return k >= 2 and chunk[k - 1] in ".!?" and "a" <= chunk[k - 2] <= "z"
 
 
+_PLACEHOLDER_TOO_LARGE = "placeholder too large for max width"
+
+
 class TextWrapper:
     def __init__(self, width=70, initial_indent="", subsequent_indent="", expand_tabs=True,
                  replace_whitespace=True, fix_sentence_endings=False, break_long_words=True,
                  drop_whitespace=True, break_on_hyphens=True, tabsize=8, *, max_lines=None,
                  placeholder=" [...]"):
-        self.width = width
-        self.initial_indent = initial_indent
-        self.subsequent_indent = subsequent_indent
+        # the options stay plain attributes: a wrapper may be changed between calls
+        self.width, self.max_lines, self.placeholder = width, max_lines, placeholder
+        self.initial_indent, self.subsequent_indent = initial_indent, subsequent_indent
         self.expand_tabs = expand_tabs
-        self.replace_whitespace = replace_whitespace
-        self.fix_sentence_endings = fix_sentence_endings
-        self.break_long_words = break_long_words
-        self.drop_whitespace = drop_whitespace
-        self.break_on_hyphens = break_on_hyphens
-        self.tabsize = tabsize
-        self.max_lines = max_lines
-        self.placeholder = placeholder
+        self.replace_whitespace, self.drop_whitespace = replace_whitespace, drop_whitespace
+        self.break_long_words, self.break_on_hyphens = break_long_words, break_on_hyphens
+        self.fix_sentence_endings, self.tabsize = fix_sentence_endings, tabsize
 
-    def _munge_whitespace(self, text):
+    def _munge_whitespace(self, s):
+        # tabs expanded, then every other breakable whitespace character made a space
         if self.expand_tabs:
-            text = _expand_tabs(text, self.tabsize)
+            s = _expand_tabs(s, self.tabsize)
         if self.replace_whitespace:
-            text = "".join(" " if c in _BREAKABLE else c for c in text)
-        return text
+            s = "".join(" " if c in _BREAKABLE else c for c in s)
+        return s
 
     def _split(self, text):
         if self.break_on_hyphens:
             return _chunks_on_hyphens(text)
         return _chunks_on_spaces(text)
 
-    def _fix_sentence_endings(self, chunks):
+    def _fix_sentence_endings(self, pieces):
         # a single space after a sentence's end becomes two
         i = 0
-        while i < len(chunks) - 1:
-            if chunks[i + 1] == " " and _ends_sentence(chunks[i]):
-                chunks[i + 1] = "  "
-                i += 2
-            else:
+        while i + 1 < len(pieces):
+            if pieces[i + 1] == " " and _ends_sentence(pieces[i]):
+                pieces[i + 1] = "  "
                 i += 1
+            i += 1
 
-    def _handle_long_word(self, reversed_chunks, cur_line, cur_len, width):
+    def _handle_long_word(self, todo, line, used, width):
         # the next chunk is longer than a whole line: put as much of it as fits on this line
         # (up to its last hyphen that fits, with break_on_hyphens), or, not breaking long words,
         # all of it on a line of its own
-        room = 1 if width < 1 else width - cur_len
+        room = 1 if width < 1 else width - used
         if self.break_long_words:
-            word = reversed_chunks[-1]
+            word = todo[-1]
             cut = room
             if self.break_on_hyphens and len(word) > room:
                 dash = word.rfind("-", 0, room)
                 if dash > 0 and any(c != "-" for c in word[:dash]):
                     cut = dash + 1
-            cur_line.append(word[:cut])
-            reversed_chunks[-1] = word[cut:]
-        elif not cur_line:
-            cur_line.append(reversed_chunks.pop())
+            line.append(word[:cut])
+            todo[-1] = word[cut:]
+        elif not line:
+            line.append(todo.pop())
 
-    def _wrap_chunks(self, chunks):
+    def _wrap_chunks(self, pieces):
         if self.width <= 0:
             raise ValueError("invalid width %r (must be > 0)" % (self.width,))
         if self.max_lines is not None:
             indent = self.subsequent_indent if self.max_lines > 1 else self.initial_indent
             if len(indent) + len(_strip_left(self.placeholder)) > self.width:
-                raise ValueError("placeholder too large for max width")
-        todo = list(chunks)
+                raise ValueError(_PLACEHOLDER_TOO_LARGE)
+        todo = list(pieces)
         todo.reverse()  # the next chunk is todo[-1]
         lines = []
         while todo:
@@ -304,27 +302,28 @@ class TextWrapper:
         return self._split(self._munge_whitespace(text))
 
     def wrap(self, text):
-        chunks = self._split_chunks(text)
+        pieces = self._split_chunks(text)
         if self.fix_sentence_endings:
-            self._fix_sentence_endings(chunks)
-        return self._wrap_chunks(chunks)
+            self._fix_sentence_endings(pieces)
+        return self._wrap_chunks(pieces)
 
     def fill(self, text):
-        return "\n".join(self.wrap(text))
+        lines = self.wrap(text)
+        return "\n".join(lines)
 
 
-def wrap(text, width=70, **kwargs):
-    return TextWrapper(width=width, **kwargs).wrap(text)
+def wrap(text, width=70, **options):
+    return TextWrapper(width=width, **options).wrap(text)
 
 
-def fill(text, width=70, **kwargs):
-    return TextWrapper(width=width, **kwargs).fill(text)
+def fill(text, width=70, **options):
+    return TextWrapper(width=width, **options).fill(text)
 
 
-def shorten(text, width, **kwargs):
+def shorten(text, width, **options):
     # whitespace collapsed, then what fits on one line, the placeholder marking a cut
-    w = TextWrapper(width=width, max_lines=1, **kwargs)
-    return w.fill(" ".join(_words(text)))
+    one_line = TextWrapper(width=width, max_lines=1, **options)
+    return one_line.fill(" ".join(_words(text)))
 
 
 def dedent(text):
@@ -383,7 +382,8 @@ def _lines_keeping_ends(text):
     return out
 
 
-def indent(text, prefix, predicate=None):
+def indent(text, prefix,
+           predicate=None):
     # prefix added to the lines predicate accepts: by default those that are not only whitespace
     out = []
     for line in _lines_keeping_ends(text):

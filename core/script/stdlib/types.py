@@ -10,6 +10,10 @@
 # (functions have no __code__, there are no frames to see).
 import sys as _sys
 
+__all__ = ["FunctionType", "LambdaType", "GeneratorType", "BuiltinFunctionType", "BuiltinMethodType",
+           "ModuleType", "NoneType", "EllipsisType", "SimpleNamespace",
+           "MappingProxyType", "MethodType", "new_class", "resolve_bases", "prepare_class"]
+
 
 def _function():
     pass
@@ -20,16 +24,19 @@ def _generator():
 
 
 FunctionType = type(_function)
-LambdaType = type(lambda: None)
+LambdaType = FunctionType  # a lambda's type is the function type
 _gen = _generator()
 GeneratorType = type(_gen)
 del _gen
-BuiltinFunctionType = type(len)
-BuiltinMethodType = type([].append)
+BuiltinFunctionType = type(abs)
+BuiltinMethodType = type([].pop)
 ModuleType = type(_sys)
 NoneType = type(None)
 EllipsisType = type(...)
-NotImplementedType = type(NotImplemented)
+if NotImplemented is not None:
+    # the interpreter gives None for NotImplemented: its type would be NoneType, so the name is
+    # left out rather than wrong
+    NotImplementedType = NotImplemented.__class__
 
 
 class SimpleNamespace:
@@ -233,7 +240,8 @@ def resolve_bases(bases):
     return tuple(out) if changed else bases
 
 
-def prepare_class(name, bases=(), kwds=None):
+def prepare_class(name,
+                  bases=(), kwds=None):
     kwds = {} if kwds is None else dict(kwds)
     meta = kwds.pop("metaclass", type)
     return meta, {}, kwds
@@ -268,7 +276,8 @@ def _default_repr(self):
     return "<%s.%s object at 0x%x>" % (kind.__module__, kind.__qualname__, id(self))
 
 
-def new_class(name, bases=(), kwds=None, exec_body=None):
+def new_class(name, bases=(),
+              kwds=None, exec_body=None):
     # exec_body fills the namespace first, as in CPython; the class is made, then given the
     # namespace's entries (so __init_subclass__ runs before they are there)
     resolved = resolve_bases(bases)

@@ -9,6 +9,11 @@ print(f.vformat("{a[0]}-{b.__name__}-{c[key]}", (), {"a": [9, 8], "b": len, "c":
 print(f.format("{:{}}|{:{}.{}f}", "x", 6, 2.71828, 9, 2), f.format("{0:^{1}}|{2:{1}.{3}}", "mid", 7, 2.5, 2))
 print(f.format("{0!s:>4}|{0!r}|{0!a}|{0}", "ab"), f.format("{:%}", 0.5), f.format("{:,}", 1234567), f.format("{:08.3f}", -3.5))
 print(f.format("{{literal}} {0} {{", "x"), f.format(""), f.format("plain"))
+print(f.format("{format_string}|{self}", format_string="fs", self="me"))
+try:
+    f.format()
+except TypeError as e:
+    print("TypeError", e)
 for text in ["a{0}b{{c}}{x!r:>3}d{}{:{w}}e", "", "{{", "}}x", "{a.b[c]}", "{a[}]}", "{a:{b}}", "{a!r:{b}}",
              "{a:{{}}}", "{a!:}", "{a!}}", "{!r}", "{:}", "{a[b]]}", "{0:{1:{2}}}", "{a b}", "{{}}"]:
     print(repr(text), list(f.parse(text)))
