@@ -27,7 +27,7 @@ class AbstractContextManager:
     __exit__.__isabstractmethod__ = True
 
 
-_ACM = AbstractContextManager
+_ACM = AbstractContextManager  # the base of every manager below
 
 
 class ContextDecorator:

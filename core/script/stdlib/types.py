@@ -5,9 +5,12 @@
 #
 # What differs from CPython, each for a reason in the interpreter: a bound method of the
 # script's own (obj.method) has the builtins' type there, so isinstance(obj.method, MethodType)
-# is False (MethodType(func, obj) makes one that is a MethodType); ModuleType cannot be called
-# to make a module; CodeType, FrameType, TracebackType and the descriptor types are absent
-# (functions have no __code__, there are no frames to see).
+# is False and isinstance(obj.method, BuiltinFunctionType) True (MethodType(func, obj) makes
+# one that is a MethodType); ModuleType cannot be called to make a module; NotImplementedType is
+# absent while NotImplemented is None there; CodeType, FrameType, TracebackType and the
+# descriptor types are absent (functions have no __code__, there are no frames to see); the
+# message for a missing SimpleNamespace attribute names 'SimpleNamespace', not
+# 'types.SimpleNamespace' (the interpreter writes that message itself).
 import sys as _sys
 
 __all__ = ["FunctionType", "LambdaType", "GeneratorType", "BuiltinFunctionType", "BuiltinMethodType",
