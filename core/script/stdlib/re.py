@@ -434,8 +434,8 @@ def _ref_key(c, asc):
 # one-character matchers: kind and argument
 _TEST_CHAR = 0      # arg: the character
 _TEST_IN = 1        # arg: a set of characters
-_TEST_NOTIN = 2     # arg: a set of characters the matched one is not in
-_TEST_FUNC = 3      # arg: a function of the character
+_TEST_CLASS = 2     # arg: (the ASCII characters that pass, a function deciding the others)
+_TEST_NOTIN = 3     # arg: a set of characters the matched one is not in
 _TEST_NOTNL = 4     # any character but a newline
 _TEST_ANY = 5       # any character
 
@@ -540,11 +540,16 @@ def _make_class(chars, ranges, cats, negate, fl):
                         return True
         return False
 
+    check = test
     if negate:
-        return (_TEST_FUNC, lambda c: not test(c))
-    if not big and len(funcs) == 1 and not members:
-        return (_TEST_FUNC, funcs[0])
-    return (_TEST_FUNC, test)
+        check = lambda c: not test(c)
+    elif not big and len(funcs) == 1 and not members:
+        check = funcs[0]
+    ascii_pass = set()
+    for cp in range(128):
+        if check(chr(cp)):
+            ascii_pass.add(chr(cp))
+    return (_TEST_CLASS, (ascii_pass, check))
 
 
 def _literal(c, fl):
@@ -1136,13 +1141,15 @@ class _Parser:
             raise self.fail("bad inline flags: flags 'a', 'u' and 'L' are incompatible", self.i)
 
 # ---------------------------------------------------------------------------------------------
-# Instructions: tuples whose first item is one of these codes. "slots" are the entries of the
-# match state list: [0] the last closed group's index, [2g] and [2g+1] group g's start and end,
-# then two per counted repeat (iterations done, where the current iteration began).
+# Instructions: tuples whose first item is one of these codes. The match state is a list of
+# "slots": [0] the last closed group's index, [2g] and [2g+1] group g's start and end, then two
+# per counted repeat (iterations done, where the current iteration began). A choice point keeps
+# the slot list as it was; the loop copies the list before its first change after a choice
+# point, so going back to a choice point restores every slot at once.
 
 _OP_CHAR = 0        # (code, ch)
 _OP_IN = 1          # (code, set)
-_OP_FUNC = 2        # (code, function)
+_OP_CLASS = 2       # (code, (ASCII set, function for the others))
 _OP_NOTIN = 3       # (code, set)
 _OP_NOTNL = 4       # (code,)
 _OP_ANY = 5         # (code,)
@@ -1153,10 +1160,11 @@ _OP_OPEN = 9        # (code, slot)
 _OP_CLOSE = 10      # (code, slot, group index)
 _OP_RUN = 11        # (code, kind, arg, lo, hi, possessive, next char or None): greedy repeat of one char
 _OP_RUN_LAZY = 12   # (code, kind, arg, lo, hi)
-_OP_LOOP_INIT = 13  # (code, slot)
-_OP_LOOP_TEST = 14  # (code, slot, lo, hi, greedy, body pc, exit pc)
-_OP_LOOP_BODY = 15  # (code, slot + 1)
-_OP_LOOP_NEXT = 16  # (code, slot, test pc)
+_OP_LOOP = 13       # (code, slot, lo, hi, greedy, body pc, exit pc, first): repeat test; first: entering
+_OP_LOOP_START = 14 # (code, slot + 1): an iteration begins here
+_OP_BRANCH = 15     # (code, [(pc, kind, arg), ...], cache): alternatives, skipping those whose
+                    #   first character test fails (kind -1: no test); cache: character ->
+                    #   the indices of the alternatives worth trying
 _OP_AT = 17         # (code, anchor)
 _OP_REF = 18        # (code, slot, case mode)
 _OP_LOOK = 19       # (code, width or -1, negate, pc after the body)
@@ -1165,16 +1173,20 @@ _OP_IF = 21         # (code, end slot of the group, pc of the no branch)
 _OP_DONE = 22       # (code,): end of a look-around or atomic body
 _OP_MATCH = 23      # (code,)
 _OP_SKIP = 24       # (code, pc): jump, coming back to the next instruction on failure
+_OP_POSSESS = 25    # (code, lo, hi, pc after the body): a possessive repeat, each iteration atomic;
+                    #   an empty iteration ends it and counts as enough
 
-# entries of the backtracking stack: (_BT_RESUME, pc, pos), (_BT_UNDO, slot, old value),
-# (_BT_GIVE, next pc, lowest pos, pos, next char), (_BT_TAKE, pc of the lazy run, start, pos)
-_BT_RESUME = 0
-_BT_UNDO = 1
-_BT_GIVE = 2
-_BT_TAKE = 3
+# entries of the backtracking stack, each ending with the slot list to go back to:
+# (0, pc, pos, slots)                        resume at pc
+# (2, next pc, lowest pos, pos, next char, slots)   a greedy run gives back a character
+# (3, pc of the lazy run, start, pos, slots)        a lazy run takes one more
+# (4, pc of the branch, alternatives, index, pos, slots)   the next alternative of a branch
 
-_ONE_OPS = {_TEST_CHAR: _OP_CHAR, _TEST_IN: _OP_IN, _TEST_FUNC: _OP_FUNC, _TEST_NOTIN: _OP_NOTIN,
+_ONE_OPS = {_TEST_CHAR: _OP_CHAR, _TEST_IN: _OP_IN, _TEST_CLASS: _OP_CLASS, _TEST_NOTIN: _OP_NOTIN,
             _TEST_NOTNL: _OP_NOTNL, _TEST_ANY: _OP_ANY}
+_ONE_KINDS = {}
+for _k, _v in _ONE_OPS.items():
+    _ONE_KINDS[_v] = _k
 
 
 def _one_char(node):
@@ -1190,13 +1202,58 @@ def _passes(kind, arg, c):
         return c == arg
     if kind == _TEST_IN:
         return c in arg
-    if kind == _TEST_FUNC:
-        return arg(c)
+    if kind == _TEST_CLASS:
+        return c in arg[0] or (c > "\x7f" and arg[1](c))
     if kind == _TEST_NOTIN:
         return c not in arg
     if kind == _TEST_NOTNL:
         return c != "\n"
     return True
+
+
+def _leading(node):
+    # the one-character test every match's first character passes, or None
+    t = node[0]
+    if t == "L" or t == "C":
+        return _one_char(node)
+    if t == "S":
+        for item in node[1]:
+            if item[0] == "@" or item[0] == "?":
+                continue
+            return _leading(item)
+        return None
+    if t == "G":
+        return _leading(node[2])
+    if t == ">":
+        return _leading(node[1])
+    if t == "R" and node[1] >= 1:
+        return _leading(node[4])
+    if t == "A":
+        union = set()
+        for b in node[1]:
+            lead = _leading(b)
+            if lead is None:
+                return None
+            if lead[0] == _TEST_CHAR:
+                union.add(lead[1])
+            elif lead[0] == _TEST_IN:
+                for c in lead[1]:
+                    union.add(c)
+            else:
+                return None
+        return (_TEST_IN, union)
+    return None
+
+
+def _anchored(node):
+    t = node[0]
+    if t == "@":
+        return node[1] == _AT_BEGIN or node[1] == _AT_START_STRING
+    if t == "S":
+        return len(node[1]) > 0 and _anchored(node[1][0])
+    if t == "G":
+        return _anchored(node[2])
+    return False
 
 
 class _Emitter:
@@ -1232,14 +1289,18 @@ class _Emitter:
                 else:
                     prog.append((_OP_TEXT, text, len(text)))
         elif t == "A":
+            at = self.hole()
+            table = []
             exits = []
-            branches = node[1]
-            for b in branches[:-1]:
-                split = self.hole()
+            for b in node[1]:
+                lead = _leading(b)
+                if lead is None:
+                    table.append((len(prog), -1, None))
+                else:
+                    table.append((len(prog), lead[0], lead[1]))
                 self.emit(b)
                 exits.append(self.hole())
-                prog[split] = (_OP_SPLIT, len(prog))
-            self.emit(branches[-1])
+            prog[at] = (_OP_BRANCH, table, _branch_cache(table))
             for j in exits:
                 prog[j] = (_OP_JUMP, len(prog))
         elif t == "G":
@@ -1285,7 +1346,11 @@ class _Emitter:
                 prog.append((_OP_RUN, one[0], one[1], lo, hi, mode == 2, None))
             return
         if mode == 2:
-            self.atomic(("R", lo, hi, 0, body))
+            # CPython commits each iteration of a possessive repeat as it matches
+            at = self.hole()
+            self.emit(body)
+            prog.append((_OP_DONE,))
+            prog[at] = (_OP_POSSESS, lo, hi, len(prog))
             return
         if lo == 1 and hi == 1:
             self.emit(body)
@@ -1297,60 +1362,34 @@ class _Emitter:
             return
         slot = self.next_slot
         self.next_slot += 2
-        prog.append((_OP_LOOP_INIT, slot))
-        test = self.hole()
-        prog.append((_OP_LOOP_BODY, slot + 1))
+        enter = self.hole()
+        prog.append((_OP_LOOP_START, slot + 1))
         self.emit(body)
-        prog.append((_OP_LOOP_NEXT, slot, test))
-        prog[test] = (_OP_LOOP_TEST, slot, lo, hi, mode == 0, test + 1, len(prog))
+        again = self.hole()
+        done = len(prog)
+        prog[enter] = (_OP_LOOP, slot, lo, hi, mode == 0, enter + 1, done, True)
+        prog[again] = (_OP_LOOP, slot, lo, hi, mode == 0, enter + 1, done, False)
 
     def finish(self):
         prog = self.prog
         prog.append((_OP_MATCH,))
-        # a greedy run followed by a literal gives back characters only where that literal is
+        # a greedy run followed (past group marks) by a one-character test gives back characters
+        # only where that test passes
         for k in range(len(prog) - 1):
             op = prog[k]
             if op[0] == _OP_RUN and not op[5]:
-                nxt = prog[k + 1]
+                j = k + 1
+                while prog[j][0] == _OP_OPEN or prog[j][0] == _OP_CLOSE:
+                    j += 1
+                nxt = prog[j]
                 follow = None
-                if nxt[0] == _OP_CHAR:
-                    follow = nxt[1]
-                elif nxt[0] == _OP_TEXT:
-                    follow = nxt[1][0]
+                if nxt[0] == _OP_TEXT:
+                    follow = (_TEST_CHAR, nxt[1][0])
+                elif nxt[0] in _ONE_KINDS and nxt[0] != _OP_ANY:
+                    follow = (_ONE_KINDS[nxt[0]], nxt[1] if len(nxt) > 1 else None)
                 if follow is not None:
                     prog[k] = op[:6] + (follow,)
         return prog
-
-
-def _leading(node):
-    # the one-character test every match's first character passes, or None
-    t = node[0]
-    if t == "L" or t == "C":
-        return _one_char(node)
-    if t == "S":
-        for item in node[1]:
-            if item[0] == "@" or item[0] == "?":
-                continue
-            return _leading(item)
-        return None
-    if t == "G":
-        return _leading(node[2])
-    if t == ">":
-        return _leading(node[1])
-    if t == "R" and node[1] >= 1:
-        return _leading(node[4])
-    return None
-
-
-def _anchored(node):
-    t = node[0]
-    if t == "@":
-        return node[1] == _AT_BEGIN or node[1] == _AT_START_STRING
-    if t == "S":
-        return len(node[1]) > 0 and _anchored(node[1][0])
-    if t == "G":
-        return _anchored(node[2])
-    return False
 
 
 def _at(kind, L, pos, end):
@@ -1389,32 +1428,30 @@ def _same_text(L, a, b, n, mode, end):
     return True
 
 
-def _sub_run(prog, pc, L, pos, end, marks, stack, negate, width):
-    # runs a look-around or atomic body; returns the position it ended at or -1, and leaves undo
-    # records on stack for the slots it changed (none when the result is a failure)
-    saved = list(marks)
-    start = pos
-    if width >= 0:
-        start = pos - width
-        if start < 0:
-            return -1 if not negate else pos
-    r = _run(prog, pc, L, start, end, marks, False, -1)
-    if negate:
-        if r >= 0:
-            marks[:] = saved
-            return -1
-        return pos
-    if r >= 0:
-        for k in range(len(saved)):
-            if marks[k] != saved[k]:
-                stack.append((_BT_UNDO, k, saved[k]))
-    return r
+def _viable(table, c):
+    # the indices of the alternatives whose first-character test c (None: the end) passes
+    out = []
+    for j in range(len(table)):
+        kind = table[j][1]
+        if kind < 0 or (c is not None and _passes(kind, table[j][2], c)):
+            out.append(j)
+    return tuple(out)
+
+
+def _branch_cache(table):
+    cache = {None: _viable(table, None)}
+    for cp in range(128):
+        cache[chr(cp)] = _viable(table, chr(cp))
+    return cache
 
 
 def _run(prog, pc, L, pos, end, marks, full, forbid):
-    # the matching loop: returns the end position of a match starting at pos, or -1 (marks then
-    # back as they came). full: the match must end at end; forbid: an end position not allowed
+    # the matching loop: returns the end position of a match starting at pos, or -1. On a match
+    # the caller's slot list gets the final slots; on a failure it is left as it came.
+    # full: the match must end at end; forbid: an end position not allowed
     stack = []
+    orig = marks
+    shared = True       # marks may not be changed in place (the caller's, or a choice point's)
     while True:
         op = prog[pc]
         code = op[0]
@@ -1435,16 +1472,22 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
             if op[4] >= 0 and pos + op[4] < end:
                 lim = pos + op[4]
             i = pos
-            if kind == 1:
+            if kind == 2:
+                s = arg[0]
+                f = arg[1]
+                while i < lim:
+                    c = L[i]
+                    if c in s or (c > "\x7f" and f(c)):
+                        i += 1
+                    else:
+                        break
+            elif kind == 1:
                 while i < lim and L[i] in arg:
                     i += 1
             elif kind == 0:
                 while i < lim and L[i] == arg:
                     i += 1
             elif kind == 3:
-                while i < lim and arg(L[i]):
-                    i += 1
-            elif kind == 2:
                 while i < lim and L[i] not in arg:
                     i += 1
             elif kind == 4:
@@ -1456,38 +1499,89 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
             if i >= least:
                 follow = op[6]
                 if follow is not None:
-                    while i >= least and (i >= end or L[i] != follow):
-                        i -= 1
+                    if follow[0] == 0:
+                        f = follow[1]
+                        while i >= least and (i >= end or L[i] != f):
+                            i -= 1
+                    else:
+                        while i >= least and (i >= end or not _passes(follow[0], follow[1], L[i])):
+                            i -= 1
                 if i >= least:
                     if i > least and not op[5]:
-                        stack.append((2, pc + 1, least, i, follow))
+                        stack.append((2, pc + 1, least, i, follow, marks))
+                        shared = True
                     pos = i
                     pc += 1
                     continue
-        elif code == 2:      # _OP_FUNC
-            if pos < end and op[1](L[pos]):
-                pos += 1
-                pc += 1
-                continue
-        elif code == 7:      # _OP_SPLIT
-            stack.append((0, op[1], pos))
-            pc += 1
-            continue
-        elif code == 8:      # _OP_JUMP
-            pc = op[1]
-            continue
+        elif code == 2:      # _OP_CLASS
+            if pos < end:
+                c = L[pos]
+                if c in op[1][0] or (c > "\x7f" and op[1][1](c)):
+                    pos += 1
+                    pc += 1
+                    continue
         elif code == 9:      # _OP_OPEN
-            k = op[1]
-            stack.append((1, k, marks[k]))
-            marks[k] = pos
+            if shared:
+                marks = list(marks)
+                shared = False
+            marks[op[1]] = pos
             pc += 1
             continue
         elif code == 10:     # _OP_CLOSE
-            k = op[1]
-            stack.append((1, k, marks[k]))
-            stack.append((1, 0, marks[0]))
-            marks[k] = pos
+            if shared:
+                marks = list(marks)
+                shared = False
+            marks[op[1]] = pos
             marks[0] = op[2]
+            pc += 1
+            continue
+        elif code == 15:     # _OP_BRANCH
+            c = L[pos] if pos < end else None
+            v = op[2].get(c)
+            if v is None:
+                v = _viable(op[1], c)
+                if len(op[2]) < 1000:
+                    op[2][c] = v
+            if v:
+                if len(v) > 1:
+                    stack.append((4, pc, v, 1, pos, marks))
+                    shared = True
+                pc = op[1][v[0]][0]
+                continue
+        elif code == 8:      # _OP_JUMP
+            pc = op[1]
+            continue
+        elif code == 13:     # _OP_LOOP
+            k = op[1]
+            if shared:
+                marks = list(marks)
+                shared = False
+            if op[7]:
+                marks[k] = 0
+                marks[k + 1] = -1
+            else:
+                marks[k] += 1
+            done = marks[k]
+            if done < op[2]:
+                pc = op[5]
+                continue
+            if (op[3] >= 0 and done >= op[3]) or marks[k + 1] == pos:
+                pc = op[6]
+                continue
+            if op[4]:
+                stack.append((0, op[6], pos, marks))
+                shared = True
+                pc = op[5]
+            else:
+                stack.append((0, op[5], pos, marks))
+                shared = True
+                pc = op[6]
+            continue
+        elif code == 14:     # _OP_LOOP_START
+            if shared:
+                marks = list(marks)
+                shared = False
+            marks[op[1]] = pos
             pc += 1
             continue
         elif code == 6:      # _OP_TEXT
@@ -1496,6 +1590,16 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
                 pos = k
                 pc += 1
                 continue
+        elif code == 23:     # _OP_MATCH
+            if (not full or pos == end) and pos != forbid:
+                if marks is not orig:
+                    orig[:] = marks
+                return pos
+        elif code == 7:      # _OP_SPLIT
+            stack.append((0, op[1], pos, marks))
+            shared = True
+            pc += 1
+            continue
         elif code == 3:      # _OP_NOTIN
             if pos < end and L[pos] not in op[1]:
                 pos += 1
@@ -1511,52 +1615,14 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
                 pos += 1
                 pc += 1
                 continue
-        elif code == 23:     # _OP_MATCH
-            if (not full or pos == end) and pos != forbid:
-                return pos
-        elif code == 14:     # _OP_LOOP_TEST
-            k = op[1]
-            done = marks[k]
-            if done < op[2]:
-                pc = op[5]
-                continue
-            if (op[3] >= 0 and done >= op[3]) or marks[k + 1] == pos:
-                pc = op[6]
-                continue
-            if op[4]:
-                stack.append((0, op[6], pos))
-                pc = op[5]
-            else:
-                stack.append((0, op[5], pos))
-                pc = op[6]
-            continue
-        elif code == 15:     # _OP_LOOP_BODY
-            k = op[1]
-            stack.append((1, k, marks[k]))
-            marks[k] = pos
-            pc += 1
-            continue
-        elif code == 16:     # _OP_LOOP_NEXT
-            k = op[1]
-            stack.append((1, k, marks[k]))
-            marks[k] += 1
-            pc = op[2]
-            continue
-        elif code == 13:     # _OP_LOOP_INIT
-            k = op[1]
-            stack.append((1, k, marks[k]))
-            stack.append((1, k + 1, marks[k + 1]))
-            marks[k] = 0
-            marks[k + 1] = -1
-            pc += 1
-            continue
         elif code == 12:     # _OP_RUN_LAZY
             n = 0
             while n < op[3] and pos < end and _passes(op[1], op[2], L[pos]):
                 pos += 1
                 n += 1
             if n == op[3]:
-                stack.append((3, pc, pos - n, pos))
+                stack.append((3, pc, pos - n, pos, marks))
+                shared = True
                 pc += 1
                 continue
         elif code == 17:     # _OP_AT
@@ -1572,11 +1638,26 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
                 pc += 1
                 continue
         elif code == 19:     # _OP_LOOK
-            if _sub_run(prog, pc + 1, L, pos, end, marks, stack, op[2], op[1]) >= 0:
+            start = pos
+            if op[1] >= 0:
+                start = pos - op[1]
+            if start < 0:
+                r = -1
+            elif op[2]:
+                r = _run(prog, pc + 1, L, start, end, list(marks), False, -1)
+            else:
+                if shared:
+                    marks = list(marks)
+                    shared = False
+                r = _run(prog, pc + 1, L, start, end, marks, False, -1)
+            if (r >= 0) != op[2]:
                 pc = op[3]
                 continue
         elif code == 20:     # _OP_ATOMIC
-            r = _sub_run(prog, pc + 1, L, pos, end, marks, stack, False, -1)
+            if shared:
+                marks = list(marks)
+                shared = False
+            r = _run(prog, pc + 1, L, pos, end, marks, False, -1)
             if r >= 0:
                 pos = r
                 pc = op[1]
@@ -1588,35 +1669,76 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
                 pc = op[2]
             continue
         elif code == 22:     # _OP_DONE
+            if marks is not orig:
+                orig[:] = marks
             return pos
+        elif code == 25:     # _OP_POSSESS
+            if shared:
+                marks = list(marks)
+                shared = False
+            lo = op[1]
+            hi = op[2]
+            n = 0
+            i = pos
+            while hi < 0 or n < hi:
+                r = _run(prog, pc + 1, L, i, end, marks, False, -1)
+                if r < 0:
+                    break
+                n += 1
+                if r == i:
+                    if n < lo:
+                        n = lo
+                    break
+                i = r
+            if n >= lo:
+                pos = i
+                pc = op[3]
+                continue
         elif code == 24:     # _OP_SKIP
-            stack.append((0, pc + 1, pos))
+            stack.append((0, pc + 1, pos, marks))
+            shared = True
             pc = op[1]
             continue
-        # the instruction failed: go back to the latest choice, undoing what was set since
+        # the instruction failed: go back to the latest choice point
         while True:
             if not stack:
                 return -1
             e = stack.pop()
             t = e[0]
-            if t == 1:
-                marks[e[1]] = e[2]
-                continue
             if t == 0:
                 pc = e[1]
                 pos = e[2]
+                marks = e[3]
+                shared = True
+                break
+            if t == 4:
+                v = e[2]
+                j = e[3]
+                pos = e[4]
+                marks = e[5]
+                shared = True
+                if j + 1 < len(v):
+                    stack.append((4, e[1], v, j + 1, pos, marks))
+                pc = prog[e[1]][1][v[j]][0]
                 break
             if t == 2:
                 least = e[2]
                 i = e[3] - 1
                 follow = e[4]
                 if follow is not None:
-                    while i >= least and (i >= end or L[i] != follow):
-                        i -= 1
+                    if follow[0] == 0:
+                        f = follow[1]
+                        while i >= least and (i >= end or L[i] != f):
+                            i -= 1
+                    else:
+                        while i >= least and (i >= end or not _passes(follow[0], follow[1], L[i])):
+                            i -= 1
                     if i < least:
                         continue
+                marks = e[5]
+                shared = True
                 if i > least:
-                    stack.append((2, e[1], least, i, follow))
+                    stack.append((2, e[1], least, i, follow, marks))
                 pc = e[1]
                 pos = i
                 break
@@ -1626,7 +1748,9 @@ def _run(prog, pc, L, pos, end, marks, full, forbid):
             if i >= end or (op[4] >= 0 and i - e[2] >= op[4]) or not _passes(op[1], op[2], L[i]):
                 continue
             i += 1
-            stack.append((3, e[1], e[2], i))
+            marks = e[4]
+            shared = True
+            stack.append((3, e[1], e[2], i, marks))
             pc = e[1] + 1
             pos = i
             break
@@ -1657,19 +1781,20 @@ def _check_subject(s):
 
 def _find(pat, L, pos, end, mode, forbid):
     # mode 0: match at pos, 1: fullmatch, 2: search from pos. Returns the slots, [0] and [1]
-    # holding the match's span, or None
+    # holding the match's span and the last entry the last closed group, or None
     prog = pat._prog
     marks = [-1] * pat._nslots
     if mode != 2:
         r = _run(prog, 0, L, pos, end, marks, mode == 1, forbid)
         if r < 0:
             return None
-        lastindex = marks[0]
+        marks.append(marks[0])
         marks[0] = pos
         marks[1] = r
-        marks.append(lastindex)
         return marks
     lead = pat._lead
+    if pat._simple is not None:
+        return _find_run(pat._simple, L, pos, end, marks)
     start = pos
     while start <= end:
         if lead is not None:
@@ -1681,21 +1806,72 @@ def _find(pat, L, pos, end, mode, forbid):
             elif kind == 1:
                 while start < end and L[start] not in arg:
                     start += 1
+            elif kind == 2:
+                s = arg[0]
+                f = arg[1]
+                while start < end:
+                    c = L[start]
+                    if c in s or (c > "\x7f" and f(c)):
+                        break
+                    start += 1
             elif kind == 3:
-                while start < end and not arg(L[start]):
+                while start < end and L[start] in arg:
                     start += 1
             if start >= end:
                 return None
         r = _run(prog, 0, L, start, end, marks, False, forbid)
         if r >= 0:
-            lastindex = marks[0]
+            marks.append(marks[0])
             marks[0] = start
             marks[1] = r
-            marks.append(lastindex)
             return marks
         if pat._anchored:
             return None
         start += 1
+    return None
+
+
+def _find_run(simple, L, pos, end, marks):
+    # search for a pattern that is one greedy run of a one-character test, at least once
+    kind, arg, lo, hi = simple
+    start = pos
+    while start < end:
+        i = start
+        if kind == 2:
+            s = arg[0]
+            f = arg[1]
+            while i < end:
+                c = L[i]
+                if c in s or (c > "\x7f" and f(c)):
+                    break
+                i += 1
+            start = i
+            while i < end:
+                c = L[i]
+                if c in s or (c > "\x7f" and f(c)):
+                    i += 1
+                else:
+                    break
+        elif kind == 1:
+            while i < end and L[i] not in arg:
+                i += 1
+            start = i
+            while i < end and L[i] in arg:
+                i += 1
+        else:
+            while i < end and not _passes(kind, arg, L[i]):
+                i += 1
+            start = i
+            while i < end and _passes(kind, arg, L[i]):
+                i += 1
+        if i - start >= lo and i > start:
+            if hi >= 0 and i - start > hi:
+                i = start + hi
+            marks.append(-1)
+            marks[0] = start
+            marks[1] = i
+            return marks
+        start = i + 1
     return None
 
 
@@ -1727,47 +1903,6 @@ def _scan(pat, string, pos=0, endpos=None):
         forbid = pos if marks[0] == pos else -1
 
 
-class _GroupIndex:
-    # the read-only mapping Pattern.groupindex is (CPython prints it as a mappingproxy)
-    def __init__(self, d):
-        self._d = d
-
-    def __getitem__(self, key):
-        return self._d[key]
-
-    def __contains__(self, key):
-        return key in self._d
-
-    def __iter__(self):
-        return iter(self._d)
-
-    def __len__(self):
-        return len(self._d)
-
-    def __eq__(self, other):
-        if isinstance(other, _GroupIndex):
-            other = other._d
-        return self._d == other
-
-    def get(self, key, default=None):
-        return self._d.get(key, default)
-
-    def keys(self):
-        return self._d.keys()
-
-    def values(self):
-        return self._d.values()
-
-    def items(self):
-        return self._d.items()
-
-    def copy(self):
-        return dict(self._d)
-
-    def __repr__(self):
-        return "mappingproxy(%r)" % (self._d,)
-
-
 _REPR_FLAGS = (("IGNORECASE", _F_I), ("LOCALE", _F_L), ("MULTILINE", _F_M), ("DOTALL", _F_S),
                ("UNICODE", _F_U), ("VERBOSE", _F_X), ("DEBUG", _F_DEBUG), ("ASCII", _F_A))
 
@@ -1794,10 +1929,16 @@ class Pattern:
         self._nslots = emitter.next_slot
         self._lead = _leading(tree)
         self._anchored = _anchored(tree)
+        self._simple = None
+        first = self._prog[0]
+        if first[0] == _OP_RUN and len(self._prog) == 2 and first[3] >= 1:
+            self._simple = (first[1], first[2], first[3], first[4])
 
     @property
     def groupindex(self):
-        return _GroupIndex(dict(self._names))
+        # a fresh dict: CPython gives a read-only mappingproxy, which the interpreter's dict()
+        # and ** could not read as a mapping
+        return dict(self._names)
 
     def __repr__(self):
         text = repr(self.pattern)
@@ -2057,11 +2198,18 @@ class Match:
         self.string = string
         self._L = L
         self.pos = pos
-        self.endpos = len(L) if endpos is None else endpos
+        self.endpos = endpos
         self._marks = marks
-        last = marks[-1]
-        self.lastindex = last if last > 0 else None
-        self.lastgroup = pattern._by_index.get(last) if last > 0 else None
+
+    @property
+    def lastindex(self):
+        last = self._marks[-1]
+        return last if last > 0 else None
+
+    @property
+    def lastgroup(self):
+        last = self._marks[-1]
+        return self.re._by_index.get(last) if last > 0 else None
 
     def _index(self, g):
         if isinstance(g, str):
