@@ -172,15 +172,24 @@ _MAXREPEAT = 4294967295
 _MAXGROUPS = 1073741823
 
 
+# messages CPython gives outside re.error
+_MSG_REPEAT_BIG = "the repetition number is too large"
+_MSG_A_AND_U = "ASCII and UNICODE flags are incompatible"
+_MSG_NOT_PATTERN = "first argument must be string or compiled pattern"
+_MSG_LOCALE = "cannot use LOCALE flag with a str pattern"
+_MSG_BEHIND_WIDTH = "look-behind requires fixed-width pattern"
+
+
 class error(Exception):
     # re.error: msg, pattern, pos, lineno, colno; str() adds the position as CPython does
-    def __init__(self, msg, pattern=None, pos=None):
-        self.msg = msg
+    def __init__(self, message, pattern=None, pos=None):
+        self.msg = message
         self.pattern = pattern
         self.pos = pos
-        text = msg
-        if pattern is not None and pos is not None:
-            text = "%s at position %d" % (msg, pos)
+        text = message
+        located = pos is not None and pattern is not None
+        if located:
+            text = "%s at position %d" % (message, pos)
             nl = "\n" if isinstance(pattern, str) else None
             self.lineno = pattern.count(nl, 0, pos) + 1
             self.colno = pos - pattern.rfind(nl, 0, pos)
@@ -747,7 +756,7 @@ class _Parser:
         low = int(lo) if lo else 0
         high = int(hi) if hi else -1
         if low >= _MAXREPEAT or high >= _MAXREPEAT:
-            raise OverflowError("the repetition number is too large")
+            raise OverflowError(_MSG_REPEAT_BIG)
         if high >= 0 and high < low:
             raise self.fail("min repeat greater than max repeat", self.i + 1)
         self.i = j + 1
@@ -1040,7 +1049,7 @@ class _Parser:
                 raise self.fail("cannot refer to group defined in the same lookbehind subpattern", self.i - 1)
             lo, hi = _width(body, self.widths)
             if lo != hi:
-                raise error("look-behind requires fixed-width pattern")
+                raise error(_MSG_BEHIND_WIDTH)
             return ("?", True, d == "!", body, lo)
         if c == "(":
             return self.conditional(fl, start)
@@ -1913,7 +1922,7 @@ class Pattern:
         tree = parser.parse()
         flags = parser.flags
         if flags & _F_A and flags & _F_U:
-            raise ValueError("ASCII and UNICODE flags are incompatible")
+            raise ValueError(_MSG_A_AND_U)
         if not flags & _F_A:
             flags |= _F_U
         self.pattern = pattern
@@ -2130,7 +2139,7 @@ def _template(pat, repl):
                     raise error("invalid group reference %d" % index, repl, at)
             elif _is_group_name(name):
                 if name not in pat._names:
-                    raise IndexError("unknown group name %r" % name)
+                    raise IndexError("unknown group name %r" % (name,))
                 index = pat._names[name]
             else:
                 raise error("bad character in group name %r" % name, repl, at)
@@ -2297,9 +2306,9 @@ _cache = {}
 _CACHE_MAX = 512
 
 
-def _compile(pattern, flags):
+def _pattern_for(pattern, flags):
     flags = _as_int(flags)
-    if isinstance(pattern, Pattern):
+    if type(pattern) is Pattern:
         if flags:
             raise ValueError("cannot process flags argument with a compiled pattern")
         return pattern
@@ -2307,7 +2316,7 @@ def _compile(pattern, flags):
         name = type(pattern).__name__
         if name in ("bytes", "bytearray", "memoryview"):
             raise _no_bytes("bytes patterns")
-        raise TypeError("first argument must be string or compiled pattern")
+        raise TypeError(_MSG_NOT_PATTERN)
     if not isinstance(flags, int):
         raise TypeError("flags must be an int, not %s" % type(flags).__name__)
     key = (pattern, flags)
@@ -2315,7 +2324,7 @@ def _compile(pattern, flags):
     if p is not None:
         return p
     if flags & _F_L:
-        raise ValueError("cannot use LOCALE flag with a str pattern")
+        raise ValueError(_MSG_LOCALE)
     if flags & _F_DEBUG:
         raise NotImplementedError("re in model scripts: re.DEBUG is not supported")
     p = Pattern(pattern, flags)
@@ -2325,40 +2334,42 @@ def _compile(pattern, flags):
     return p
 
 
-def compile(pattern, flags=0):
-    return _compile(pattern, flags)
+# The module functions: each compiles (or takes from the cache) and calls the Pattern method.
+
+def compile(pattern, flags=NOFLAG):
+    return _pattern_for(pattern, flags)
 
 
-def match(pattern, string, flags=0):
-    return _compile(pattern, flags).match(string)
+def match(pattern, string, flags=NOFLAG):
+    return _pattern_for(pattern, flags).match(string)
 
 
-def fullmatch(pattern, string, flags=0):
-    return _compile(pattern, flags).fullmatch(string)
+def fullmatch(pattern, string, flags=NOFLAG):
+    return _pattern_for(pattern, flags).fullmatch(string)
 
 
-def search(pattern, string, flags=0):
-    return _compile(pattern, flags).search(string)
+def search(pattern, string, flags=NOFLAG):
+    return _pattern_for(pattern, flags).search(string)
 
 
-def findall(pattern, string, flags=0):
-    return _compile(pattern, flags).findall(string)
+def findall(pattern, string, flags=NOFLAG):
+    return _pattern_for(pattern, flags).findall(string)
 
 
-def finditer(pattern, string, flags=0):
-    return _compile(pattern, flags).finditer(string)
+def finditer(pattern, string, flags=NOFLAG):
+    return _pattern_for(pattern, flags).finditer(string)
 
 
-def sub(pattern, repl, string, count=0, flags=0):
-    return _compile(pattern, flags).sub(repl, string, count)
+def sub(pattern, repl, string, count=0, flags=NOFLAG):
+    return _pattern_for(pattern, flags).sub(repl, string, count)
 
 
-def subn(pattern, repl, string, count=0, flags=0):
-    return _compile(pattern, flags).subn(repl, string, count)
+def subn(pattern, repl, string, count=0, flags=NOFLAG):
+    return _pattern_for(pattern, flags).subn(repl, string, count)
 
 
-def split(pattern, string, maxsplit=0, flags=0):
-    return _compile(pattern, flags).split(string, maxsplit)
+def split(pattern, string, maxsplit=0, flags=NOFLAG):
+    return _pattern_for(pattern, flags).split(string, maxsplit)
 
 
 def purge():
@@ -2366,8 +2377,8 @@ def purge():
     _template_cache.clear()
 
 
-def template(pattern, flags=0):
-    return _compile(pattern, _as_int(flags) | _F_T)
+def template(pattern, flags=NOFLAG):
+    return _pattern_for(pattern, _as_int(flags) | _F_T)
 
 
 _SPECIAL = set("()[]{}?*+-|^$\\.&~# \t\n\r\x0b\x0c")
