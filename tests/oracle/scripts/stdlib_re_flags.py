@@ -19,9 +19,9 @@ print(re.findall("a.c", "abc a\nc"), re.findall("a.c", "abc a\nc", re.S), re.fin
 print(re.findall(r"\w+", "caf\xe9 na\xefve", re.A), re.findall(r"\w+", "caf\xe9 na\xefve"))
 print(re.findall(r"(?a)\w+", "\xe9t\xe9 x"), re.findall(r"(?a:\w)+", "\xe9t\xe9 x"))
 
-a = re.compile(r"""\d +  # the integral part
-                   \.    # the decimal point
-                   \d *  # some fractional digits""", re.X)
+a = re.compile(r"""\d +  # units
+                   \.    # separator
+                   \d *  # the rest, maybe none""", re.X)
 b = re.compile(r"\d+\.\d*")
 print(a.match("3.1415").group(), b.match("3.1415").group(), a.flags)
 v = re.compile(r"""(?x)
