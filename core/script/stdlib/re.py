@@ -436,7 +436,7 @@ def _ref_key(c, asc):
 #   ("G", index, node)            capturing group     ("R", lo, hi, mode, node) repeat
 #                                 (hi -1: unbounded; mode 0 greedy, 1 lazy, 2 possessive)
 #   ("@", anchor)                 ^ $ \A \Z \b \B     ("K", index, casemode)  backreference
-#   ("?", behind, negate, node, width)  look-around (width: of a look-behind; -1 ahead)
+#   ("?", behind, negate, node, [width])  look-around ([-1] for a look-ahead)
 #   (">", node)                   atomic group
 #   ("Y", index, yes, no)         conditional on a group having matched
 
@@ -640,10 +640,29 @@ class _Parser:
         self.widths = {}            # index -> width of each closed group
         self.late_refs = []         # (index, position) of conditionals, checked at the end
         self.behind = []            # per open look-behind: [groups before it, bad reference seen]
+        self.behind_bodies = []     # (body, [width]) of each look-behind, measured after parsing
         self.begun = False          # has anything but global flags and comments been seen
+        # CPython reads the pattern one escape-aware token ahead, so a lone backslash ending the
+        # pattern is reported as soon as the parser gets to it, before later errors
+        k = self.n
+        while k > 0 and self.p[k - 1] == "\\":
+            k -= 1
+        self.trail = self.n - 1 if (self.n - k) % 2 else -1
 
-    def fail(self, msg, pos):
+    def fail(self, msg, pos, upto=None):
+        if self.trail >= 0 and (self.i if upto is None else upto) >= self.trail:
+            return error("bad escape (end of pattern)", self.src, self.trail)
         return error(msg, self.src, pos)
+
+    def token(self, i):
+        # the text of the token at i: one character, or a backslash and the next
+        if self.p[i] == "\\" and i + 1 < self.n:
+            return self.p[i] + self.p[i + 1]
+        return self.p[i]
+
+    def unknown_extension(self, start, at):
+        tok = self.token(at)
+        return self.fail("unknown extension " + self.src[start + 1:at] + tok, start + 1, at + len(tok))
 
     def peek(self):
         return self.p[self.i] if self.i < self.n else None
@@ -655,6 +674,11 @@ class _Parser:
         for index, pos in self.late_refs:
             if index > self.ngroups:
                 raise self.fail("invalid group reference %d" % index, pos)
+        for body, width in self.behind_bodies:
+            lo, hi = _width(body, self.widths)
+            if lo != hi:
+                raise error(_MSG_BEHIND_WIDTH)
+            width[0] = lo
         return node
 
     def skip_verbose(self):
@@ -1015,7 +1039,7 @@ class _Parser:
         if c == ">":
             return (">", self.close(fl, start))
         if c == "=" or c == "!":
-            return ("?", False, c == "!", self.close(fl, start), -1)
+            return ("?", False, c == "!", self.close(fl, start), [-1])
         if c == "P":
             d = self.peek()
             if d is None:
@@ -1033,13 +1057,13 @@ class _Parser:
                 if name not in self.names:
                     raise self.fail("unknown group name %r" % name, at)
                 return self.backref(self.names[name], at, at, fl)
-            raise self.fail("unknown extension ?P" + d, start + 1)
+            raise self.unknown_extension(start, self.i - 1)
         if c == "<":
             d = self.peek()
             if d is None:
                 raise self.fail("unexpected end of pattern", self.i)
             if d != "=" and d != "!":
-                raise self.fail("unknown extension ?<" + d, start + 1)
+                raise self.unknown_extension(start, self.i)
             self.i += 1
             entry = [self.ngroups, False]
             self.behind.append(entry)
@@ -1047,13 +1071,12 @@ class _Parser:
             self.behind.pop()
             if entry[1]:
                 raise self.fail("cannot refer to group defined in the same lookbehind subpattern", self.i - 1)
-            lo, hi = _width(body, self.widths)
-            if lo != hi:
-                raise error(_MSG_BEHIND_WIDTH)
-            return ("?", True, d == "!", body, lo)
+            width = [0]
+            self.behind_bodies.append((body, width))
+            return ("?", True, d == "!", body, width)
         if c == "(":
             return self.conditional(fl, start)
-        raise self.fail("unknown extension ?" + c, start + 1)
+        raise self.unknown_extension(start, self.i - 1)
 
     def conditional(self, fl, start):
         p = self.p
@@ -1326,7 +1349,7 @@ class _Emitter:
             at = self.hole()
             self.emit(node[3])
             prog.append((_OP_DONE,))
-            prog[at] = (_OP_LOOK, node[4], node[2], len(prog))
+            prog[at] = (_OP_LOOK, node[4][0], node[2], len(prog))
         elif t == ">":
             self.atomic(node[1])
         elif t == "Y":
@@ -2098,93 +2121,120 @@ def _template(pat, repl):
     parts = _template_cache.get(key)
     if parts is not None:
         return parts
-    p = list(repl)
-    n = len(p)
-    parts = []
-    lit = []
-    i = 0
-    while i < n:
-        c = p[i]
-        if c != "\\":
-            lit.append(c)
-            i += 1
-            continue
-        start = i
-        i += 1
-        if i >= n:
-            raise error("bad escape (end of pattern)", repl, start)
-        c = p[i]
-        i += 1
-        index = -1
-        if c == "g":
-            if i >= n or p[i] != "<":
-                raise error("missing <", repl, i)
-            i += 1
-            at = i
-            while i < n and p[i] != ">":
-                i += 1
-            if i >= n:
-                raise error("missing >, unterminated name", repl, at)
-            name = repl[at:i]
-            i += 1
-            if not name:
-                raise error("missing group name", repl, at)
-            digits = True
-            for ch in name:
-                if ch not in _DIGITS:
-                    digits = False
-            if digits:
-                index = int(name)
-                if index > pat.groups:
-                    raise error("invalid group reference %d" % index, repl, at)
-            elif _is_group_name(name):
-                if name not in pat._names:
-                    raise IndexError("unknown group name %r" % (name,))
-                index = pat._names[name]
-            else:
-                raise error("bad character in group name %r" % name, repl, at)
-        elif c == "0":
-            digits = "0"
-            while len(digits) < 3 and i < n and p[i] in _OCTAL:
-                digits += p[i]
-                i += 1
-            lit.append(chr(int(digits, 8)))
-        elif c in _DIGITS:
-            if c in _OCTAL and i + 1 < n and p[i] in _OCTAL and p[i + 1] in _OCTAL:
-                digits = c + p[i] + p[i + 1]
-                i += 2
-                v = int(digits, 8)
-                if v > 0o377:
-                    raise error("octal escape value \\%s outside of range 0-0o377" % digits, repl, start)
-                lit.append(chr(v))
-            else:
-                digits = c
-                if i < n and p[i] in _DIGITS:
-                    digits += p[i]
-                    i += 1
-                index = int(digits)
-                if index > pat.groups:
-                    raise error("invalid group reference %d" % index, repl, start + 1)
-        elif c in _SIMPLE_ESCAPES:
-            lit.append(_SIMPLE_ESCAPES[c])
-        elif c == "b":
-            lit.append("\x08")
-        elif c in _LETTERS:
-            raise error("bad escape \\" + c, repl, start)
-        else:
-            lit.append("\\")
-            lit.append(c)
-        if index >= 0:
-            if lit:
-                parts.append("".join(lit))
-                lit = []
-            parts.append(index)
-    if lit:
-        parts.append("".join(lit))
+    parts = _TemplateReader(pat, repl).read()
     if len(_template_cache) > 500:
         _template_cache.clear()
     _template_cache[key] = parts
     return parts
+
+
+class _TemplateReader:
+    def __init__(self, pat, repl):
+        self.pat = pat
+        self.src = repl
+        self.p = list(repl)
+        self.n = len(self.p)
+        self.i = 0
+        k = self.n
+        while k > 0 and self.p[k - 1] == "\\":
+            k -= 1
+        self.trail = self.n - 1 if (self.n - k) % 2 else -1     # as in _Parser
+
+    def fail(self, msg, pos):
+        if self.trail >= 0 and self.i >= self.trail:
+            return error("bad escape (end of pattern)", self.src, self.trail)
+        return error(msg, self.src, pos)
+
+    def group_ref(self):
+        # after \g: <name> or <number>; returns the group index
+        p = self.p
+        n = self.n
+        if self.i >= n or p[self.i] != "<":
+            raise self.fail("missing <", self.i)
+        self.i += 1
+        at = self.i
+        while self.i < n and p[self.i] != ">":
+            self.i += 1
+        if self.i >= n:
+            raise self.fail("missing group name" if self.i == at else "missing >, unterminated name", at)
+        name = self.src[at:self.i]
+        self.i += 1
+        if not name:
+            raise self.fail("missing group name", at)
+        digits = True
+        for ch in name:
+            if ch not in _DIGITS:
+                digits = False
+        if digits:
+            index = int(name)
+            if index > self.pat.groups:
+                raise self.fail("invalid group reference %d" % index, at)
+            return index
+        if not _is_group_name(name):
+            raise self.fail("bad character in group name %r" % name, at)
+        if name not in self.pat._names:
+            raise IndexError("unknown group name %r" % (name,))
+        return self.pat._names[name]
+
+    def read(self):
+        p = self.p
+        n = self.n
+        parts = []
+        lit = []
+        while self.i < n:
+            c = p[self.i]
+            if c != "\\":
+                lit.append(c)
+                self.i += 1
+                continue
+            start = self.i
+            self.i += 1
+            if self.i >= n:
+                raise self.fail("bad escape (end of pattern)", start)
+            c = p[self.i]
+            self.i += 1
+            index = -1
+            if c == "g":
+                index = self.group_ref()
+            elif c == "0":
+                digits = "0"
+                while len(digits) < 3 and self.i < n and p[self.i] in _OCTAL:
+                    digits += p[self.i]
+                    self.i += 1
+                lit.append(chr(int(digits, 8)))
+            elif c in _DIGITS:
+                if c in _OCTAL and self.i + 1 < n and p[self.i] in _OCTAL and p[self.i + 1] in _OCTAL:
+                    digits = c + p[self.i] + p[self.i + 1]
+                    self.i += 2
+                    v = int(digits, 8)
+                    if v > 0o377:
+                        raise self.fail("octal escape value \\%s outside of range 0-0o377" % digits, start)
+                    lit.append(chr(v))
+                else:
+                    digits = c
+                    if self.i < n and p[self.i] in _DIGITS:
+                        digits += p[self.i]
+                        self.i += 1
+                    index = int(digits)
+                    if index > self.pat.groups:
+                        raise self.fail("invalid group reference %d" % index, start + 1)
+            elif c in _SIMPLE_ESCAPES:
+                lit.append(_SIMPLE_ESCAPES[c])
+            elif c == "b":
+                lit.append("\x08")
+            elif c in _LETTERS:
+                raise self.fail("bad escape \\" + c, start)
+            else:
+                lit.append("\\")
+                lit.append(c)
+            if index >= 0:
+                if lit:
+                    parts.append("".join(lit))
+                    lit = []
+                parts.append(index)
+        if lit:
+            parts.append("".join(lit))
+        return parts
 
 
 def _expand(parts, L, marks):
