@@ -8,16 +8,21 @@
 #
 # A pattern is parsed by recursive descent into nested tuples, checked (group references,
 # look-behind widths) and compiled to a flat list of instructions; a loop runs them with an
-# explicit stack of choice points and undo records, so a long subject never deepens the
-# interpreter's recursion (only look-arounds and atomic groups run a nested loop). Repeats of
-# one character scan in a tight loop and give characters back one at a time on backtracking.
-# The subject is matched as a list of characters (indexing a str is not O(1) here).
+# explicit stack of choice points, so a long subject never deepens the interpreter's recursion
+# (only look-arounds, atomic groups and possessive repeats run a nested loop, as deep as the
+# pattern nests them). Repeats of one character scan in a tight loop and give characters back
+# one at a time on backtracking. The subject is matched as a list of characters (indexing a str
+# is not O(1) here); the list of the last subject is kept for the next call.
 #
-# Not provided: bytes patterns and subjects (the interpreter has no bytes literals; they raise
-# NotImplementedError), \N{name} escapes (no Unicode name database: NotImplementedError),
-# re.LOCALE (refused for str as CPython does), re.DEBUG output, Pattern.scanner, and re.I etc.
-# are objects of their own rather than int subclasses (the interpreter cannot subclass int), so
-# isinstance(re.I, int) is False and '%d' % re.I needs int(re.I).
+# Not provided, each an error rather than a different answer: bytes patterns and subjects (the
+# interpreter has no bytes type; NotImplementedError), \N{name} escapes (no Unicode name
+# database: NotImplementedError), re.LOCALE (refused for str as CPython does), re.DEBUG output
+# and Pattern.scanner (NotImplementedError). Known differences: re.I etc. are objects of their
+# own, not int subclasses (the interpreter cannot subclass int): isinstance(re.I, int) is False,
+# '%d' % re.I needs int(re.I), and the class prints as <class 're.RegexFlag'>;
+# Pattern.groupindex is a plain dict, not a mappingproxy; where CPython 3.11 reports stale group
+# spans after a possessive repeat's last, failed attempt (or raises SystemError), the spans of
+# the last successful iteration are given.
 
 __all__ = ["match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer", "compile",
            "purge", "template", "escape", "error", "Pattern", "Match", "A", "I", "L", "M", "S", "X",
@@ -654,6 +659,14 @@ class _Parser:
             return error("bad escape (end of pattern)", self.src, self.trail)
         return error(msg, self.src, pos)
 
+    def skip_to(self, ch):
+        # advance over escape-aware tokens to the next standalone ch, or to the end
+        p = self.p
+        while self.i < self.n and p[self.i] != ch:
+            self.i += 2 if p[self.i] == "\\" else 1
+        if self.i > self.n:
+            self.i = self.n
+
     def token(self, i):
         # the text of the token at i: one character, or a backslash and the next
         if self.p[i] == "\\" and i + 1 < self.n:
@@ -688,8 +701,7 @@ class _Parser:
             if c in _VERBOSE_SPACE:
                 self.i += 1
             elif c == "#":
-                while self.i < self.n and p[self.i] != "\n":
-                    self.i += 1
+                self.skip_to("\n")
             else:
                 break
 
@@ -835,8 +847,7 @@ class _Parser:
             raise self.fail("missing {", self.i)
         self.i += 1
         name_at = self.i
-        while self.i < self.n and p[self.i] != "}":
-            self.i += 1
+        self.skip_to("}")
         if self.i == name_at:
             raise self.fail("missing character name", name_at)
         if self.i >= self.n:
@@ -976,9 +987,7 @@ class _Parser:
 
     # ---- (...)
     def group_name(self, end_char, at, unterminated):
-        p = self.p
-        while self.i < self.n and p[self.i] != end_char:
-            self.i += 1
+        self.skip_to(end_char)
         if self.i >= self.n:
             if self.i == at:
                 raise self.fail("missing group name", at)
@@ -1024,8 +1033,7 @@ class _Parser:
         if c is None:
             raise self.fail("unexpected end of pattern", self.i)
         if c == "#":
-            while self.i < self.n and p[self.i] != ")":
-                self.i += 1
+            self.skip_to(")")
             if self.i >= self.n:
                 raise self.fail("missing ), unterminated comment", start)
             self.i += 1
@@ -1081,8 +1089,7 @@ class _Parser:
     def conditional(self, fl, start):
         p = self.p
         at = self.i
-        while self.i < self.n and p[self.i] != ")":
-            self.i += 1
+        self.skip_to(")")
         name = self.src[at:self.i]
         if not name:
             raise self.fail("missing group name", at)
@@ -1935,8 +1942,23 @@ def _scan(pat, string, pos=0, endpos=None):
         forbid = pos if marks[0] == pos else -1
 
 
-_REPR_FLAGS = (("IGNORECASE", _F_I), ("LOCALE", _F_L), ("MULTILINE", _F_M), ("DOTALL", _F_S),
+_REPR_FLAGS = (("TEMPLATE", _F_T), ("IGNORECASE", _F_I), ("LOCALE", _F_L), ("MULTILINE", _F_M), ("DOTALL", _F_S),
                ("UNICODE", _F_U), ("VERBOSE", _F_X), ("DEBUG", _F_DEBUG), ("ASCII", _F_A))
+
+
+def _refuse_repeats(node):
+    # the deprecated re.TEMPLATE flag: CPython 3.11 compiles no repeat under it
+    t = node[0]
+    if t == "R":
+        raise error("internal: unsupported template operator %s"
+                    % ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")[node[3]])
+    for item in node[1:]:
+        if isinstance(item, tuple) and item and isinstance(item[0], str):
+            _refuse_repeats(item)
+        elif isinstance(item, list):
+            for sub in item:
+                if isinstance(sub, tuple) and sub and isinstance(sub[0], str):
+                    _refuse_repeats(sub)
 
 
 class Pattern:
@@ -1944,6 +1966,8 @@ class Pattern:
         parser = _Parser(pattern, flags)
         tree = parser.parse()
         flags = parser.flags
+        if flags & _F_T:
+            _refuse_repeats(tree)
         if flags & _F_A and flags & _F_U:
             raise ValueError(_MSG_A_AND_U)
         if not flags & _F_A:
@@ -1980,6 +2004,8 @@ class Pattern:
         if not shown:
             return "re.compile(%s)" % text
         names = ["re." + nm for nm, bit in _REPR_FLAGS if shown & bit]
+        if shown & ~511:
+            names.append(hex(shown & ~511))
         return "re.compile(%s, %s)" % (text, "|".join(names))
 
     def __eq__(self, other):
@@ -2154,7 +2180,9 @@ class _TemplateReader:
         self.i += 1
         at = self.i
         while self.i < n and p[self.i] != ">":
-            self.i += 1
+            self.i += 2 if p[self.i] == "\\" else 1     # escape-aware, as CPython reads it
+        if self.i > n:
+            self.i = n
         if self.i >= n:
             raise self.fail("missing group name" if self.i == at else "missing >, unterminated name", at)
         name = self.src[at:self.i]
