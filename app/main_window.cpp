@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QLineEdit>
+#include <QComboBox>
+#include <QInputDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -173,10 +175,15 @@ void MainWindow::buildMenus() {
         QString p = QFileDialog::getOpenFileName(this, "Open model script", QString(), "Model scripts (*.py)");
         if (!p.isEmpty()) openFile(p);
     });
+    file->addAction("Open &Folder…", this, [this] {
+        QString d = QFileDialog::getExistingDirectory(this, "Open a project folder (its modules import beside the script)");
+        if (!d.isEmpty()) openFolder(d);
+    });
     open->setShortcut(QKeySequence::Open);
     open->setToolTip("Open a model script (Ctrl+O)");
     recentMenu_ = file->addMenu("Open &Recent");
     QAction* save = file->addAction("&Save", this, [this] {
+        if (fileBox_->currentIndex() > 0) showFile(0); // the script is what is saved
         if (path_.isEmpty() || path_.startsWith(":")) {
             QString p = QFileDialog::getSaveFileName(this, "Save model script", QString(), "Model scripts (*.py)");
             if (p.isEmpty()) return;
@@ -235,6 +242,21 @@ void MainWindow::buildMenus() {
     tb->addAction(open);
     tb->addAction(runAct_);
     tb->addAction(cancelAct_);
+    tb->addSeparator();
+    tb->addWidget(new QLabel(" Arguments ", tb));
+    argsEdit_ = new QLineEdit(tb);
+    argsEdit_->setObjectName("scriptArguments");
+    argsEdit_->setPlaceholderText("--epochs 1 (sys.argv[1:])");
+    argsEdit_->setToolTip("The script's arguments, as after `fuselab run model.py --`: argparse reads them");
+    argsEdit_->setMaximumWidth(260);
+    tb->addWidget(argsEdit_);
+    tb->addWidget(new QLabel(" File ", tb));
+    fileBox_ = new QComboBox(tb);
+    fileBox_->setObjectName("sourceFile");
+    fileBox_->setToolTip("The script, or a module it imported (read-only, its graph breaks marked)");
+    fileBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    tb->addWidget(fileBox_);
+    connect(fileBox_, &QComboBox::activated, this, &MainWindow::showFile);
     updateRecentMenu();
 }
 
@@ -250,6 +272,8 @@ void MainWindow::setDocument(const QString& path, const QString& text) {
     ++document_;
     cancel();
     path_ = path;
+    source_->setReadOnly(false);
+    scriptText_.clear();
     note_->setVisible(false);
     source_->setPlainText(text);
     clearResults();
@@ -271,6 +295,7 @@ void MainWindow::clearResults() {
     graphs_->graphView()->searchBox()->clear();
     fusion_->graphView()->searchBox()->clear();
     timing_->setProfile(profiler::Profile{});
+    fillFileBox();
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -323,6 +348,31 @@ void MainWindow::appendOutput(const QString& text, bool isError) {
     output_->setTextCursor(c);
 }
 
+// The Arguments field split as a POSIX shell splits words: blanks separate, '...' and "..." quote,
+// a backslash escapes the next character (outside single quotes).
+static QStringList splitArguments(const QString& text) {
+    QStringList out;
+    QString cur;
+    bool inWord = false;
+    QChar quote;
+    for (int i = 0; i < text.size(); ++i) {
+        QChar c = text[i];
+        if (quote.isNull() && c.isSpace()) {
+            if (inWord) out << cur;
+            cur.clear();
+            inWord = false;
+            continue;
+        }
+        inWord = true;
+        if (quote.isNull() && (c == '\'' || c == '"')) { quote = c; continue; }
+        if (!quote.isNull() && c == quote) { quote = QChar(); continue; }
+        if (c == '\\' && quote != '\'' && i + 1 < text.size()) c = text[++i];
+        cur += c;
+    }
+    if (inWord) out << cur;
+    return out;
+}
+
 void MainWindow::run() {
     if (running_) return;
     if (worker_.joinable()) worker_.join();
@@ -337,8 +387,13 @@ void MainWindow::run() {
     cancelAct_->setEnabled(true);
     status_->setText("Running…");
     run::RunConfig cfg;
-    cfg.path = path_.isEmpty() ? QString("untitled.py").toStdString() : QFileInfo(path_).fileName().toStdString();
+    if (fileBox_->currentIndex() > 0) showFile(0); // the script is what runs
+    // a file on disk runs under its full path, so the modules beside it import
+    bool onDisk = !path_.isEmpty() && !path_.startsWith(":") && QFileInfo(path_).isFile();
+    cfg.path = path_.isEmpty() ? QString("untitled.py").toStdString()
+                               : (onDisk ? QFileInfo(path_).absoluteFilePath() : QFileInfo(path_).fileName()).toStdString();
     cfg.source = source_->toPlainText().toStdString();
+    for (const QString& a : splitArguments(argsEdit_->text())) cfg.args.push_back(a.toStdString());
     cfg.haveSource = true;
     cfg.cancel = &cancel_;
     cfg.timeoutSeconds = 300;
@@ -425,26 +480,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done) {
     snap_ = std::move(snap);
     const inspect::Snapshot& s = *snap_;
-    // Marks on the script: graph breaks (red) and the lines whose guards failed (amber).
-    QList<fl::viz::LineMark> marks;
-    for (const auto& b : s.breaks) {
-        if (inspect::scriptLineIn("File \"" + b.file + "\", line " + std::to_string(b.line), s.file) != b.line || b.line <= 0) continue;
-        QString tip = QString("<b>Graph break</b> in %1: %2<br>%3").arg(QString::fromStdString(b.id), QString::fromStdString(b.reason).toHtmlEscaped(),
-                                                                       QString::fromStdString(b.explanation).toHtmlEscaped());
-        for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
-        if (b.frameSkipped) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
-        marks << fl::viz::LineMark{fl::viz::LineMark::Break, b.line, tip};
-    }
-    for (const auto& r : s.recompiles)
-        for (size_t i = 0; i < r.reasons.size(); ++i) {
-            int line = i < r.guardLines.size() ? r.guardLines[i] : 0;
-            if (line <= 0) continue;
-            QString tip = QString("<b>%1</b> %2 (%3): guard failed: <code>%4</code><br>This line created the guard.")
-                              .arg(r.limitHit ? "Recompile limit hit" : "Recompile", QString::fromStdString(r.id), QString::fromStdString(r.function),
-                                   QString::fromStdString(r.reasons[i]).toHtmlEscaped());
-            marks << fl::viz::LineMark{fl::viz::LineMark::Recompile, line, tip};
-        }
-    source_->setMarks(marks);
+    source_->setMarks(marksFor(""));
+    fillFileBox();
     problems_->clear();
     for (const auto& p : s.problems) {
         auto* it = new QTreeWidgetItem(problems_, {QString::fromStdString(p.kind), p.line > 0 ? QString::number(p.line) : QString(),
@@ -476,6 +513,96 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
     (*next)(0);
 }
 
+// Marks on the script (importedFile empty) or on a file it imported: graph breaks (red) and,
+// on the script, the lines whose guards failed (amber).
+QList<fl::viz::LineMark> MainWindow::marksFor(const std::string& importedFile) const {
+    const inspect::Snapshot& s = *snap_;
+    QList<fl::viz::LineMark> marks;
+    auto same = [](const std::string& a, const std::string& b) {
+        return QFileInfo(QString::fromStdString(a)).canonicalFilePath() == QFileInfo(QString::fromStdString(b)).canonicalFilePath();
+    };
+    for (const auto& b : s.breaks) {
+        if (b.line <= 0) continue;
+        if (importedFile.empty() ? inspect::scriptLineIn("File \"" + b.file + "\", line " + std::to_string(b.line), s.file) != b.line
+                                 : !same(b.file, importedFile))
+            continue;
+        QString tip = QString("<b>Graph break</b> in %1: %2<br>%3").arg(QString::fromStdString(b.id), QString::fromStdString(b.reason).toHtmlEscaped(),
+                                                                       QString::fromStdString(b.explanation).toHtmlEscaped());
+        for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
+        if (b.frameSkipped) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
+        marks << fl::viz::LineMark{fl::viz::LineMark::Break, b.line, tip};
+    }
+    if (!importedFile.empty()) return marks; // recompile marks: the guard lines are the script's
+    for (const auto& r : s.recompiles)
+        for (size_t i = 0; i < r.reasons.size(); ++i) {
+            int line = i < r.guardLines.size() ? r.guardLines[i] : 0;
+            if (line <= 0) continue;
+            QString tip = QString("<b>%1</b> %2 (%3): guard failed: <code>%4</code><br>This line created the guard.")
+                              .arg(r.limitHit ? "Recompile limit hit" : "Recompile", QString::fromStdString(r.id), QString::fromStdString(r.function),
+                                   QString::fromStdString(r.reasons[i]).toHtmlEscaped());
+            marks << fl::viz::LineMark{fl::viz::LineMark::Recompile, line, tip};
+        }
+    return marks;
+}
+
+// The File box: the script, then each file the last run imported (named from the script's folder).
+void MainWindow::fillFileBox() {
+    if (!fileBox_) return;
+    fileBox_->clear();
+    fileBox_->addItem(path_.isEmpty() ? QString("untitled.py") : QFileInfo(path_).fileName());
+    QDir base = QFileInfo(path_).absoluteDir();
+    for (const std::string& f : snap_ ? snap_->imports : std::vector<std::string>{}) {
+        QString q = QString::fromStdString(f);
+        QString rel = base.relativeFilePath(QFileInfo(q).absoluteFilePath());
+        fileBox_->addItem(rel.startsWith("..") ? q : rel, q);
+    }
+    fileBox_->setEnabled(fileBox_->count() > 1);
+}
+
+void MainWindow::showFile(int index) {
+    if (index < 0 || index >= fileBox_->count()) return;
+    bool wasScript = !source_->isReadOnly();
+    if (index == 0) {
+        if (!wasScript) {
+            source_->setPlainText(scriptText_);
+            source_->setReadOnly(false);
+            source_->setMarks(marksFor(""));
+        }
+    } else {
+        if (wasScript) scriptText_ = source_->toPlainText();
+        QString file = fileBox_->itemData(index).toString();
+        QFile f(file);
+        QString text = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString("# cannot read " + file);
+        source_->setPlainText(text);
+        source_->setReadOnly(true);
+        source_->setLineTints({});
+        source_->setHighlightedLines({});
+        source_->setMarks(marksFor(file.toStdString()));
+        status_->setText("Showing " + file + " (imported by the script; read-only)");
+    }
+    fileBox_->setCurrentIndex(index);
+}
+
+bool MainWindow::openFolder(const QString& dir, const QString& entry) {
+    QDir d(dir);
+    QStringList scripts = d.entryList({"*.py"}, QDir::Files, QDir::Name);
+    QString pick = entry;
+    if (pick.isEmpty() && scripts.contains("main.py")) pick = "main.py";
+    if (pick.isEmpty() && scripts.size() == 1) pick = scripts[0];
+    if (pick.isEmpty() && !scripts.isEmpty()) {
+        bool ok = false;
+        pick = QInputDialog::getItem(this, "Open folder", "The script to run (the others import beside it):", scripts, 0, false, &ok);
+        if (!ok) return false;
+    }
+    if (pick.isEmpty()) {
+        status_->setText("No .py script in " + dir);
+        return false;
+    }
+    return openFile(d.absoluteFilePath(pick));
+}
+
+void MainWindow::setScriptArguments(const QString& args) { argsEdit_->setText(args); }
+
 // A compiled entry picked: every pane shows it; script lines are tinted by the kernel that
 // computes their ops.
 void MainWindow::entryChanged(int index) {
@@ -492,6 +619,7 @@ void MainWindow::entryChanged(int index) {
 }
 
 void MainWindow::selectLine(int line) {
+    if (fileBox_ && fileBox_->currentIndex() > 0) return; // an imported file: its lines are not the script's
     if (!snap_ || line <= 0) return;
     int current = graphs_->currentEntry();
     // The current entry first, then the others in order.
@@ -512,6 +640,7 @@ void MainWindow::selectLine(int line) {
 }
 
 void MainWindow::selectMark(int line) {
+    if (fileBox_ && fileBox_->currentIndex() > 0) return;
     if (!snap_) return;
     for (const auto& b : snap_->breaks) {
         if (b.line != line) continue;

@@ -22,8 +22,12 @@ class QAction;
 class QMenu;
 class QDockWidget;
 class QProgressBar;
+class QComboBox;
+class QLineEdit;
 
-namespace fl::viz { class CodeView; class TimingView; }
+#include "viz/code_view.h"
+
+namespace fl::viz { class TimingView; }
 namespace fl::profiler { struct Profile; }
 
 namespace fl::app {
@@ -35,6 +39,15 @@ public:
     ~MainWindow() override;
 
     bool openFile(const QString& path);
+    // A project folder: opens its entry script (`entry`, else main.py, else the only .py file,
+    // else the user picks one); its modules import beside it.
+    bool openFolder(const QString& dir, const QString& entry = QString());
+    // The script's arguments (sys.argv[1:], as a shell would split the field's text).
+    void setScriptArguments(const QString& args);
+    // The Source pane's file: 0 the script, then the files the last run imported (read-only,
+    // their graph breaks marked).
+    QComboBox* fileBox() const { return fileBox_; }
+    void showFile(int index);
     void openExample(const QString& resourcePath);
     void run();
     void cancel();
@@ -78,6 +91,8 @@ private:
     void clearResults(); // every pane back to "not run yet" (another file was opened)
     void setDocument(const QString& path, const QString& text);
     void applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done);
+    QList<fl::viz::LineMark> marksFor(const std::string& importedFile) const; // empty name: the script
+    void fillFileBox();
     void entryChanged(int index);
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
@@ -98,6 +113,9 @@ private:
     QMenu* recentMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QString path_;
+    QComboBox* fileBox_ = nullptr;  // the Source pane's file: the script or one it imported
+    QLineEdit* argsEdit_ = nullptr; // the script's arguments
+    QString scriptText_;            // the script's text while an imported file is shown
     std::shared_ptr<const inspect::Snapshot> snap_;
     CancelToken cancel_;
     std::thread worker_;

@@ -280,7 +280,9 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
 }
 
 Snapshot takeSnapshot(script::Interp& in, const std::string& file, const SnapshotOptions& o) {
-    return takeSnapshot(capture::session(in), file, o);
+    Snapshot s = takeSnapshot(capture::session(in), file, o);
+    s.imports = in.importedFiles();
+    return s;
 }
 
 } // namespace fl::inspect

@@ -105,6 +105,7 @@ struct SnapProblem {
 
 struct Snapshot {
     std::string file;           // the script, as the run named it
+    std::vector<std::string> imports; // the .py files the script imported from disk, in order
     std::vector<SnapProblem> problems;
     std::vector<SnapEntry> entries;
     std::vector<SnapBreak> breaks;

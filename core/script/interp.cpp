@@ -2299,6 +2299,12 @@ Interp::~Interp() {
 
 Evaluator& Interp::ev() { return *evaluator_; }
 
+std::vector<std::string> Interp::importedFiles() const {
+    std::vector<std::string> out;
+    for (auto& m : impl_->importedAsts) out.push_back(m->filename);
+    return out;
+}
+
 Value traceOp(Interp& in, const std::string& target, CallArgs& ca, const OpInvoke& run) {
     return in.tracer ? in.tracer->op(target, ca, run) : run(in, ca);
 }
@@ -2734,6 +2740,70 @@ static Value bindMethod(const Value& self, const Value& fn) {
     return fn;
 }
 
+// An attribute of a class: its MRO, a builtin type's methods, the metaclass's attributes, and
+// the type attributes (__name__, __mro__, __dict__, ...).
+bool Interp::classAttr(const Value& o, const std::string& name, Value& out) {
+    auto* c = o.as<ClassObj>();
+    if (const Value* v = c->lookup(name)) {
+        out = *v;
+        if (out.is(OK::Opaque)) unwrapDescriptor(out, Value(), o);
+        return true;
+    }
+    if (c->isBuiltinType) {
+        int key = builtinMethodKey(c);
+        auto mt = methods_.find(key);
+        if (key != INT32_MIN && mt != methods_.end()) {
+            auto m = mt->second.find(name);
+            if (m != mt->second.end()) {
+                NativeFn fn = m->second;
+                std::string qual = c->name + "." + name;
+                out = makeBuiltin(name, [fn, qual](Interp& in, const Value&, CallArgs& a) {
+                    if (a.pos.empty()) in.raiseType("unbound method " + qual + "() needs an argument");
+                    Value self = a.pos[0];
+                    a.pos.erase(a.pos.begin());
+                    return fn(in, self, a);
+                });
+                return true;
+            }
+        }
+    }
+    if (c->lazyAttr && c->lazyAttr(*this, name, out)) return true;
+    if (c->meta) // the metaclass's attributes: methods bound to the class, properties read on it
+        if (const Value* mv = c->meta->lookup(name); mv && !mv->is(OK::Builtin)) {
+            out = *mv;
+            if (out.is(OK::Function)) out = bindMethod(o, out);
+            else if (out.is(OK::Opaque)) unwrapDescriptor(out, o, Value(c->meta));
+            return true;
+        }
+    if (name == "__name__" || name == "__qualname__") { out = makeStr(c->name); return true; }
+    if (name == "__module__") { out = makeStr(c->module); return true; }
+    if (name == "__class__") { out = Value(typeOf(o)->shared_from_this()); return true; }
+    if (name == "__mro__") {
+        std::vector<Value> items;
+        for (const ClassObj* k : c->order()) items.push_back(Value(const_cast<ClassObj*>(k)->shared_from_this()));
+        out = makeTuple(std::move(items));
+        return true;
+    }
+    if (name == "__bases__") {
+        std::vector<Value> items;
+        if (!c->bases.empty())
+            for (auto& b : c->bases) items.push_back(Value(b));
+        else if (c->base)
+            items.push_back(Value(c->base));
+        out = makeTuple(std::move(items));
+        return true;
+    }
+    if (name == "__dict__" && !c->isBuiltinType) { // a copy, in definition order
+        auto d = std::make_shared<DictObj>();
+        for (auto& k : c->attrOrder)
+            if (auto it = c->attrs.find(k); it != c->attrs.end()) d->map.set(makeStr(k), it->second);
+        out = Value(d);
+        return true;
+    }
+    if (name == "__base__") { out = c->base ? Value(c->base) : Value(); return true; }
+    return false;
+}
+
 bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
     if (o.isObj()) {
         switch (o.obj()->kind) {
@@ -2779,67 +2849,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
             }
             return false;
         }
-        case OK::Class: {
-            auto* c = o.as<ClassObj>();
-            if (const Value* v = c->lookup(name)) {
-                out = *v;
-                if (out.is(OK::Opaque)) unwrapDescriptor(out, Value(), o);
-                return true;
-            }
-            if (c->isBuiltinType) {
-                int key = builtinMethodKey(c);
-                auto mt = methods_.find(key);
-                if (key != INT32_MIN && mt != methods_.end()) {
-                    auto m = mt->second.find(name);
-                    if (m != mt->second.end()) {
-                        NativeFn fn = m->second;
-                        std::string qual = c->name + "." + name;
-                        out = makeBuiltin(name, [fn, qual](Interp& in, const Value&, CallArgs& a) {
-                            if (a.pos.empty()) in.raiseType("unbound method " + qual + "() needs an argument");
-                            Value self = a.pos[0];
-                            a.pos.erase(a.pos.begin());
-                            return fn(in, self, a);
-                        });
-                        return true;
-                    }
-                }
-            }
-            if (c->lazyAttr && c->lazyAttr(*this, name, out)) return true;
-            if (c->meta) // the metaclass's attributes: methods bound to the class, properties read on it
-                if (const Value* mv = c->meta->lookup(name); mv && !mv->is(OK::Builtin)) {
-                    out = *mv;
-                    if (out.is(OK::Function)) out = bindMethod(o, out);
-                    else if (out.is(OK::Opaque)) unwrapDescriptor(out, o, Value(c->meta));
-                    return true;
-                }
-            if (name == "__name__" || name == "__qualname__") { out = makeStr(c->name); return true; }
-            if (name == "__module__") { out = makeStr(c->module); return true; }
-            if (name == "__class__") { out = Value(typeOf(o)->shared_from_this()); return true; }
-            if (name == "__mro__") {
-                std::vector<Value> items;
-                for (const ClassObj* k : c->order()) items.push_back(Value(const_cast<ClassObj*>(k)->shared_from_this()));
-                out = makeTuple(std::move(items));
-                return true;
-            }
-            if (name == "__bases__") {
-                std::vector<Value> items;
-                if (!c->bases.empty())
-                    for (auto& b : c->bases) items.push_back(Value(b));
-                else if (c->base)
-                    items.push_back(Value(c->base));
-                out = makeTuple(std::move(items));
-                return true;
-            }
-            if (name == "__dict__" && !c->isBuiltinType) { // a copy, in definition order
-                auto d = std::make_shared<DictObj>();
-                for (auto& k : c->attrOrder)
-                    if (auto it = c->attrs.find(k); it != c->attrs.end()) d->map.set(makeStr(k), it->second);
-                out = Value(d);
-                return true;
-            }
-            if (name == "__base__") { out = c->base ? Value(c->base) : Value(); return true; }
-            return false;
-        }
+        case OK::Class: return classAttr(o, name, out);
         case OK::Function: {
             auto* fn = o.as<FunctionObj>();
             auto it = fn->attrs.find(name);

@@ -83,6 +83,7 @@ public:
     const Value* metaMethod(const Value& o, const char* name) const;
     Value getAttr(const Value& o, const std::string& name);
     bool tryGetAttr(const Value& o, const std::string& name, Value& out); // false: AttributeError
+    bool classAttr(const Value& cls, const std::string& name, Value& out); // tryGetAttr on a class
     void setAttr(const Value& o, const std::string& name, const Value& v);
     void setClassAttr(const Value& cls, const std::string& name, const Value& v); // type.__setattr__
     void delAttr(const Value& o, const std::string& name);
@@ -93,6 +94,9 @@ public:
     // An instance's __dict__: one live dict per instance (while a script holds it), kept in step
     // with its attributes both ways.
     Value instanceDict(const Value& instance);
+    // The .py files the run has imported from disk (the project's modules and packages), in the
+    // order they were first imported.
+    std::vector<std::string> importedFiles() const;
     void setInstanceAttr(InstanceObj* inst, const std::string& name, const Value& v); // no __setattr__
     bool delInstanceAttr(InstanceObj* inst, const std::string& name);
     static void dictChanged(DictObj* d); // after a change to a dict: an instance's view updates it

@@ -14,6 +14,8 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QTabBar>
+#include <QTemporaryDir>
+#include <QComboBox>
 #include <QTableWidget>
 #include <QHeaderView>
 #include <QStyleOptionViewItem>
@@ -101,6 +103,42 @@ private Q_SLOTS:
         QVERIFY2(tabs.size() >= 6, qPrintable("tabs: " + tabs.join(", ")));
         for (const QString& t : tabs) QVERIFY2(!QString(t).remove("&&").contains('&'), qPrintable("a tab title with a mnemonic: " + t));
         QVERIFY2(tabs.contains("Guards and recompiles"), qPrintable("tabs: " + tabs.join(", ")));
+    }
+
+    // A project folder: its script runs with the folder's modules importable and with the
+    // arguments field as sys.argv[1:]; the File box lists the imported files, which the Source
+    // pane shows read-only with their own graph breaks marked, and the script comes back.
+    void opensAFolderAndShowsImportedFiles() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&](const QString& name, const QString& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.toUtf8());
+        };
+        write("helper.py", "import torch\n\ndef act(x):\n    print('in helper')\n    return torch.relu(x) + 1\n");
+        write("main.py", "import sys\nimport torch\nfrom helper import act\n\n@torch.compile\ndef f(x):\n    return act(x * 2)\n\n"
+                         "print(sys.argv[1:])\nprint(f(torch.ones(2)))\n");
+        write("other.py", "print('not the entry')\n");
+        fl::app::MainWindow w;
+        QVERIFY(w.openFolder(dir.path()));
+        QVERIFY(w.sourceView()->toPlainText().contains("from helper import act"));
+        w.setScriptArguments("--epochs 1 'two words'");
+        QVERIFY(runAndSettle(w));
+        QVERIFY2(w.outputText().contains("['--epochs', '1', 'two words']"), qPrintable(w.outputText()));
+        QVERIFY2(w.outputText().contains("tensor([3., 3.])"), qPrintable(w.outputText()));
+        QComboBox* box = w.fileBox();
+        QCOMPARE(box->count(), 2);
+        QCOMPARE(box->itemText(1), QString("helper.py"));
+        w.showFile(1);
+        QVERIFY(w.sourceView()->isReadOnly());
+        QVERIFY(w.sourceView()->toPlainText().contains("def act(x):"));
+        bool breakOnPrint = false;
+        for (const auto& m : w.sourceView()->marks()) breakOnPrint = breakOnPrint || (m.kind == fl::viz::LineMark::Break && m.line == 4);
+        QVERIFY2(breakOnPrint, "the print in helper.py (line 4) is marked as a graph break");
+        w.showFile(0);
+        QVERIFY(!w.sourceView()->isReadOnly());
+        QVERIFY(w.sourceView()->toPlainText().contains("from helper import act"));
     }
 
     // A frame that reaches the recompile limit: the frame's row says so, its entries keep their
