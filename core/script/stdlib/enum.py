@@ -9,10 +9,7 @@ _FIRST = 1
 
 class auto:
     # A placeholder for a value the enum class chooses (_generate_next_value_).
-    _order = 0
-
     def __init__(self):
-        auto._order += 1
         self.value = None
 
     def __repr__(self):
