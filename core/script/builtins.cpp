@@ -1112,6 +1112,10 @@ static void installObjectProtocol(Interp& in) {
     };
     def("exit", exitFn);
     def("quit", exitFn);
+    // what a bytes literal evaluates to (the parser makes `b"..."` a call of it): not supported
+    def("<bytes>", [](Interp& in, const Value&, CallArgs&) -> Value {
+        in.raise(in.builtinClass("NotImplementedError"), "bytes literals are not supported in model scripts");
+    });
     def("super", [](Interp& in, const Value&, CallArgs& a) {
         ClassObj* start = nullptr;
         Value self;

@@ -2211,7 +2211,7 @@ private:
         Token first = peek();
         std::vector<ExprP> parts;
         std::string literal;
-        bool anyF = false;
+        bool anyF = false, bytes = false;
         while (peek().kind == TokKind::String) {
             Token t = take();
             size_t i = t.begin;
@@ -2220,7 +2220,7 @@ private:
                 char c = static_cast<char>(src_[i] | 0x20);
                 if (c == 'r') raw = true;
                 else if (c == 'f') isF = true;
-                else if (c == 'b') raiseAt(t, "bytes literals are not supported");
+                else if (c == 'b') bytes = true;
                 i++;
             }
             char q = src_[i];
@@ -2245,6 +2245,16 @@ private:
             }
         }
         Span span = spanFrom(first);
+        if (bytes) {
+            // Fuselab has no bytes type. A module that only holds a bytes literal somewhere (a
+            // file-format reader in a library) still imports; evaluating the literal raises:
+            // a call of the builtin `<bytes>`, a name no script can write.
+            auto call = makeNode<CallExpr>(span);
+            auto fn = makeNode<NameExpr>(span);
+            fn->id = "<bytes>";
+            call->func = std::move(fn);
+            return call;
+        }
         if (!anyF) {
             auto c = makeNode<ConstantExpr>(span);
             c->ck = ConstKind::Str;
