@@ -1495,6 +1495,19 @@ static void installStrMethods(Interp& in) {
 
 }
 
+// list.index / tuple.index's optional start and end, clamped as slice bounds are.
+static std::pair<size_t, size_t> indexBounds(Interp& in, const CallArgs& a, size_t n) {
+    if (a.pos.empty()) in.raiseType("index expected at least 1 argument, got 0");
+    if (a.pos.size() > 3) in.raiseType("index expected at most 3 arguments, got " + std::to_string(a.pos.size()));
+    auto bound = [&](size_t k, int64_t dflt) {
+        if (k >= a.pos.size()) return dflt;
+        int64_t v = toInt(in, a.pos[k], "slice indices");
+        if (v < 0) v = std::max<int64_t>(0, v + int64_t(n));
+        return std::min<int64_t>(v, int64_t(n));
+    };
+    return {size_t(bound(1, 0)), size_t(bound(2, int64_t(n)))};
+}
+
 // List and tuple methods.
 static void installSequenceMethods(Interp& in) {
     // ---- list methods
@@ -1540,7 +1553,8 @@ static void installSequenceMethods(Interp& in) {
     };
     lm["index"] = [L](Interp& in, const Value& self, CallArgs& a) {
         auto& items = L(self);
-        for (size_t i = 0; i < items.size(); ++i)
+        auto [lo, hi] = indexBounds(in, a, items.size());
+        for (size_t i = lo; i < hi && i < items.size(); ++i)
             if (in.equals(items[i], a.pos.at(0))) return Value::integer(int64_t(i));
         in.raiseValue(in.repr(a.pos.at(0)) + " is not in list");
     };
@@ -1562,7 +1576,8 @@ static void installSequenceMethods(Interp& in) {
     auto& tm = in.methodsOf(OK::Tuple);
     tm["index"] = [](Interp& in, const Value& self, CallArgs& a) {
         auto& items = self.as<TupleObj>()->items;
-        for (size_t i = 0; i < items.size(); ++i)
+        auto [lo, hi] = indexBounds(in, a, items.size());
+        for (size_t i = lo; i < hi && i < items.size(); ++i)
             if (in.equals(items[i], a.pos.at(0))) return Value::integer(int64_t(i));
         in.raiseValue("tuple.index(x): x not in tuple");
     };

@@ -455,10 +455,18 @@ struct Evaluator {
                 if (a.name == "*") {
                     auto& vars = m.as<ModuleObj>()->ns->vars;
                     std::vector<std::string> keys;
-                    for (auto& [k, v] : vars)
-                        if (!k.empty() && k[0] != '_') keys.push_back(k);
-                    std::sort(keys.begin(), keys.end()); // unordered_map: bind in a fixed order
-                    for (auto& k : keys) storeName(s, k, vars[k]);
+                    auto all = vars.find("__all__");
+                    if (all != vars.end() && (all->second.is(OK::List) || all->second.is(OK::Tuple))) {
+                        for (const Value& k : in.toVector(all->second)) { // the names the module exports
+                            if (!k.isStr()) in.raiseType("Item in " + target + ".__all__ must be str, not " + in.typeName(k));
+                            keys.push_back(strOf(k));
+                        }
+                    } else {
+                        for (auto& [k, v] : vars)
+                            if (!k.empty() && k[0] != '_') keys.push_back(k);
+                        std::sort(keys.begin(), keys.end()); // unordered_map: bind in a fixed order
+                    }
+                    for (auto& k : keys) storeName(s, k, in.getAttr(m, k));
                     continue;
                 }
                 Value v;
