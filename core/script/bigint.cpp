@@ -310,6 +310,44 @@ BigInt BigInt::pow(const BigInt& base, uint64_t exp) {
     return result;
 }
 
+// Two's complement in n limbs of a value whose magnitude fits in n - 1: the limbs of |x|, or for
+// a negative x those of |x| - 1 inverted (so the top limb carries the sign).
+static std::vector<uint32_t> twosComplement(bool neg, const std::vector<uint32_t>& mag, size_t n) {
+    std::vector<uint32_t> out(n, 0);
+    uint64_t borrow = neg ? 1 : 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t limb = i < mag.size() ? mag[i] : 0;
+        if (neg) {
+            uint64_t d = limb - borrow; // |x| - 1, limb by limb
+            borrow = limb < borrow ? 1 : 0;
+            out[i] = ~uint32_t(d);
+        } else {
+            out[i] = uint32_t(limb);
+        }
+    }
+    return out;
+}
+
+BigInt BigInt::bitwise(const BigInt& a, const BigInt& b, char op) {
+    size_t n = std::max(a.mag_.size(), b.mag_.size()) + 1;
+    std::vector<uint32_t> x = twosComplement(a.neg_, a.mag_, n), y = twosComplement(b.neg_, b.mag_, n);
+    for (size_t i = 0; i < n; ++i) x[i] = op == '&' ? x[i] & y[i] : op == '|' ? x[i] | y[i] : x[i] ^ y[i];
+    BigInt r;
+    r.neg_ = (x[n - 1] >> 31) != 0;
+    if (r.neg_) { // magnitude: invert and add one
+        uint64_t carry = 1;
+        for (size_t i = 0; i < n; ++i) {
+            uint64_t v = uint64_t(uint32_t(~x[i])) + carry;
+            x[i] = uint32_t(v);
+            carry = v >> 32;
+        }
+    }
+    r.mag_ = std::move(x);
+    r.trim();
+    if (r.mag_.empty()) r.neg_ = false;
+    return r;
+}
+
 BigInt BigInt::shiftedLeft(uint64_t bits) const {
     BigInt r;
     if (isZero()) return r;

@@ -32,6 +32,8 @@ public:
     static void floorDivMod(const BigInt& a, const BigInt& b, BigInt& q, BigInt& r);
     static BigInt pow(const BigInt& base, uint64_t exp);
     BigInt shiftedLeft(uint64_t bits) const;
+    // Python's & | ^ ('&', '|', '^'): on the infinite two's-complement forms of a and b.
+    static BigInt bitwise(const BigInt& a, const BigInt& b, char op);
 
     // Multiplying numbers of thousands of limbs takes long: such loops call the calling thread's
     // poll function now and then (the interpreter installs one that throws when the run is

@@ -1539,6 +1539,7 @@ struct Evaluator {
             return userUnary(v, "__pos__", "+");
         case UnaryOpKind::Invert:
             if (v.isIntLike()) return Value::integer(~v.i());
+            if (isBigInt(v)) return makeInt(-v.as<BigIntObj>()->v - BigInt::fromInt(1)); // ~x == -x - 1
             if (v.isTensor()) return tensorUnary(in, "bitwise_not", v);
             return userUnary(v, "__invert__", "~");
         }
@@ -3762,7 +3763,10 @@ Value Interp::bigBinary(BinOpKind op, const Value& a, const Value& b) {
         BigInt::floorDivMod(x, BigInt::fromInt(1).shiftedLeft(uint64_t(sh)), q, r);
         return makeInt(q);
     }
-    default: raise(overflowError, "bitwise operations on ints past 64 bits are not supported in model scripts");
+    case BinOpKind::BitAnd: return makeInt(BigInt::bitwise(x, y, '&'));
+    case BinOpKind::BitOr: return makeInt(BigInt::bitwise(x, y, '|'));
+    case BinOpKind::BitXor: return makeInt(BigInt::bitwise(x, y, '^'));
+    default: raiseType(std::string("unsupported operand type(s) for ") + binOpText(op) + ": 'int' and 'int'");
     }
 }
 
