@@ -667,6 +667,8 @@ void Tracer::onSeqUse(const Value& seq) {
     if (suspended || !seq.isObj()) return;
     auto it = sources.find(seq.obj());
     if (it == sources.end()) return;
+    // once per container and trace: changing an input container breaks the graph anyway
+    if (!seqGuarded.insert(seq.obj()).second) return;
     Guard g;
     g.src = it->second;
     if (seq.is(OK::List) || seq.is(OK::Tuple)) {

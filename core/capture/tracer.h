@@ -136,6 +136,7 @@ public:
     std::unordered_map<const script::Obj*, Source> sources;
     std::unordered_set<const script::Obj*> typeGuarded; // objects whose class is guarded (InstanceType)
     std::set<std::string> guarded;
+    std::unordered_set<const script::Obj*> seqGuarded; // input containers whose items are all guarded already
     std::vector<Value> keep; // keeps traced objects alive so their addresses stay unique
     std::vector<std::pair<Value, Value>> undo; // (input tensor, its contents before an in-place op)
     std::unordered_set<const script::Obj*> undone; // the tensors in `undo`
