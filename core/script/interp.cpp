@@ -878,13 +878,16 @@ struct Evaluator {
 
     // The metaclass of a class statement: `metaclass=` when given (`type`, and abc's ABCMeta, a
     // marker, mean none), else the most derived of its bases' metaclasses.
-    ClassP metaclassOf(const std::string& name, const Value& given, const std::vector<ClassP>& bases) {
+    // `type` itself, or abc's ABCMeta (a marker class): a metaclass= that changes nothing.
+    bool plainMeta(const Value& v) const {
+        if (!v.is(OK::Class)) return false;
+        auto* c = v.as<ClassObj>();
+        return c == in.typeCls.get() || (c->name == "ABCMeta" && c->module == "abc");
+    }
+
+    ClassP metaclassOf(const Value& given, const std::vector<ClassP>& bases) {
         ClassP meta;
-        if (!given.isMissing()) {
-            bool plain = given.is(OK::Class) && (given.as<ClassObj>() == in.typeCls.get() ||
-                                                 (given.as<ClassObj>()->name == "ABCMeta" && given.as<ClassObj>()->module == "abc"));
-            if (!plain) meta = std::static_pointer_cast<ClassObj>(given.objp()); // a subclass of type (execClass)
-        }
+        if (!given.isMissing() && !plainMeta(given)) meta = std::static_pointer_cast<ClassObj>(given.objp()); // a subclass of type (execClass)
         for (auto& b : bases) {
             if (!b->meta || (meta && meta->isSubclassOf(b->meta.get()))) continue;
             if (meta && !b->meta->isSubclassOf(meta.get()))
@@ -906,7 +909,6 @@ struct Evaluator {
         a.pos = {Value(meta), makeStr(name), bases, ns};
         a.kw = kw.kw;
         Value made = in.call(*nw, a);
-        pendingClass.reset();
         if (made.is(OK::Class) && made.as<ClassObj>()->meta && made.as<ClassObj>()->meta->isSubclassOf(meta.get()))
             if (const Value* init = meta->lookup("__init__"); init && init->is(OK::Function)) {
                 CallArgs ia;
@@ -940,7 +942,7 @@ struct Evaluator {
         }
         if (auto m = cls->attrs.find("__module__"); m != cls->attrs.end() && m->second.isStr()) cls->module = strOf(m->second);
         if (mcs != in.typeCls) cls->meta = mcs;
-        else cls->meta = metaclassOf(name, Value::missing(), bases);
+        else cls->meta = metaclassOf(Value::missing(), bases);
         CallArgs kw;
         kw.kw = std::move(a.kw);
         initSubclass(cls, std::move(kw));
@@ -965,9 +967,9 @@ struct Evaluator {
             kws.kw.emplace_back(kw.arg, v);
         }
         // metaclass= something other than a class derived from type: called with (name, bases, ns)
-        bool abcMarker = metaGiven.is(OK::Class) && metaGiven.as<ClassObj>()->name == "ABCMeta" && metaGiven.as<ClassObj>()->module == "abc";
-        bool metaCallable = !metaGiven.isMissing() && !abcMarker && !(metaGiven.is(OK::Class) && metaGiven.as<ClassObj>()->isSubclassOf(in.typeCls.get()));
-        ClassP meta = metaCallable ? ClassP() : metaclassOf(c->name, metaGiven, bases);
+        bool metaCallable = !metaGiven.isMissing() && !plainMeta(metaGiven) &&
+                            !(metaGiven.is(OK::Class) && metaGiven.as<ClassObj>()->isSubclassOf(in.typeCls.get()));
+        ClassP meta = metaCallable ? ClassP() : metaclassOf(metaGiven, bases);
         auto cls = std::make_shared<ClassObj>();
         cls->name = c->name;
         linkBases(cls, bases);
@@ -998,29 +1000,24 @@ struct Evaluator {
             cs->order.insert(cs->order.end(), rest.begin(), rest.end());
         }
         Value clsV;
-        if (metaCallable) {
-            auto ns = std::make_shared<DictObj>();
-            for (auto& k : cs->order)
-                if (auto v = cs->vars.find(k); v != cs->vars.end()) ns->map.set(makeStr(k), v->second);
-            std::vector<Value> bv;
-            for (auto& b : given) bv.push_back(b);
-            CallArgs ma;
-            ma.pos = {makeStr(c->name), makeTuple(bv), Value(ns)};
-            ma.kw = std::move(kws.kw);
-            clsV = in.call(metaGiven, ma);
-        } else if (!meta) {
+        if (!metaCallable && !meta) {
             if (auto mm = cs->vars.find("__module__"); mm != cs->vars.end() && mm->second.isStr()) cls->module = strOf(mm->second);
             for (auto& k : cs->order)
                 if (auto v = cs->vars.find(k); v != cs->vars.end()) addClassAttr(cls, k, v->second);
             clsV = Value(cls);
             initSubclass(cls, std::move(kws));
-        } else {
+        } else { // the namespace and the bases as written go to the metaclass
             auto ns = std::make_shared<DictObj>();
             for (auto& k : cs->order)
                 if (auto v = cs->vars.find(k); v != cs->vars.end()) ns->map.set(makeStr(k), v->second);
-            std::vector<Value> bv;
-            for (auto& b : bases) bv.push_back(Value(b));
-            clsV = classViaMeta(meta, c->name, makeTuple(bv), Value(ns), std::move(kws), cls);
+            if (metaCallable) {
+                CallArgs ma;
+                ma.pos = {makeStr(c->name), makeTuple(given), Value(ns)};
+                ma.kw = std::move(kws.kw);
+                clsV = in.call(metaGiven, ma);
+            } else {
+                clsV = classViaMeta(meta, c->name, makeTuple(given), Value(ns), std::move(kws), cls);
+            }
         }
         for (auto it = c->decorators.rbegin(); it != c->decorators.rend(); ++it) clsV = in.call(eval(it->get(), s), {clsV});
         storeName(s, c->name, clsV);
@@ -2596,20 +2593,12 @@ Value Interp::call(const Value& f, CallArgs& args) {
     }
     case OK::BoundMethod: {
         auto* bm = f.as<BoundMethodObj>();
-        args.pos.insert(args.pos.begin(), bm->self);
-        return call(bm->func, args);
+        return callWithSelf(bm->func, bm->self, args);
     }
     case OK::Class: {
         auto* cls = f.as<ClassObj>();
         if (cls->ctor) return cls->ctor(*this, args);
-        if (const Value* mc = metaMethod(f, "__call__")) { // the metaclass's __call__ makes the instance
-            CallArgs a2;
-            a2.pos.reserve(args.pos.size() + 1);
-            a2.pos.push_back(f);
-            for (auto& p : args.pos) a2.pos.push_back(p);
-            a2.kw = std::move(args.kw);
-            return call(*mc, a2);
-        }
+        if (const Value* mc = metaMethod(f, "__call__")) return callWithSelf(*mc, f, args); // the metaclass's __call__ makes the instance
         if (cls->isSubclassOf(typeCls.get())) { // a metaclass called: M(name, bases, ns) makes a class
             if (args.pos.size() != 3 || !args.pos[0].isStr() || !args.pos[1].is(OK::Tuple) || !args.pos[2].is(OK::Dict))
                 raiseType(cls->name + "() expects (name: str, bases: tuple, namespace: dict) in model scripts");
@@ -2623,26 +2612,23 @@ Value Interp::call(const Value& f, CallArgs& args) {
         auto* inst = f.as<InstanceObj>();
         const Value* c = inst->cls->lookup("__call__");
         if (!c) raiseType("'" + typeName(f) + "' object is not callable");
-        CallArgs a2;
-        a2.pos.reserve(args.pos.size() + 1);
-        a2.pos.push_back(f);
-        for (auto& p : args.pos) a2.pos.push_back(p);
-        a2.kw = std::move(args.kw);
-        return call(*c, a2);
+        return callWithSelf(*c, f, args);
     }
     case OK::Opaque: {
         auto* o = f.as<OpaqueObj>();
         const Value* c = o->cls ? o->cls->lookup("__call__") : nullptr;
         if (!c) break;
-        CallArgs a2;
-        a2.pos.push_back(f);
-        for (auto& p : args.pos) a2.pos.push_back(p);
-        a2.kw = std::move(args.kw);
-        return call(*c, a2);
+        return callWithSelf(*c, f, args);
     }
     default: break;
     }
     raiseType("'" + typeName(f) + "' object is not callable");
+}
+
+// Calls `fn` with `self` before the arguments (a bound method, a __call__ found on a class).
+Value Interp::callWithSelf(const Value& fn, const Value& self, CallArgs& args) {
+    args.pos.insert(args.pos.begin(), self);
+    return call(fn, args);
 }
 
 // A metaclass's own method `name` (a script function) for the class `o`; null for a class

@@ -77,6 +77,7 @@ public:
     // ---- the object protocol, usable from native code
     Value call(const Value& f, CallArgs& args);
     Value call(const Value& f, std::vector<Value> pos) { CallArgs a; a.pos = std::move(pos); return call(f, a); }
+    Value callWithSelf(const Value& fn, const Value& self, CallArgs& args); // fn(self, *args)
     // Calling a class without a metaclass __call__: its __new__, then its __init__.
     Value instantiate(const Value& cls, CallArgs& args);
     // The script metaclass's method `name` for the class `o` (null when none: type's own behaviour).

@@ -10,12 +10,22 @@ def _need_list(heap, what):
         raise TypeError("%s must be list, not %s" % (what, got))
 
 
-def _rise(heap, top, at):
-    # the item at `at` climbs toward `top` while it is smaller than its parent
+def _less(a, b):
+    return a < b
+
+
+def _greater(a, b):
+    return b < a
+
+
+def _rise(heap, top, at, before=_less):
+    # the item at `at` climbs toward `top` while it comes before its parent (`before`: _less for
+    # the min-heap, _greater for the max-heap that merge(reverse=True) and nsmallest keep; both
+    # compare with < only, as CPython does)
     moving = heap[at]
     while at > top:
         up = (at - 1) >> 1
-        if moving < heap[up]:
+        if before(moving, heap[up]):
             heap[at] = heap[up]
             at = up
             continue
@@ -23,22 +33,23 @@ def _rise(heap, top, at):
     heap[at] = moving
 
 
-def _sink(heap, at):
-    # the item at `at` goes down to a leaf along the path of smaller children (each child moves
-    # up one level), then climbs back to where it belongs: fewer comparisons than stopping early
+def _sink(heap, at, before=_less):
+    # the item at `at` goes down to a leaf along the path of children that come first (each
+    # child moves up one level), then climbs back to where it belongs: fewer comparisons than
+    # stopping early
     size = len(heap)
     start = at
     moving = heap[at]
     kid = 2 * at + 1
     while kid < size:
         other = kid + 1
-        if other < size and not heap[kid] < heap[other]:
+        if other < size and not before(heap[kid], heap[other]):
             kid = other
         heap[at] = heap[kid]
         at = kid
         kid = 2 * at + 1
     heap[at] = moving
-    _rise(heap, start, at)
+    _rise(heap, start, at, before)
 
 
 def heappush(heap, item):
@@ -126,15 +137,15 @@ def _select(n, iterable, key, largest):
             break
     if not kept:
         return kept
-    sink = _sink if largest else _sink_max
+    before = _less if largest else _greater
     for at in range(len(kept) // 2 - 1, -1, -1):
-        sink(kept, at)
+        _sink(kept, at, before)
     worst = kept[0][0]
     for item in it:
         k = item if key is None else key(item)
         if (worst < k) if largest else (k < worst):
             kept[0] = (k, rank) if key is None else (k, rank, item)
-            sink(kept, 0)
+            _sink(kept, 0, before)
             worst = kept[0][0]
         rank += step
     kept.sort(reverse=largest)
@@ -151,41 +162,12 @@ def nlargest(n, iterable,
     return _select(n, iterable, key, True)
 
 
-def _rise_max(heap, top, at):
-    moving = heap[at]
-    while at > top:
-        up = (at - 1) >> 1
-        if heap[up] < moving:
-            heap[at] = heap[up]
-            at = up
-            continue
-        break
-    heap[at] = moving
-
-
-def _sink_max(heap, at):
-    # _sink for a max-heap (heap[k] >= its children), which merge(reverse=True) keeps
-    size = len(heap)
-    start = at
-    moving = heap[at]
-    kid = 2 * at + 1
-    while kid < size:
-        other = kid + 1
-        if other < size and not heap[other] < heap[kid]:
-            kid = other
-        heap[at] = heap[kid]
-        at = kid
-        kid = 2 * at + 1
-    heap[at] = moving
-    _rise_max(heap, start, at)
-
-
 def merge(*inputs, key=None, reverse=False):
     # A heap of entries [sort key, rank, value, iterator] (no separate sort key without key=),
     # one per input that still has items; rank is the input's position (negated for reverse, a
     # max-heap), so of equal keys the earlier input's item goes first. The entries compare as
     # lists do. key runs once per item as it is read; the last input left is passed through.
-    sink = _sink_max if reverse else _sink
+    before = _greater if reverse else _less
     sign = -1 if reverse else 1
     heap = []
     for rank, source in enumerate(inputs):
@@ -197,7 +179,7 @@ def merge(*inputs, key=None, reverse=False):
                 heap.append([key(value), rank * sign, value, it])
             break
     for at in range(len(heap) // 2 - 1, -1, -1):
-        sink(heap, at)
+        _sink(heap, at, before)
     while len(heap) > 1:
         entry = heap[0]
         yield entry[0 if key is None else 2]
@@ -206,14 +188,14 @@ def merge(*inputs, key=None, reverse=False):
         except StopIteration:
             last = heap.pop()
             heap[0] = last
-            sink(heap, 0)
+            _sink(heap, 0, before)
             continue
         if key is None:
             entry[0] = value
         else:
             entry[0] = key(value)
             entry[2] = value
-        sink(heap, 0)
+        _sink(heap, 0, before)
     if heap:
         entry = heap[0]
         yield entry[0 if key is None else 2]
