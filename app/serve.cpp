@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -335,13 +336,26 @@ int waitChild(pid_t pid, double timeout, bool& timedOut) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    // exit, not _exit: flush stdio and run the exit handlers, as returning from main does
-    std::exit(runMain(int(args.size()), argv.data()));
+    exitProcess(runMain(int(args.size()), argv.data())); // as main ends a fresh process
 }
 
 } // namespace
 
-int serve(const char* program, MainFunction runMain) {
+void exitProcess(int code) {
+#if defined(__SANITIZE_ADDRESS__)
+    std::exit(code);
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    std::exit(code);
+#endif
+#endif
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    _exit(code);
+}
+
+int serve(const char* program, MainFunction runMain, void (*warm)()) {
     // Replies go to a descriptor of their own: the children's stdout is fd 1.
     int replyFd = dup(1);
     if (replyFd < 0) { std::perror("fuselab --serve"); return 1; }
@@ -351,6 +365,7 @@ int serve(const char* program, MainFunction runMain) {
     // before every fork anyway, and a child starts them again on its first BLAS call, as a fresh
     // process has them; stopped now, the thread count below shows only threads a child would lose.
     if (auto stopBlasThreads = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"))) stopBlasThreads();
+    if (warm) warm();
     bool warned = false;
     std::string pending;
     char buf[1 << 16];

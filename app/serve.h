@@ -20,6 +20,14 @@ using MainFunction = int (*)(int argc, char** argv);
 //   {"exit": N} or {"signal": N}, "timed_out": bool, "stdout": base64, "stderr": base64
 // ({"error": "..."} when the request could not be run). Returns at the end of stdin.
 // Nothing here starts a thread: the server stays single-threaded, so a forked child is sound.
-int serve(const char* program, MainFunction runMain);
+// warm (may be null) runs once before the first request: whatever it caches, every child inherits.
+int serve(const char* program, MainFunction runMain, void (*warm)());
+
+// Ends the process with `code` once stdout and stderr (C and C++ streams) are flushed, without
+// running static destructors: LibTorch's deregister every operator one by one (0.1-0.2 s of a
+// short run; in a child of the server each free also copies a page shared with the server).
+// Every file a run writes is closed before its main function returns. Builds with
+// AddressSanitizer exit normally, so that LeakSanitizer still checks at exit.
+[[noreturn]] void exitProcess(int code);
 
 } // namespace fl::app

@@ -37,6 +37,10 @@ std::shared_ptr<Module> parsedBundled(const std::string& name, const char* sourc
     return mod;
 }
 
+void parseAllBundled() {
+    for (const BundledSource* b = kStdlib; b->name; ++b) parsedBundled(b->name, b->source);
+}
+
 namespace {
 // MT19937 as its authors published it (init_by_array seeding), the generator of CPython's random.
 struct MersenneTwister {

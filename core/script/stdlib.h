@@ -18,6 +18,8 @@ class Interp;
 const char* bundledModule(const std::string& name);
 // Its parsed tree ("<fuselab:stdlib/NAME.py>"), parsed on first use.
 std::shared_ptr<Module> parsedBundled(const std::string& name, const char* source);
+// Parses every bundled module now (a fork server's warm-up: interp.h's warmProcessCaches).
+void parseAllBundled();
 // Names a bundled module's code may use that scripts cannot: `_own_attr(cls, name, default)`
 // (the class's own attribute, not an inherited one) and `_base(cls)` (its base class or None).
 void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& vars);

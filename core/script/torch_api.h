@@ -13,6 +13,11 @@ class Interp;
 
 void installTorch(Interp& in); // the torch, torch.nn, torch.nn.functional, torch.optim modules
 
+// Fills the process-wide caches that interpreters otherwise fill on first use: every prelude
+// file and bundled standard module parsed, the operator registry's index built. A fork server
+// (app/serve.h) calls it once, so that each child starts with them instead of rebuilding them.
+void warmProcessCaches();
+
 Value tensorUnary(Interp& in, const char* op, const Value& t);
 Value tensorBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace);
 Value tensorCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b);

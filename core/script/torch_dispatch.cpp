@@ -434,6 +434,8 @@ static const char* refusedOp(const std::string& name) {
     return nullptr;
 }
 
+void warmRegistryIndex() { registryIndex(); }
+
 bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out) {
     // only the names torch's own namespace has (aten::special_entr is torch.special.entr)
     if (!torchApiHas("torch", name)) return false;

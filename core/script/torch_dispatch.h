@@ -8,6 +8,8 @@
 
 namespace fl::script {
 
+// Builds the index of LibTorch's aten operators by name (otherwise built on first lookup).
+void warmRegistryIndex();
 // torch.NAME for an ATen operator the hand-written table lacks; false when there is none.
 bool dispatchTorchAttr(Interp& in, const std::string& name, Value& out);
 // torch._C._nn.NAME: any ATen operator by its registry name (PyTorch keeps the nn kernels there:

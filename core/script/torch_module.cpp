@@ -21,6 +21,7 @@
 #include "core/script/hooks.h"
 #include "core/script/builtins.h"
 #include "core/script/prelude_data.h"
+#include "core/script/stdlib.h"
 #include "core/script/tensor_obj.h"
 #include "core/script/torch_dispatch.h"
 #include "core/script/torch_api.h"
@@ -218,6 +219,12 @@ class OptimizedModule(Module):
             return getattr(self._modules['_orig_mod'], name)
 )PY";
 
+// torch.compile's Python part (OptimizedModule), parsed once per process.
+const std::shared_ptr<Module>& parsedCompilePrelude() {
+    static const std::shared_ptr<Module> ast = parseModule(kCompilePrelude, "<fuselab:prelude/compile.py>");
+    return ast;
+}
+
 void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& orderedDict) {
     Value math = in.findModule("math");
     Value param(in.parameterCls);
@@ -309,7 +316,7 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
         if (!in.compileHooks) return in.call(forward, ca); // no capture layer installed: eager
         return in.compileHooks->callCompiled(forward, ca, compileOptions(in, options));
     });
-    static std::shared_ptr<Module> compileAst = parseModule(kCompilePrelude, "<fuselab:prelude/compile.py>");
+    const std::shared_ptr<Module>& compileAst = parsedCompilePrelude();
     ScopeP compNs = in.runModule(compileAst, "torch._dynamo.eval_frame", {{"Module", moduleCls}, {"_run_compiled", runCompiled}});
     in.registry["OptimizedModule"] = compNs->vars.at("OptimizedModule");
 }
@@ -1230,6 +1237,13 @@ void installTorch(Interp& in) {
         return Value(d);
     });
     loadPrelude(in, torch, F, orderedDict);
+}
+
+void warmProcessCaches() {
+    for (const std::string& stem : preludeStems()) parsedPrelude(stem);
+    parsedCompilePrelude();
+    parseAllBundled();
+    warmRegistryIndex();
 }
 
 } // namespace fl::script
