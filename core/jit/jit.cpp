@@ -39,6 +39,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -422,6 +423,7 @@ std::string withoutComments(const std::string& src) {
 struct PluginState {
     std::mutex mutex;
     bool searched = false;
+    std::optional<std::string> searchedEnv; // FUSELAB_LLVM_PLUGIN when searched (nullopt: unset)
     bool attempted = false;
     std::string path;
     std::string error;
@@ -456,10 +458,23 @@ std::string findPlugin() {
     return "";
 }
 
-// Caller holds p.mutex.
+std::optional<std::string> pluginEnv() {
+    const char* v = std::getenv("FUSELAB_LLVM_PLUGIN");
+    return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+// Caller holds p.mutex. Searches again when FUSELAB_LLVM_PLUGIN changed since the last search (a
+// fork server's child with a value of its own): a plugin loaded before stays mapped but unused.
 void searchPlugin(PluginState& p) {
-    if (p.searched) return;
+    if (p.searched && p.searchedEnv == pluginEnv()) return;
+    if (p.searched) {
+        p.attempted = false;
+        p.api = nullptr;
+        p.error.clear();
+        p.loadMs = 0;
+    }
     p.searched = true;
+    p.searchedEnv = pluginEnv();
     p.path = findPlugin();
     if (p.path.empty()) p.error = std::string("no ") + kPluginFile + " found";
 }
@@ -854,6 +869,19 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
     out.lib = lib;
 }
 
+// Links kernel.o into kernel.so in folder `cwd`. The linker itself first (ld -shared: 20 ms): the
+// kernels call nothing outside themselves, and the C and math libraries, already in every process
+// that loads them, would resolve anything they did. The compiler driver adds 40-50 ms of start-up
+// files and library searches (-lm -lc -lgcc), and is the way where no `ld` runs.
+bool linkSharedObject(const std::string& cwd) {
+    if (runProgram({"ld", "-shared", "-o", "kernel.so", "kernel.o"}, cwd).ok) return true;
+    std::vector<std::string> argv{kCompiler};
+    argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
+    for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
+    argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+    return runProgram(argv, cwd).ok;
+}
+
 // The current process runs the LLJIT code; the object is linked into a .so only for the disk
 // cache, so that later processes load it without LLVM.
 void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::string& dir, const std::string& hash,
@@ -885,12 +913,8 @@ void compileWithLLVM(const CompileRequest& req, const Config& cfg, const std::st
         const auto t0 = Clock::now();
         {
             BuildDir build(dir); // removed at the end of this block: part of the cache write
-            std::vector<std::string> argv{kCompiler};
-            argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
-            for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
-            argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
             std::string linked;
-            if (build.ok() && writeNewFile(build.file("kernel.o"), object, false) && runProgram(argv, build.path()).ok &&
+            if (build.ok() && writeNewFile(build.file("kernel.o"), object, false) && linkSharedObject(build.path()) &&
                 readFile(build.file("kernel.so"), linked))
                 lib->objectPath = storeEntry(dir, hash, material, linked, req.symbols);
         }
@@ -1021,6 +1045,12 @@ std::string Jit::assembly(const KernelLib& lib) {
     }
     return "no assembly: this unit has neither LLVM IR nor a cached shared object to disassemble "
            "(the disk cache is disabled)";
+}
+
+void Jit::preloadPlugin() {
+    auto& p = pluginState();
+    std::lock_guard lock(p.mutex);
+    loadPlugin(p);
 }
 
 Jit::PluginInfo Jit::plugin() {

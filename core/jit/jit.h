@@ -89,6 +89,10 @@ public:
         double loadMs = 0;
     };
     PluginInfo plugin();
+    // Loads the llvm plugin now rather than at the first miss: a fork server (app/serve.h) does it
+    // once, so that its children inherit the loaded plugin. A child whose FUSELAB_LLVM_PLUGIN is
+    // not what it was at the load searches again (set to "", it gets the system compiler).
+    void preloadPlugin();
 };
 
 // 64-bit FNV-1a as 16 hex digits: stable across runs and machines.
