@@ -57,6 +57,8 @@ def commands(fuselab, only, tmp):
     if "hostile" in only:
         table = run_hostile.load_expect_file()
         for name in sorted(os.listdir(run_hostile.CASES_DIR)):
+            if not os.path.isfile(os.path.join(run_hostile.CASES_DIR, name)):
+                continue  # a folder of modules that cases import
             _, args = run_hostile.read_header(os.path.join(run_hostile.CASES_DIR, name))
             if name in table or _ is not None:
                 rel = os.path.relpath(os.path.join(run_hostile.CASES_DIR, name), REPO)

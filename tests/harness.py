@@ -211,6 +211,19 @@ def fuselab_runner(fuselab):
     return Runner([fuselab], [fuselab, "--serve"], FUSELAB_LATE_ENV)
 
 
+_SHARED = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_fuselab_runner(fuselab):
+    """One fuselab_runner per binary for the whole harness process (its servers are reused by
+    every thread)."""
+    with _SHARED_LOCK:
+        if fuselab not in _SHARED:
+            _SHARED[fuselab] = fuselab_runner(fuselab)
+        return _SHARED[fuselab]
+
+
 def torch_runner():
     """A Runner for `/usr/bin/python3 tests/oracle/run_with_torch.py SCRIPT` (servers: the same with
     --serve, which imports torch once)."""

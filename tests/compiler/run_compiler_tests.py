@@ -53,13 +53,16 @@ PARTS = ("cases", "code", "cache")
 
 
 def run(fuselab, args, cache, extra_env=None, timeout=TIMEOUT_S):
+    """`fuselab ARGS` with cache as its compile cache: (exit status, stdout, stderr) as text. Every
+    variable these runs change is one fuselab reads after start-up (harness.FUSELAB_LATE_ENV), so
+    all of them fork from the same loaded server."""
     env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2")
     env.update(extra_env or {})
-    try:
-        p = subprocess.run([fuselab] + args, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
+    runner = harness.shared_fuselab_runner(fuselab)
+    r = runner.run(args, cwd=REPO, env=env, timeout=timeout)
+    if r.timed_out:
         return 124, "", "(still running after %d s: killed)" % timeout
-    return p.returncode, p.stdout, p.stderr
+    return r.returncode, harness.as_text(r.stdout), harness.as_text(r.stderr)
 
 
 NOTICE = "fuselab: compile cache entry "

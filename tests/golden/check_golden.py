@@ -12,12 +12,14 @@ compiler: which JIT backend built a kernel and whether the compile cache had it 
 clang 15 (cache disk)"), which are masked. A refactor of the pipeline must leave these files as
 they are; a change that alters them on purpose regenerates them with --update and says why in its
 commit. Exit status: 0 when every output matches, 1 otherwise, 2 on usage errors."""
-import argparse, difflib, os, re, subprocess, sys
+import argparse, difflib, os, re, sys
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 EXPECTED = os.path.join(HERE, 'expected')
+sys.path.insert(0, os.path.dirname(HERE))
+import harness  # noqa: E402
 MODELS = ['resources/models', 'resources/models/bench']
 
 _MACHINE = re.compile(r'; compiled by .*? \(cache [a-z]+\)')
@@ -36,10 +38,13 @@ def examples():
 def run(fuselab, args):
     # the last-level cache fixed: which outputs are streamed depends on it
     env = dict(os.environ, OMP_NUM_THREADS='1', FUSELAB_LLC_BYTES=str(32 << 20))
-    p = subprocess.run([fuselab] + args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    runner = harness.shared_fuselab_runner(fuselab)
+    p = runner.run(args, cwd=ROOT, env=env, timeout=600)
+    if p.timed_out:
+        return None, 'still running after 600 s: killed'
     if p.returncode != 0:
-        return None, 'exit %d: %s' % (p.returncode, p.stderr[-2000:])
-    return _MACHINE.sub('; compiled by <jit> (cache <state>)', p.stdout), None
+        return None, 'exit %d: %s' % (p.returncode, harness.as_text(p.stderr)[-2000:])
+    return _MACHINE.sub('; compiled by <jit> (cache <state>)', harness.as_text(p.stdout)), None
 
 
 def check(fuselab, name, path, update):
