@@ -826,6 +826,19 @@ bool lookupCaches(const std::string& hash, const std::string& material, const st
     return true;
 }
 
+// Links kernel.o into kernel.so in folder `cwd`. The linker itself first (ld -shared: 20 ms): the
+// kernels call nothing outside themselves, and the C and math libraries, already in every process
+// that loads them, would resolve anything they did. The compiler driver adds 40-50 ms of start-up
+// files and library searches (-lm -lc -lgcc), and is the way where no `ld` runs.
+bool linkSharedObject(const std::string& cwd) {
+    if (runProgram({"ld", "-shared", "-o", "kernel.so", "kernel.o"}, cwd).ok) return true;
+    std::vector<std::string> argv{kCompiler};
+    argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
+    for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
+    argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+    return runProgram(argv, cwd).ok;
+}
+
 // ---- the two compilers ----
 
 void compileWithCC(const CompileRequest& req, const Config& cfg, const std::string& dir,
@@ -837,12 +850,11 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
     }
     std::vector<std::string> argv{kCompiler};
     for (const auto& f : codegenFlags(cfg.optLevel)) argv.push_back(f);
-    argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
-    for (const char* a : {"-o", "kernel.so", "kernel.cpp"}) argv.push_back(a);
-    argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
+    for (const char* a : {"-c", "-o", "kernel.o", "kernel.cpp"}) argv.push_back(a);
 
     const auto t0 = Clock::now();
     ProgramResult run = runProgram(argv, build.path()); // relative names keep the output reproducible
+    if (run.ok && !linkSharedObject(build.path())) run = {false, "cannot link kernel.o into a shared object"};
     out.frontendMs = msSince(t0);
     if (!run.ok) {
         out.error = run.output;
@@ -869,18 +881,6 @@ void compileWithCC(const CompileRequest& req, const Config& cfg, const std::stri
     out.lib = lib;
 }
 
-// Links kernel.o into kernel.so in folder `cwd`. The linker itself first (ld -shared: 20 ms): the
-// kernels call nothing outside themselves, and the C and math libraries, already in every process
-// that loads them, would resolve anything they did. The compiler driver adds 40-50 ms of start-up
-// files and library searches (-lm -lc -lgcc), and is the way where no `ld` runs.
-bool linkSharedObject(const std::string& cwd) {
-    if (runProgram({"ld", "-shared", "-o", "kernel.so", "kernel.o"}, cwd).ok) return true;
-    std::vector<std::string> argv{kCompiler};
-    argv.insert(argv.end(), kLinkFlags.begin(), kLinkFlags.end());
-    for (const char* a : {"-o", "kernel.so", "kernel.o"}) argv.push_back(a);
-    argv.insert(argv.end(), kLinkLibraries.begin(), kLinkLibraries.end());
-    return runProgram(argv, cwd).ok;
-}
 
 // The current process runs the LLJIT code; the object is linked into a .so only for the disk
 // cache, so that later processes load it without LLVM.
