@@ -2,7 +2,7 @@
 """Compiler tests: the backend's kernels compute what eager computes, fuse what they should, come out
 identical from run to run, and survive a damaged cache.
 
-Usage: /usr/bin/python3 tests/compiler/run_compiler_tests.py --fuselab build/app/fuselab [--filter SUBSTR]
+Usage: /usr/bin/python3 tests/compiler/run_compiler_tests.py --fuselab build/app/fuselab [--filter SUBSTR] [--jobs N]
            [--part cases|code|cache]   (checks 1-2, 3 and 6, 4-5; CTest runs the three parts side by side)
 
 Checks, each printed as `ok NAME` or `FAIL NAME: why`:
@@ -34,6 +34,7 @@ Checks, each printed as `ok NAME` or `FAIL NAME: why`:
 The last line is `N passed, M failed`; exit status 1 when something failed.
 """
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -52,14 +53,15 @@ TIMEOUT_S = 300
 PARTS = ("cases", "code", "cache")
 
 
-def run(fuselab, args, cache, extra_env=None, timeout=TIMEOUT_S):
+def run(fuselab, args, cache, extra_env=None, timeout=TIMEOUT_S, fresh=False):
     """`fuselab ARGS` with cache as its compile cache: (exit status, stdout, stderr) as text. Every
     variable these runs change is one fuselab reads after start-up (harness.FUSELAB_LATE_ENV), so
-    all of them fork from the same loaded server."""
+    all of them fork from the same loaded server. fresh: a new process instead (children of one
+    server share its addresses, which could hide an order that depends on them)."""
     env = dict(os.environ, FUSELAB_CACHE_DIR=cache, OMP_NUM_THREADS="2")
     env.update(extra_env or {})
     runner = harness.shared_fuselab_runner(fuselab)
-    r = runner.run(args, cwd=REPO, env=env, timeout=timeout)
+    r = runner.run(args, cwd=REPO, env=env, timeout=timeout, fresh=fresh)
     if r.timed_out:
         return 124, "", "(still running after %d s: killed)" % timeout
     return r.returncode, harness.as_text(r.stdout), harness.as_text(r.stderr)
@@ -103,6 +105,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fuselab", required=True)
     ap.add_argument("--filter", default=None)
+    ap.add_argument("--jobs", type=int, default=2, help="scripts run at once by the cases part (default 2)")
     ap.add_argument("--part", choices=PARTS + ("all",), default="all",
                     help="cases: checks 1-2; code: 3 and 6; cache: 4-5 (CTest runs the three side by side)")
     a = ap.parse_args()
@@ -120,13 +123,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         shared = os.path.join(tmp, "shared")
         if "cases" in parts:
-            for path in scripts:
+            def case_checks(path):
+                """[(name, ok, why)] of checks 1 and 2 for one script."""
                 rel = os.path.relpath(path, REPO)
                 rc1, out1, err1 = run(fuselab, ["run", rel], shared)
                 rc0, out0, err0 = run(fuselab, ["run", "--no-compile", rel], shared)
                 bad = [l for l in out1.splitlines() if re.search(r"\bFalse\b", l)]
-                report("same-as-eager " + rel, rc1 == 0 and rc0 == 0 and out1 == out0 and not bad,
-                       "exit %d/%d; compiled printed %r, eager printed %r %s" % (rc1, rc0, out1[-300:], out0[-300:], err1[-500:]))
+                found = [("same-as-eager " + rel, rc1 == 0 and rc0 == 0 and out1 == out0 and not bad,
+                          "exit %d/%d; compiled printed %r, eager printed %r %s" % (rc1, rc0, out1[-300:], out0[-300:], err1[-500:]))]
                 rc, kt, ke = run(fuselab, ["kernels", rel], shared)
                 counts = graph_counts(kt)
                 want = expected.get(os.path.basename(path))
@@ -135,7 +139,13 @@ def main():
                 if ok and want is not None:
                     ok = [c[:3] for c in counts] == want
                     why = "expected %r (kernels, library calls, eager ops per graph), got %r" % (want, [c[:3] for c in counts])
-                report("kernels " + rel, ok, why)
+                return found + [("kernels " + rel, ok, why)]
+
+            # two scripts at a time (CTest gives this part two slots); reports in script order
+            with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+                for found in pool.map(case_checks, scripts):
+                    for name, ok, why in found:
+                        report(name, ok, why)
 
         if "code" in parts:
             # determinism: two fresh processes, two fresh caches
@@ -144,7 +154,7 @@ def main():
                 if not path:
                     continue
                 rel = os.path.relpath(path[0], REPO)
-                outs = [run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)))[1] for i in range(2)]
+                outs = [run(fuselab, ["kernels", "--decisions", rel], os.path.join(tmp, "det%d-%s" % (i, name)), fresh=True)[1] for i in range(2)]
                 report("deterministic " + rel, outs[0] == outs[1] and outs[0], "kernels output differs between two runs")
 
             # the shape of the generated code
