@@ -547,6 +547,11 @@ static void noteValue(Tracer& t, const Source& src, const Value& v, bool guardCa
             t.keep.push_back(v);
         }
     }
+    // Whatever the frame does with an object of a script class goes through its class (truth,
+    // ==, str, len, callable, hasattr, a method): another class is another program. Guarded at the
+    // first read, not only at an attribute read: `if op:` with a class defining __bool__ replayed
+    // the first class's answer for another one.
+    if (v.is(OK::Instance)) t.guardClass(v);
 }
 
 static Source localSource(const Tracer& t, const std::string& name) {
@@ -576,6 +581,17 @@ void Tracer::onGlobalRead(const std::string& name, const Value& v) {
     noteValue(*this, Source{{SourceStep{SourceStep::Global, name}}}, v, false);
 }
 
+void Tracer::guardClass(const Value& obj) {
+    auto it = sources.find(obj.obj());
+    if (it == sources.end() || !typeGuarded.insert(obj.obj()).second) return;
+    Guard g;
+    g.kind = GuardKind::InstanceType;
+    g.src = it->second;
+    g.expected = Value(obj.as<InstanceObj>()->cls);
+    g.objId = s.objectId(g.expected.obj());
+    addGuard(std::move(g));
+}
+
 static bool isNnModule(Interp& in, const Value& v) {
     auto it = in.registry.find("torch.nn.Module");
     return it != in.registry.end() && v.is(OK::Instance) && v.as<InstanceObj>()->cls->isSubclassOf(it->second.as<ClassObj>());
@@ -588,14 +604,7 @@ void Tracer::onAttr(const Value& base, const std::string& name, const Value& res
     Source src = it->second;
     // An object of a script class is traced through its class (its methods, its forward): another
     // class there (nn.Sigmoid where nn.Tanh was) is another program. Dynamo guards the type too.
-    if (base.is(OK::Instance) && typeGuarded.insert(base.obj()).second) {
-        Guard g;
-        g.kind = GuardKind::InstanceType;
-        g.src = src;
-        g.expected = Value(base.as<InstanceObj>()->cls);
-        g.objId = s.objectId(g.expected.obj());
-        addGuard(std::move(g));
-    }
+    if (base.is(OK::Instance)) guardClass(base);
     if (base.is(OK::Instance)) {
         auto* inst = base.as<InstanceObj>();
         if (!inst->attrs.count(name)) {

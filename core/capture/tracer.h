@@ -135,6 +135,7 @@ public:
     std::unordered_map<std::string, int> tensorInputs, scalarInputs;
     std::unordered_map<const script::Obj*, Source> sources;
     std::unordered_set<const script::Obj*> typeGuarded; // objects whose class is guarded (InstanceType)
+    void guardClass(const script::Value& obj); // an InstanceType guard on obj's class, once, if obj has a source
     std::set<std::string> guarded;
     std::unordered_set<const script::Obj*> seqGuarded; // input containers whose items are all guarded already
     std::vector<Value> keep; // keeps traced objects alive so their addresses stay unique
