@@ -297,17 +297,23 @@ int apiCommand(const std::vector<std::string>& args) {
     cfg.afterRun = [&rows](script::Interp& in) {
         for (const script::ApiNamespace& ns : script::torchApiNames()) {
             Row row{ns.name};
-            script::Value obj = ns.name == "torch.Tensor" ? script::Value(in.tensorCls) : in.findModule(ns.name);
-            for (const std::string& n : ns.names) {
-                bool has = false;
-                if (!obj.isNone()) {
-                    try {
-                        script::Value out;
-                        has = in.tryGetAttr(obj, n, out);
-                    } catch (...) {
-                        has = false;
-                    }
+            const bool tensor = ns.name == "torch.Tensor";
+            script::Value obj = tensor ? script::Value(in.tensorCls) : in.findModule(ns.name);
+            // Tensor's properties (shape, dtype, grad, ...) are found on a tensor, as scripts use
+            // them; in torch they are descriptors of the class
+            script::Value sample, zeros;
+            if (tensor && in.tryGetAttr(in.findModule("torch"), "zeros", zeros)) sample = in.call(zeros, {script::Value::integer(1)});
+            auto found = [&in](const script::Value& on, const std::string& name) {
+                if (on.isNone()) return false;
+                try {
+                    script::Value out;
+                    return in.tryGetAttr(on, name, out);
+                } catch (...) {
+                    return false;
                 }
+            };
+            for (const std::string& n : ns.names) {
+                const bool has = found(obj, n) || found(sample, n);
                 ++row.total;
                 if (has) ++row.have;
                 else row.absent.push_back(n);

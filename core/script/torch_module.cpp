@@ -623,8 +623,24 @@ void installTorch(Interp& in) {
         if (name == "ndim") { out = Value::integer(t.dim()); return true; }
         if (name == "requires_grad") { out = Value::boolean(t.requires_grad()); return true; }
         if (name == "is_leaf") { out = Value::boolean(t.is_leaf()); return true; }
-        if (name == "is_cuda" || name == "is_sparse" || name == "is_quantized" || name == "is_meta" || name == "is_mkldnn" || name == "is_xpu") {
-            out = Value::boolean(name == "is_meta" ? t.is_meta() : false);
+        // where it lives and how it is laid out: a CPU tensor, strided, without names
+        static const std::set<std::string> kNotHere = {"is_cuda", "is_sparse", "is_quantized", "is_mkldnn", "is_xpu", "is_ipu",
+                                                       "is_mps", "is_nested", "is_ort", "is_vulkan", "is_sparse_csr"};
+        if (kNotHere.count(name) || name == "is_meta" || name == "is_cpu") {
+            out = Value::boolean(name == "is_meta" ? t.is_meta() : name == "is_cpu" ? !t.is_meta() : false);
+            return true;
+        }
+        if (name == "names") {
+            auto tup = std::make_shared<TupleObj>();
+            tup->items.assign(size_t(t.dim()), Value());
+            out = Value(tup);
+            return true;
+        }
+        if (name == "has_names" || name == "is_shared" || name == "get_device") {
+            const bool device = name == "get_device";
+            out = in.makeBuiltin("Tensor." + name, [device](Interp&, const Value&, CallArgs&) {
+                return device ? Value::integer(-1) : Value::boolean(false);
+            });
             return true;
         }
         if (name == "grad") {
