@@ -174,7 +174,8 @@ struct Arg {
     Span span;
 };
 struct Arguments {
-    std::vector<Arg> args;               // positional-or-keyword (positional-only `/` folded in)
+    std::vector<Arg> args;               // positional parameters, the positional-only ones first
+    size_t posonly = 0;                  // how many of args come before `/`
     std::vector<ExprP> defaults;         // for the last defaults.size() of args
     std::unique_ptr<Arg> vararg;         // *args (null if absent)
     std::vector<Arg> kwonly;             // after * or *args

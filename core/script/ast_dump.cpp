@@ -143,6 +143,7 @@ public:
         for (size_t i = 0; i < a.args.size(); i++) {
             sp();
             arg(a.args[i], i >= firstDefault ? &a.defaults[i - firstDefault] : nullptr, "");
+            if (i + 1 == a.posonly) out += " /";
         }
         if (a.vararg) {
             sp();

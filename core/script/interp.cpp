@@ -2107,23 +2107,18 @@ struct Evaluator {
         const std::string& fname = fn->qualname.empty() ? fn->name : fn->qualname; // as CPython 3.11 names it
         size_t np = spec.args.size();
         size_t npos = a.pos.size();
-        if (npos > np && !spec.vararg) {
-            size_t required = np - fn->defaults.size();
-            std::string takes = fn->defaults.empty() ? std::to_string(np) : "from " + std::to_string(required) + " to " + std::to_string(np);
-            in.raiseType(fname + "() takes " + takes + " positional argument" + (np == 1 && fn->defaults.empty() ? "" : "s") + " but " +
-                         std::to_string(npos) + (npos == 1 ? " was" : " were") + " given");
-        }
         for (size_t i = 0; i < std::min(np, npos); ++i) vars[spec.args[i].name] = a.pos[i];
         if (spec.vararg) {
             std::vector<Value> extra;
             for (size_t i = np; i < npos; ++i) extra.push_back(a.pos[i]);
             vars[spec.vararg->name] = makeTuple(std::move(extra));
         }
+        // keywords first, then the count of positionals: CPython's order of complaints
         std::shared_ptr<DictObj> kwargs;
         if (spec.kwarg) kwargs = std::make_shared<DictObj>();
         for (auto& [k, v] : a.kw) {
             bool found = false;
-            for (size_t i = 0; i < np; ++i) {
+            for (size_t i = spec.posonly; i < np; ++i) { // a positional-only name is no keyword
                 if (spec.args[i].name != k) continue;
                 if (i < npos) in.raiseType(fname + "() got multiple values for argument '" + k + "'");
                 vars[k] = v;
@@ -2133,10 +2128,27 @@ struct Evaluator {
             if (!found)
                 for (auto& kw : spec.kwonly)
                     if (kw.name == k) { vars[k] = v; found = true; break; }
-            if (!found) {
-                if (!kwargs) in.raiseType(fname + "() got an unexpected keyword argument '" + k + "'");
+            if (found) continue;
+            if (kwargs) {
                 kwargs->map.set(makeStr(k), v);
+                continue;
             }
+            std::vector<std::string> posonly;
+            for (size_t i = 0; i < spec.posonly; ++i)
+                for (auto& kv : a.kw)
+                    if (kv.first == spec.args[i].name) posonly.push_back(kv.first);
+            if (!posonly.empty()) {
+                std::string names;
+                for (auto& n : posonly) names += (names.empty() ? "" : ", ") + n;
+                in.raiseType(fname + "() got some positional-only arguments passed as keyword arguments: '" + names + "'");
+            }
+            in.raiseType(fname + "() got an unexpected keyword argument '" + k + "'");
+        }
+        if (npos > np && !spec.vararg) {
+            size_t required = np - fn->defaults.size();
+            std::string takes = fn->defaults.empty() ? std::to_string(np) : "from " + std::to_string(required) + " to " + std::to_string(np);
+            in.raiseType(fname + "() takes " + takes + " positional argument" + (np == 1 && fn->defaults.empty() ? "" : "s") + " but " +
+                         std::to_string(npos) + (npos == 1 ? " was" : " were") + " given");
         }
         std::vector<std::string> missing;
         size_t firstDefault = np - fn->defaults.size();

@@ -1270,6 +1270,7 @@ private:
                 if (seenSlash) raiseAt(t, "/ may appear only once");
                 if (a.args.empty()) raiseAt(t, "at least one argument must precede /");
                 seenSlash = true;
+                a.posonly = a.args.size();
             } else if (isOp(t, Op::Star)) {
                 take();
                 if (seenStar) raiseAt(t, "* argument may appear only once");
