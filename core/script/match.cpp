@@ -165,16 +165,16 @@ private:
         if (nkeys && in_.len(subject) < int64_t(nkeys)) return false;
         std::vector<Value> keys;
         for (const auto& k : p.keys) keys.push_back(eval_(k.get()));
-        for (size_t i = 0; i < nkeys; ++i)
-            for (size_t j = 0; j < i; ++j)
-                if (in_.equals(keys[j], keys[i])) in_.raiseValue("mapping pattern checks duplicate key (" + in_.repr(keys[i]) + ")");
-        // subject.get(key, marker): a key is looked up without creating it (defaultdict)
+        // subject.get(key, marker): a key is looked up without creating it (defaultdict). A key
+        // equal to an earlier one is an error, unless a missing key ended the match before it.
         auto marker = std::make_shared<InstanceObj>();
         marker->cls = in_.objectCls;
         Value missing(marker), get = in_.getAttr(subject, "get");
         std::vector<Value> values;
-        for (const Value& k : keys) {
-            Value v = in_.call(get, {k, missing});
+        for (size_t i = 0; i < nkeys; ++i) {
+            for (size_t j = 0; j < i; ++j)
+                if (in_.equals(keys[j], keys[i])) in_.raiseValue("mapping pattern checks duplicate key (" + in_.repr(keys[i]) + ")");
+            Value v = in_.call(get, {keys[i], missing});
             if (v.is(OK::Instance) && v.obj() == marker.get()) return false;
             values.push_back(v);
         }

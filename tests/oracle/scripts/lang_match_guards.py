@@ -213,6 +213,11 @@ match {"k": 1}:
         print("no")
     case _:
         print("too short to compare keys")
+match {"x": 1, "y": 2}:
+    case {Key.a: _, Key.b: _}:
+        print("no")
+    case _:
+        print("the first key is missing: the match ends before the second is compared")
 
 try:
     match torch.ones(2):
