@@ -174,7 +174,8 @@ struct Arg {
     Span span;
 };
 struct Arguments {
-    std::vector<Arg> args;               // positional-or-keyword (positional-only `/` folded in)
+    std::vector<Arg> args;               // positional parameters, the positional-only ones first
+    size_t posonly = 0;                  // how many of args come before `/`
     std::vector<ExprP> defaults;         // for the last defaults.size() of args
     std::unique_ptr<Arg> vararg;         // *args (null if absent)
     std::vector<Arg> kwonly;             // after * or *args
@@ -222,7 +223,7 @@ struct YieldExpr : Expr { // `yield [value]` or `yield from value`
 // ---------------------------------------------------------------- statements
 enum class StmtKind {
     FunctionDef, ClassDef, Return, Delete, Assign, AugAssign, AnnAssign, For, While, If, With,
-    Raise, Try, Assert, Import, ImportFrom, Global, Nonlocal, Expr, Pass, Break, Continue,
+    Raise, Try, Assert, Import, ImportFrom, Global, Nonlocal, Expr, Pass, Break, Continue, Match,
 };
 
 struct Stmt {
@@ -319,6 +320,68 @@ struct ExprStmt : Stmt { ExprP value; ExprStmt() : Stmt(StmtKind::Expr) {} };
 struct PassStmt : Stmt { PassStmt() : Stmt(StmtKind::Pass) {} };
 struct BreakStmt : Stmt { BreakStmt() : Stmt(StmtKind::Break) {} };
 struct ContinueStmt : Stmt { ContinueStmt() : Stmt(StmtKind::Continue) {} };
+
+// ---------------------------------------------------------------- patterns (`match` statements)
+// The shapes of Python's pattern grammar, as CPython's ast module names them.
+enum class PatternKind { Value, Singleton, Sequence, Mapping, Class, Star, As, Or };
+
+struct Pattern {
+    PatternKind kind;
+    Span span;
+    explicit Pattern(PatternKind k) : kind(k) {}
+    virtual ~Pattern() = default;
+};
+using PatternP = std::unique_ptr<Pattern>;
+
+// A literal (1, -2.5, "s") or a dotted name (Color.RED): matches what compares equal to it.
+struct ValuePattern : Pattern { ExprP value; ValuePattern() : Pattern(PatternKind::Value) {} };
+// None, True or False: matches that very object.
+struct SingletonPattern : Pattern {
+    ConstKind value = ConstKind::None;
+    SingletonPattern() : Pattern(PatternKind::Singleton) {}
+};
+// [a, *rest, b] or (a, b) or a, b: at most one StarPattern among the patterns.
+struct SequencePattern : Pattern {
+    std::vector<PatternP> patterns;
+    SequencePattern() : Pattern(PatternKind::Sequence) {}
+};
+// {"k": p, Color.RED: q, **rest}
+struct MappingPattern : Pattern {
+    std::vector<ExprP> keys;      // literals or dotted names, one per pattern
+    std::vector<PatternP> patterns;
+    std::string rest;             // empty: no **rest
+    MappingPattern() : Pattern(PatternKind::Mapping) {}
+};
+// Point(x, y=0): positional sub-patterns go through the class's __match_args__.
+struct ClassPattern : Pattern {
+    ExprP cls;                    // a name or a dotted name
+    std::vector<PatternP> patterns;
+    std::vector<std::string> kwdAttrs;
+    std::vector<PatternP> kwdPatterns; // same length as kwdAttrs
+    ClassPattern() : Pattern(PatternKind::Class) {}
+};
+// *rest inside a sequence pattern (empty name: *_).
+struct StarPattern : Pattern { std::string name; StarPattern() : Pattern(PatternKind::Star) {} };
+// `p as name`; without a pattern, a capture (`name`), or the wildcard `_` when name is empty too.
+struct AsPattern : Pattern {
+    PatternP pattern;
+    std::string name;
+    AsPattern() : Pattern(PatternKind::As) {}
+};
+// p | q | ...: the first alternative that matches.
+struct OrPattern : Pattern { std::vector<PatternP> patterns; OrPattern() : Pattern(PatternKind::Or) {} };
+
+struct MatchCase {
+    PatternP pattern;
+    ExprP guard; // `if guard`, may be null
+    Body body;
+    Span span;   // the `case` line
+};
+struct MatchStmt : Stmt {
+    ExprP subject; // several comma-separated subjects are one TupleExpr
+    std::vector<MatchCase> cases;
+    MatchStmt() : Stmt(StmtKind::Match) {}
+};
 
 // One parsed file. Keeps the source lines so tracebacks and carets can quote them.
 struct Module {

@@ -143,6 +143,7 @@ public:
         for (size_t i = 0; i < a.args.size(); i++) {
             sp();
             arg(a.args[i], i >= firstDefault ? &a.defaults[i - firstDefault] : nullptr, "");
+            if (i + 1 == a.posonly) out += " /";
         }
         if (a.vararg) {
             sp();
@@ -453,6 +454,110 @@ public:
         out += ')';
     }
 
+    // A name a pattern binds: `x:store`, or `_` for none.
+    void boundName(const std::string& name) {
+        if (name.empty()) out += '_';
+        else out += name + ":store";
+    }
+
+    void pattern(const Pattern& p) {
+        switch (p.kind) {
+        case PatternKind::Value: expr(*static_cast<const ValuePattern&>(p).value); return;
+        case PatternKind::Singleton: {
+            ConstKind k = static_cast<const SingletonPattern&>(p).value;
+            out += k == ConstKind::None ? "None" : k == ConstKind::True ? "True" : "False";
+            span(p.span);
+            return;
+        }
+        case PatternKind::Sequence:
+            open("seq", p.span);
+            patterns(static_cast<const SequencePattern&>(p).patterns);
+            close();
+            return;
+        case PatternKind::Mapping: {
+            const auto& m = static_cast<const MappingPattern&>(p);
+            open("map", p.span);
+            for (size_t i = 0; i < m.keys.size(); i++) {
+                out += " (";
+                expr(*m.keys[i]);
+                sp();
+                pattern(*m.patterns[i]);
+                out += ')';
+            }
+            if (!m.rest.empty()) out += " (** " + m.rest + ":store)";
+            close();
+            return;
+        }
+        case PatternKind::Class: {
+            const auto& c = static_cast<const ClassPattern&>(p);
+            open("cls", p.span);
+            sp();
+            expr(*c.cls);
+            patterns(c.patterns);
+            for (size_t i = 0; i < c.kwdAttrs.size(); i++) {
+                out += " (kw " + c.kwdAttrs[i] + ' ';
+                pattern(*c.kwdPatterns[i]);
+                out += ')';
+            }
+            close();
+            return;
+        }
+        case PatternKind::Star:
+            open("*", p.span);
+            sp();
+            boundName(static_cast<const StarPattern&>(p).name);
+            close();
+            return;
+        case PatternKind::As: {
+            const auto& a = static_cast<const AsPattern&>(p);
+            if (!a.pattern) { // a capture or the wildcard
+                boundName(a.name);
+                span(p.span);
+                return;
+            }
+            open("as", p.span);
+            sp();
+            pattern(*a.pattern);
+            sp();
+            boundName(a.name);
+            close();
+            return;
+        }
+        case PatternKind::Or:
+            open("|", p.span);
+            patterns(static_cast<const OrPattern&>(p).patterns);
+            close();
+            return;
+        }
+    }
+
+    void patterns(const std::vector<PatternP>& ps) {
+        for (const auto& p : ps) {
+            sp();
+            pattern(*p);
+        }
+    }
+
+    void matchStmt(const MatchStmt& m) {
+        open("match", m.span);
+        sp();
+        expr(*m.subject);
+        for (const auto& c : m.cases) {
+            out += " (case";
+            span(c.span);
+            sp();
+            pattern(*c.pattern);
+            if (c.guard) {
+                out += " (if ";
+                expr(*c.guard);
+                out += ')';
+            }
+            body("body", c.body);
+            out += ')';
+        }
+        close();
+    }
+
     // Long: one case per statement kind, as CPython's ast.dump prints it.
     void stmt(const Stmt& s) {
         switch (s.kind) {
@@ -671,6 +776,7 @@ public:
         case StmtKind::Pass: out += "pass"; span(s.span); return;
         case StmtKind::Break: out += "break"; span(s.span); return;
         case StmtKind::Continue: out += "continue"; span(s.span); return;
+        case StmtKind::Match: matchStmt(static_cast<const MatchStmt&>(s)); return;
         }
     }
 

@@ -15,6 +15,7 @@
 
 #include "core/script/builtins.h"
 #include "core/script/coroutine.h"
+#include "core/script/match.h"
 #include "core/script/pyformat.h"
 #include "core/script/stdlib.h"
 #include "core/script/torch_api.h"
@@ -123,6 +124,18 @@ void collectBody(const Body& body, FuncInfo& fi) {
             break;
         case StmtKind::Expr: collectWalrus(static_cast<const ExprStmt*>(s)->value.get(), fi.locals); break;
         case StmtKind::Return: collectWalrus(static_cast<const ReturnStmt*>(s)->value.get(), fi.locals); break;
+        case StmtKind::Match: {
+            auto* m = static_cast<const MatchStmt*>(s);
+            collectWalrus(m->subject.get(), fi.locals);
+            for (auto& c : m->cases) {
+                std::vector<std::string> names;
+                patternNames(*c.pattern, names);
+                fi.locals.insert(names.begin(), names.end());
+                collectWalrus(c.guard.get(), fi.locals);
+                collectBody(c.body, fi);
+            }
+            break;
+        }
         default: break;
         }
     }
@@ -173,6 +186,13 @@ void collectWalrus(const Expr* e, std::unordered_set<std::string>& out) {
 }
 
 enum class Flow { Normal, Break, Continue, Return };
+
+// A branch of a statement on a statement path: an if's body (0) or else (1), a match's case k.
+const Body* branchOf(const Stmt* st, int branch) {
+    if (st->kind == StmtKind::Match) return &static_cast<const MatchStmt*>(st)->cases[size_t(branch)].body;
+    auto* ifs = static_cast<const IfStmt*>(st);
+    return branch ? &ifs->orelse : &ifs->body;
+}
 
 // d.keys() and d.items(): lists with a view name here, set-like in Python.
 static bool setLikeView(const Value& v) {
@@ -435,6 +455,11 @@ struct Evaluator {
         case StmtKind::Raise: execRaise(static_cast<const RaiseStmt*>(st), s); return Flow::Normal;
         case StmtKind::Try: return execTry(static_cast<const TryStmt*>(st), s, ret);
         case StmtKind::With: return execWith(static_cast<const WithStmt*>(st), s, ret);
+        case StmtKind::Match: {
+            auto* m = static_cast<const MatchStmt*>(st);
+            int k = matchCase(m, s);
+            return k < 0 ? Flow::Normal : execBody(m->cases[size_t(k)].body, s, ret);
+        }
         case StmtKind::Import: {
             for (auto& a : static_cast<const ImportStmt*>(st)->names) {
                 Value m = importModule(a.name);
@@ -490,6 +515,44 @@ struct Evaluator {
         }
         }
         return Flow::Normal;
+    }
+
+    // The case of a match statement that runs (-1: none): the first whose pattern matches the
+    // subject, its names bound, and whose guard then holds.
+    int matchCase(const MatchStmt* m, Scope* s) {
+        Value subject = eval(m->subject.get(), s);
+        PatternEval evalHere = [this, s](const Expr* x) { return eval(x, s); };
+        for (size_t k = 0; k < m->cases.size(); ++k) {
+            const MatchCase& c = m->cases[k];
+            setLine(c.pattern->span.line);
+            PatternBindings binds;
+            if (!matchPattern(in, *c.pattern, subject, evalHere, binds)) continue;
+            for (auto& [name, v] : binds) storeName(s, name, v);
+            if (in.tracer && s == in.tracer->rootScope) unpackedLike(*c.pattern, m->subject.get(), subject);
+            if (!c.guard) return int(k);
+            setLine(c.guard->span.line);
+            if (in.truthy(eval(c.guard.get(), s))) return int(k);
+        }
+        return -1;
+    }
+
+    // `case (a, b):` binds like `a, b = subject` (the tracer keeps a tensor's sizes bound so as
+    // symbolic, where testing an item against a value would make them constants).
+    void unpackedLike(const Pattern& p, const Expr* subjectExpr, const Value& subject) {
+        if (p.kind != PatternKind::Sequence || !subject.is(OK::Tuple)) return;
+        TupleExpr target;
+        for (const auto& x : static_cast<const SequencePattern&>(p).patterns) {
+            if (x->kind != PatternKind::As || static_cast<const AsPattern&>(*x).pattern) return;
+            const std::string& name = static_cast<const AsPattern&>(*x).name;
+            if (name.empty()) { // `_`: no name to bind
+                target.elts.push_back(std::make_unique<ConstantExpr>());
+                continue;
+            }
+            auto n = std::make_unique<NameExpr>();
+            n->id = name;
+            target.elts.push_back(std::move(n));
+        }
+        in.tracer->afterAssign(&target, subjectExpr, subject);
     }
 
     // `name: T` in a class or module body: T goes into the namespace's __annotations__, in order
@@ -868,6 +931,10 @@ struct Evaluator {
 
     // A class's namespace entry: functions learn their class (zero-argument super()).
     static void addClassAttr(const ClassP& cls, const std::string& k, const Value& v) {
+        if (k == "__abc_tpflags__" && v.isInt()) { // read, then dropped from the namespace, as abc does
+            cls->collectionFlags |= uint8_t(v.i() & (kSequenceFlag | kMappingFlag));
+            return;
+        }
         if (!cls->attrs.count(k)) cls->attrOrder.push_back(k);
         cls->attrs[k] = v;
         if (v.is(OK::Function)) {
@@ -1810,9 +1877,8 @@ struct Evaluator {
         static const std::vector<int> kNone;
         size_t i = level < start.size() ? size_t(start[level]) : 0;
         if (level + 1 < start.size()) {
-            auto* ifs = static_cast<const IfStmt*>(body[i].get());
             if (in.tracer) { in.tracer->path.resize(level + 1); in.tracer->path[level] = int(i); in.tracer->path.push_back(start[level + 1]); }
-            Flow f = execFrom(start[level + 1] ? ifs->orelse : ifs->body, start, level + 2, s, ret);
+            Flow f = execFrom(*branchOf(body[i].get(), start[level + 1]), start, level + 2, s, ret);
             if (f != Flow::Normal) return f;
             ++i;
         }
@@ -1832,6 +1898,13 @@ struct Evaluator {
                 bool b = in.truthy(eval(ifs->test.get(), s));
                 if (tr) { tr->inIfTest = false; tr->path.push_back(b ? 0 : 1); }
                 f = execFrom(b ? ifs->body : ifs->orelse, kNone, level + 2, s, ret);
+            } else if (st->kind == StmtKind::Match) {
+                // like an if: a graph break in a case's body resumes inside it (path i, case, j)
+                auto* m = static_cast<const MatchStmt*>(st);
+                setLine(st->span.line);
+                int k = matchCase(m, s);
+                if (k >= 0 && tr) tr->path.push_back(k);
+                f = k < 0 ? Flow::Normal : execFrom(m->cases[size_t(k)].body, kNone, level + 2, s, ret);
             } else if (tr && (st->kind == StmtKind::For || st->kind == StmtKind::While || st->kind == StmtKind::With || st->kind == StmtKind::Try)) {
                 // A `for` statement's iterable is evaluated before the loop starts: a graph break
                 // there is a break at the statement, which can be resumed, not one inside the loop.
@@ -2107,23 +2180,18 @@ struct Evaluator {
         const std::string& fname = fn->qualname.empty() ? fn->name : fn->qualname; // as CPython 3.11 names it
         size_t np = spec.args.size();
         size_t npos = a.pos.size();
-        if (npos > np && !spec.vararg) {
-            size_t required = np - fn->defaults.size();
-            std::string takes = fn->defaults.empty() ? std::to_string(np) : "from " + std::to_string(required) + " to " + std::to_string(np);
-            in.raiseType(fname + "() takes " + takes + " positional argument" + (np == 1 && fn->defaults.empty() ? "" : "s") + " but " +
-                         std::to_string(npos) + (npos == 1 ? " was" : " were") + " given");
-        }
         for (size_t i = 0; i < std::min(np, npos); ++i) vars[spec.args[i].name] = a.pos[i];
         if (spec.vararg) {
             std::vector<Value> extra;
             for (size_t i = np; i < npos; ++i) extra.push_back(a.pos[i]);
             vars[spec.vararg->name] = makeTuple(std::move(extra));
         }
+        // keywords first, then the count of positionals: CPython's order of complaints
         std::shared_ptr<DictObj> kwargs;
         if (spec.kwarg) kwargs = std::make_shared<DictObj>();
         for (auto& [k, v] : a.kw) {
             bool found = false;
-            for (size_t i = 0; i < np; ++i) {
+            for (size_t i = spec.posonly; i < np; ++i) { // a positional-only name is no keyword
                 if (spec.args[i].name != k) continue;
                 if (i < npos) in.raiseType(fname + "() got multiple values for argument '" + k + "'");
                 vars[k] = v;
@@ -2133,10 +2201,27 @@ struct Evaluator {
             if (!found)
                 for (auto& kw : spec.kwonly)
                     if (kw.name == k) { vars[k] = v; found = true; break; }
-            if (!found) {
-                if (!kwargs) in.raiseType(fname + "() got an unexpected keyword argument '" + k + "'");
+            if (found) continue;
+            if (kwargs) {
                 kwargs->map.set(makeStr(k), v);
+                continue;
             }
+            std::vector<std::string> posonly;
+            for (size_t i = 0; i < spec.posonly; ++i)
+                for (auto& kv : a.kw)
+                    if (kv.first == spec.args[i].name) posonly.push_back(kv.first);
+            if (!posonly.empty()) {
+                std::string names;
+                for (auto& n : posonly) names += (names.empty() ? "" : ", ") + n;
+                in.raiseType(fname + "() got some positional-only arguments passed as keyword arguments: '" + names + "'");
+            }
+            in.raiseType(fname + "() got an unexpected keyword argument '" + k + "'");
+        }
+        if (npos > np && !spec.vararg) {
+            size_t required = np - fn->defaults.size();
+            std::string takes = fn->defaults.empty() ? std::to_string(np) : "from " + std::to_string(required) + " to " + std::to_string(np);
+            in.raiseType(fname + "() takes " + takes + " positional argument" + (np == 1 && fn->defaults.empty() ? "" : "s") + " but " +
+                         std::to_string(npos) + (npos == 1 ? " was" : " were") + " given");
         }
         std::vector<std::string> missing;
         size_t firstDefault = np - fn->defaults.size();
@@ -2372,10 +2457,7 @@ Value Interp::evalLambdaSubst(FunctionObj* fn, const ScopeP& scope, const std::v
 
 static const Body* blockAt(const Body& body, const std::vector<int>& p) {
     const Body* blk = &body;
-    for (size_t k = 0; k + 1 < p.size(); k += 2) {
-        auto* ifs = static_cast<const IfStmt*>((*blk)[p[k]].get());
-        blk = p[k + 1] ? &ifs->orelse : &ifs->body;
-    }
+    for (size_t k = 0; k + 1 < p.size(); k += 2) blk = branchOf((*blk)[p[k]].get(), p[k + 1]);
     return blk;
 }
 

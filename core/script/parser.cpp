@@ -1,9 +1,10 @@
 // Recursive-descent parser for model scripts (a Python 3.11 subset) producing the AST of ast.h.
 //
 // Structure: one Parser object per file pulls tokens lazily from the Lexer through a small
-// buffer that can rewind. Rewinding is used for the one ambiguity of the grammar an LL parser
-// cannot settle with a token of look-ahead (parenthesized `with` items) and, on error paths
-// only, to try CPython's more specific diagnostics. Expressions follow Python's grammar rule
+// buffer that can rewind. Rewinding is used for the ambiguities of the grammar an LL parser
+// cannot settle with a token of look-ahead (parenthesized `with` items, and the soft keyword
+// `match`: a statement only when a subject and ':' follow) and, on error paths only, to try
+// CPython's more specific diagnostics. Expressions follow Python's grammar rule
 // by rule (expression -> disjunction ->
 // conjunction -> inversion -> comparison -> bitwise/arithmetic by precedence climbing ->
 // factor -> power -> primary -> atom). f-strings are parsed like CPython 3.11 does: the string
@@ -21,6 +22,7 @@
 // recursion and the depth of the resulting tree (whose destructor and walkers recurse).
 #include "core/script/ast.h"
 #include "core/script/lexer.h"
+#include "core/script/pyformat.h"
 
 #include <algorithm>
 #include <charconv>
@@ -251,6 +253,202 @@ template <class T> std::unique_ptr<T> makeNode(const Span& s) {
     n->span = s;
     return n;
 }
+
+// ------------------------------------------------------------ pattern checks
+// The errors CPython's compiler (not its parser) finds in a case's pattern. The walk visits the
+// patterns in the order the compiler emits code for them and remembers the last one visited:
+// CPython reports these errors at that pattern, so the caret lands where Python's does.
+struct PatternError {
+    std::string message;
+    Span at;
+};
+
+// A literal mapping key as a value that can be compared with the others (1 == 1.0 == True).
+struct KeyConst {
+    enum { Num, Big, Str, None } kind = None;
+    double num = 0;
+    std::string text; // Big: digits; Str: the string
+    std::string repr;
+};
+
+std::optional<KeyConst> keyConst(const Expr& e) {
+    const Expr* x = &e;
+    bool negative = false;
+    if (x->kind == ExprKind::UnaryOp) {
+        negative = true;
+        x = static_cast<const UnaryOpExpr*>(x)->operand.get();
+    }
+    if (x->kind != ExprKind::Constant) return std::nullopt;
+    const auto& c = static_cast<const ConstantExpr&>(*x);
+    KeyConst k;
+    switch (c.ck) {
+    case ConstKind::None: k.repr = "None"; return k;
+    case ConstKind::True:
+    case ConstKind::False:
+        k.kind = KeyConst::Num;
+        k.num = c.ck == ConstKind::True;
+        k.repr = c.ck == ConstKind::True ? "True" : "False";
+        return k;
+    case ConstKind::Int:
+        if (c.bigInt) {
+            k.kind = KeyConst::Big;
+            k.text = (negative ? "-" : "") + c.s;
+            k.repr = k.text;
+            return k;
+        }
+        k.kind = KeyConst::Num;
+        k.num = negative ? -double(c.i) : double(c.i);
+        k.repr = (negative && c.i ? "-" : "") + std::to_string(c.i);
+        return k;
+    case ConstKind::Float:
+        k.kind = KeyConst::Num;
+        k.num = negative ? -c.f : c.f;
+        k.repr = reprFloat(k.num);
+        return k;
+    case ConstKind::Str:
+        k.kind = KeyConst::Str;
+        k.text = c.s;
+        k.repr = reprStr(c.s);
+        return k;
+    default: return std::nullopt;
+    }
+}
+
+bool sameKey(const KeyConst& a, const KeyConst& b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == KeyConst::Num) return a.num == b.num;
+    return a.text == b.text;
+}
+
+bool isWildcard(const Pattern& p) {
+    return p.kind == PatternKind::As && !static_cast<const AsPattern&>(p).pattern &&
+           static_cast<const AsPattern&>(p).name.empty();
+}
+bool isStarWildcard(const Pattern& p) {
+    return p.kind == PatternKind::Star && static_cast<const StarPattern&>(p).name.empty();
+}
+
+class PatternCheck {
+public:
+    // Throws PatternError. `allowIrrefutable`: the case is the last one or has a guard.
+    void check(const Pattern& p, bool allowIrrefutable) {
+        stores_.clear();
+        visit(p, allowIrrefutable);
+    }
+
+private:
+    std::vector<std::string> stores_; // names bound so far, in order
+    Span loc_;
+
+    [[noreturn]] void fail(const std::string& msg) { throw PatternError{msg, loc_}; }
+
+    void store(const std::string& name) {
+        if (name == "__debug__") fail("cannot assign to __debug__");
+        if (std::find(stores_.begin(), stores_.end(), name) != stores_.end())
+            fail("multiple assignments to name '" + name + "' in pattern");
+        stores_.push_back(name);
+    }
+
+    void visit(const Pattern& p, bool allowIrrefutable) {
+        loc_ = p.span;
+        switch (p.kind) {
+        case PatternKind::Value:
+            if (static_cast<const ValuePattern&>(p).value->kind == ExprKind::FString)
+                fail("patterns may only match literals and attribute lookups");
+            return;
+        case PatternKind::Singleton: return;
+        case PatternKind::Star:
+            if (!static_cast<const StarPattern&>(p).name.empty()) store(static_cast<const StarPattern&>(p).name);
+            return;
+        case PatternKind::As: {
+            const auto& a = static_cast<const AsPattern&>(p);
+            if (!a.pattern) {
+                if (!allowIrrefutable)
+                    fail(a.name.empty() ? "wildcard makes remaining patterns unreachable"
+                                        : "name capture '" + a.name + "' makes remaining patterns unreachable");
+                if (!a.name.empty()) store(a.name);
+                return;
+            }
+            visit(*a.pattern, allowIrrefutable);
+            store(a.name);
+            return;
+        }
+        case PatternKind::Sequence: sequence(static_cast<const SequencePattern&>(p)); return;
+        case PatternKind::Mapping: mapping(static_cast<const MappingPattern&>(p)); return;
+        case PatternKind::Class: classPattern(static_cast<const ClassPattern&>(p)); return;
+        case PatternKind::Or: alternatives(static_cast<const OrPattern&>(p), allowIrrefutable); return;
+        }
+    }
+
+    void sequence(const SequencePattern& s) {
+        int stars = 0;
+        bool starWildcard = false, onlyWildcards = true;
+        for (const auto& x : s.patterns) {
+            if (x->kind == PatternKind::Star) {
+                if (++stars > 1) fail("multiple starred names in sequence pattern");
+                starWildcard = isStarWildcard(*x);
+            }
+            onlyWildcards = onlyWildcards && (isWildcard(*x) || isStarWildcard(*x));
+        }
+        if (onlyWildcards) return; // nothing is compiled for them
+        for (const auto& x : s.patterns) {
+            // with *_ the items are read by index, and wildcards not at all
+            if (starWildcard && (isWildcard(*x) || x->kind == PatternKind::Star)) continue;
+            visit(*x, true);
+        }
+    }
+
+    void mapping(const MappingPattern& m) {
+        std::vector<KeyConst> seen;
+        for (const auto& key : m.keys) {
+            if (auto k = keyConst(*key)) {
+                for (const auto& other : seen)
+                    if (sameKey(other, *k)) fail("mapping pattern checks duplicate key (" + k->repr + ")");
+                seen.push_back(*k);
+            } else if (key->kind != ExprKind::Attribute) {
+                fail("mapping pattern keys may only match literals and attribute lookups");
+            }
+        }
+        for (const auto& x : m.patterns) visit(*x, true);
+        if (!m.rest.empty()) store(m.rest);
+    }
+
+    void classPattern(const ClassPattern& c) {
+        for (size_t i = 0; i < c.kwdAttrs.size(); ++i) {
+            loc_ = c.kwdPatterns[i]->span;
+            if (c.kwdAttrs[i] == "__debug__") fail("cannot assign to __debug__");
+            for (size_t j = i + 1; j < c.kwdAttrs.size(); ++j) {
+                if (c.kwdAttrs[i] != c.kwdAttrs[j]) continue;
+                loc_ = c.kwdPatterns[j]->span;
+                fail("attribute name repeated in class pattern: " + c.kwdAttrs[i]);
+            }
+        }
+        loc_ = c.span;
+        for (const auto& x : c.patterns)
+            if (!isWildcard(*x)) visit(*x, true);
+        for (const auto& x : c.kwdPatterns)
+            if (!isWildcard(*x)) visit(*x, true);
+    }
+
+    // Each alternative binds its own names, and all must bind the same ones.
+    void alternatives(const OrPattern& o, bool allowIrrefutable) {
+        std::vector<std::string> outer = std::move(stores_), control;
+        for (size_t i = 0; i < o.patterns.size(); ++i) {
+            stores_.clear();
+            visit(*o.patterns[i], allowIrrefutable && i + 1 == o.patterns.size());
+            if (i == 0) {
+                control = stores_;
+                continue;
+            }
+            bool same = stores_.size() == control.size();
+            for (const auto& n : control)
+                same = same && std::find(stores_.begin(), stores_.end(), n) != stores_.end();
+            if (!same) fail("alternative patterns bind different names");
+        }
+        stores_ = std::move(outer);
+        for (const auto& n : control) store(n);
+    }
+};
 
 struct Scope {
     bool inFunction = false;
@@ -573,6 +771,7 @@ private:
             case Kw::Async: unsupported(t);
             default: break;
             }
+            if (tryParseMatch(out)) return;
         }
         if (isOp(t, Op::At)) {
             out.push_back(parseDecorated());
@@ -1270,6 +1469,7 @@ private:
                 if (seenSlash) raiseAt(t, "/ may appear only once");
                 if (a.args.empty()) raiseAt(t, "at least one argument must precede /");
                 seenSlash = true;
+                a.posonly = a.args.size();
             } else if (isOp(t, Op::Star)) {
                 take();
                 if (seenStar) raiseAt(t, "* argument may appear only once");
@@ -1374,6 +1574,367 @@ private:
         scope_ = saved;
         s->span = spanFrom(c);
         return s;
+    }
+
+    // ------------------------------------------------------------ match statements
+    std::string_view textOf(const Token& t) const { return ts_->lex->text(t); }
+    bool isSoftKw(const Token& t, std::string_view word) const { return isPlainName(t) && textOf(t) == word; }
+
+    // `match` is a soft keyword: the line is a match statement only when a subject follows it and
+    // the line ends with ':' (CPython's rule); otherwise `match` is a name (`match = re.match(p, s)`).
+    FL_NOINLINE bool tryParseMatch(Body& out) {
+        Token kw = peek();
+        if (!isSoftKw(kw, "match")) return false;
+        if (!startsExpression(peek(1)) && !isOp(peek(1), Op::Star)) return false;
+        Mark m = keep();
+        take();
+        ExprP subject;
+        try {
+            subject = parseSubject();
+        } catch (const SyntaxError&) {
+        }
+        if (subject && isOp(peek(), Op::Colon) && peek(1).kind == TokKind::Newline) {
+            unkeep();
+            out.push_back(parseMatch(kw, std::move(subject)));
+            return true;
+        }
+        bool endsLine = subject && peek().kind == TokKind::Newline;
+        Token lineEnd = peek();
+        rewind(m);
+        unkeep();
+        if (!endsLine) return false;
+        // `match x` alone on a line: unless it is a statement after all (`match(x)`), the ':' is missing
+        try {
+            parseSimpleStatements(out);
+        } catch (const SyntaxError&) {
+            raiseAt(lineEnd, "expected ':'");
+        }
+        return true;
+    }
+
+    // subject_expr: star_named_expression ',' star_named_expressions? | named_expression
+    FL_NOINLINE ExprP parseSubject() {
+        Token start = peek();
+        ExprP first = parseElement();
+        if (!isOp(peek(), Op::Comma)) {
+            if (first->kind == ExprKind::Starred) invalidSyntax(peek());
+            return first;
+        }
+        auto tup = std::make_unique<TupleExpr>();
+        tup->elts.push_back(std::move(first));
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            if (!startsExpression(peek()) && !isOp(peek(), Op::Star)) break;
+            tup->elts.push_back(parseElement());
+        }
+        tup->span = spanFrom(start);
+        return tup;
+    }
+
+    // After `match subject`: ':' NEWLINE INDENT case_block+ DEDENT.
+    FL_NOINLINE StmtP parseMatch(const Token& kw, ExprP subject) {
+        auto s = std::make_unique<MatchStmt>();
+        s->subject = std::move(subject);
+        take(); // ':'
+        take(); // NEWLINE
+        Token t = peek();
+        if (t.kind != TokKind::Indent)
+            raise(makeError("expected an indented block after 'match' statement on line " + std::to_string(kw.line),
+                            t.line, t.col, "IndentationError"));
+        take();
+        do {
+            s->cases.push_back(parseCase());
+        } while (peek().kind != TokKind::Dedent);
+        take();
+        s->span = spanFrom(kw);
+        return s;
+    }
+
+    // "case" patterns guard? ':' block. The compiler's checks on the pattern are deferred errors
+    // that come before any in the case's body; whether an irrefutable pattern is allowed depends
+    // on whether another case follows, which is only known after the body.
+    FL_NOINLINE MatchCase parseCase() {
+        Token kw = peek();
+        if (!isSoftKw(kw, "case")) invalidSyntax(kw);
+        take();
+        MatchCase c;
+        c.pattern = parsePatterns();
+        if (isKw(peek(), Kw::If)) {
+            take();
+            c.guard = parseNamedExpression();
+        }
+        Token t = peek();
+        if (t.kind == TokKind::Newline) raiseAt(t, "expected ':'");
+        if (!isOp(t, Op::Colon)) invalidSyntax(t);
+        take();
+        c.span = spanFrom(kw);
+        std::optional<PatternError> ifLast = checkPattern(*c.pattern, true);
+        std::optional<PatternError> ifNotLast = c.guard ? ifLast : checkPattern(*c.pattern, false);
+        bool deferredBefore = deferred_.has_value();
+        parseBlock(c.body, "'case' statement", kw.line);
+        const std::optional<PatternError>& err = peek().kind == TokKind::Dedent ? ifLast : ifNotLast;
+        if (err && !deferredBefore) deferred_ = makeError(err->message, err->at.line, err->at.col);
+        return c;
+    }
+
+    static std::optional<PatternError> checkPattern(const Pattern& p, bool allowIrrefutable) {
+        try {
+            PatternCheck().check(p, allowIrrefutable);
+        } catch (const PatternError& e) {
+            return e;
+        }
+        return std::nullopt;
+    }
+
+    static bool startsPattern(const Token& t) {
+        switch (t.kind) {
+        case TokKind::Name: return t.kw == Kw::NotKw || t.kw == Kw::None || t.kw == Kw::True || t.kw == Kw::False;
+        case TokKind::Number:
+        case TokKind::String: return true;
+        case TokKind::Op:
+            return t.op == Op::Minus || t.op == Op::LPar || t.op == Op::LSqb || t.op == Op::LBrace || t.op == Op::Star;
+        default: return false;
+        }
+    }
+
+    // patterns: open_sequence_pattern | pattern (`case a, *rest:` is a sequence without brackets)
+    FL_NOINLINE PatternP parsePatterns() {
+        Token start = peek();
+        PatternP first = parseMaybeStarPattern();
+        if (!isOp(peek(), Op::Comma)) {
+            if (first->kind == PatternKind::Star) invalidSyntax(peek());
+            return first;
+        }
+        auto seq = std::make_unique<SequencePattern>();
+        seq->patterns.push_back(std::move(first));
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            if (!startsPattern(peek())) break;
+            seq->patterns.push_back(parseMaybeStarPattern());
+        }
+        seq->span = spanFrom(start);
+        return seq;
+    }
+
+    // pattern: or_pattern ['as' NAME]
+    FL_NOINLINE PatternP parsePattern() {
+        Token start = peek();
+        DepthGuard guard(*this, start);
+        PatternP p = parseOrPattern();
+        if (!isKw(peek(), Kw::As)) return p;
+        take();
+        Token t = peek();
+        if (isSoftKw(t, "_")) raiseAt(t, "cannot use '_' as a target");
+        if (!isPlainName(t)) {
+            if (startsExpression(t)) raiseAt(t, "invalid pattern target");
+            invalidSyntax(t);
+        }
+        take();
+        auto as = makeNode<AsPattern>(spanFrom(start));
+        as->pattern = std::move(p);
+        as->name = std::string(textOf(t));
+        return as;
+    }
+
+    FL_NOINLINE PatternP parseOrPattern() {
+        Token start = peek();
+        PatternP first = parseClosedPattern();
+        if (!isOp(peek(), Op::VBar)) return first;
+        auto o = std::make_unique<OrPattern>();
+        o->patterns.push_back(std::move(first));
+        while (isOp(peek(), Op::VBar)) {
+            take();
+            o->patterns.push_back(parseClosedPattern());
+        }
+        o->span = spanFrom(start);
+        return o;
+    }
+
+    PatternP parseClosedPattern() {
+        Token t = peek();
+        if (t.kind == TokKind::Name && (t.kw == Kw::None || t.kw == Kw::True || t.kw == Kw::False)) {
+            take();
+            auto s = makeNode<SingletonPattern>(spanFrom(t));
+            s->value = t.kw == Kw::None ? ConstKind::None : t.kw == Kw::True ? ConstKind::True : ConstKind::False;
+            return s;
+        }
+        if (isPlainName(t)) return parseNamePattern();
+        if (t.kind == TokKind::Number || t.kind == TokKind::String || isOp(t, Op::Minus)) {
+            ExprP v = parseLiteralExpr();
+            auto p = makeNode<ValuePattern>(v->span);
+            p->value = std::move(v);
+            return p;
+        }
+        if (isOp(t, Op::LPar)) return parseParenPattern();
+        if (isOp(t, Op::LSqb)) return parseSequencePattern(take(), Op::RSqb, nullptr);
+        if (isOp(t, Op::LBrace)) return parseMappingPattern();
+        invalidSyntax(t);
+    }
+
+    // signed_number | strings | None | True | False, and `real + imaginary` (complex numbers
+    // are outside the subset: parseNumber refuses the imaginary part).
+    FL_NOINLINE ExprP parseLiteralExpr() {
+        Token t = peek();
+        if (t.kind == TokKind::String) return parseStrings();
+        if (t.kind == TokKind::Name && (t.kw == Kw::None || t.kw == Kw::True || t.kw == Kw::False)) return parseAtom();
+        ExprP num;
+        if (isOp(t, Op::Minus)) {
+            take();
+            if (peek().kind != TokKind::Number) invalidSyntax(peek());
+            auto u = std::make_unique<UnaryOpExpr>();
+            u->op = UnaryOpKind::USub;
+            u->operand = parseNumber(take());
+            u->span = spanFrom(t);
+            num = std::move(u);
+        } else {
+            if (t.kind != TokKind::Number) invalidSyntax(t);
+            num = parseNumber(take());
+        }
+        if (!isOp(peek(), Op::Plus) && !isOp(peek(), Op::Minus)) return num;
+        take();
+        Token im = peek();
+        if (im.kind != TokKind::Number) invalidSyntax(im);
+        (void)parseNumber(im); // an imaginary part is refused there
+        raiseAt(im, "imaginary number required in complex literal");
+    }
+
+    // A name or dotted name (Load context): a capture, the wildcard, a value or a class.
+    FL_NOINLINE ExprP parseNameOrAttr() {
+        DepthGuard guard(*this);
+        ExprP e = parseAtom();
+        while (isOp(peek(), Op::Dot)) {
+            guard.bump(peek());
+            take();
+            Token n = peek();
+            if (!isPlainName(n)) invalidSyntax(n);
+            take();
+            auto a = makeNode<AttributeExpr>(spanFrom(*e));
+            a->attr = std::string(textOf(n));
+            a->value = std::move(e);
+            e = std::move(a);
+        }
+        return e;
+    }
+
+    FL_NOINLINE PatternP parseNamePattern() {
+        Token start = peek();
+        ExprP name = parseNameOrAttr();
+        if (isOp(peek(), Op::LPar)) return parseClassPattern(std::move(name), start);
+        if (name->kind == ExprKind::Attribute) {
+            auto p = makeNode<ValuePattern>(name->span);
+            p->value = std::move(name);
+            return p;
+        }
+        auto as = makeNode<AsPattern>(name->span);
+        const std::string& id = static_cast<const NameExpr&>(*name).id;
+        if (id != "_") as->name = id;
+        return as;
+    }
+
+    // name_or_attr '(' [positional patterns] [keyword patterns] ')'
+    FL_NOINLINE PatternP parseClassPattern(ExprP cls, const Token& start) {
+        take(); // '('
+        auto c = std::make_unique<ClassPattern>();
+        c->cls = std::move(cls);
+        while (!isOp(peek(), Op::RPar)) {
+            Token t = peek();
+            if (isPlainName(t) && isOp(peek(1), Op::Equal)) {
+                take();
+                take();
+                c->kwdAttrs.emplace_back(textOf(t));
+                c->kwdPatterns.push_back(parsePattern());
+            } else {
+                PatternP p = parsePattern();
+                if (!c->kwdAttrs.empty()) raise(makeError("positional patterns follow keyword patterns", p->span.line, p->span.col));
+                c->patterns.push_back(std::move(p));
+            }
+            if (isOp(peek(), Op::RPar)) break;
+            if (!isOp(peek(), Op::Comma)) invalidSyntax(peek());
+            take();
+        }
+        take();
+        c->span = spanFrom(start);
+        return c;
+    }
+
+    // '*' NAME inside a sequence pattern, or any pattern.
+    FL_NOINLINE PatternP parseMaybeStarPattern() {
+        Token t = peek();
+        if (!isOp(t, Op::Star)) return parsePattern();
+        take();
+        Token n = peek();
+        if (!isPlainName(n)) invalidSyntax(n);
+        take();
+        auto s = makeNode<StarPattern>(spanFrom(t));
+        if (textOf(n) != "_") s->name = std::string(textOf(n));
+        return s;
+    }
+
+    // '(' ')' | '(' pattern ')' (a group: the pattern itself) | '(' p ',' ... ')'
+    FL_NOINLINE PatternP parseParenPattern() {
+        Token open = take();
+        if (isOp(peek(), Op::RPar)) {
+            take();
+            return makeNode<SequencePattern>(spanFrom(open));
+        }
+        DepthGuard guard(*this, open);
+        PatternP first = parseMaybeStarPattern();
+        if (isOp(peek(), Op::Comma)) return parseSequencePattern(open, Op::RPar, std::move(first));
+        if (!isOp(peek(), Op::RPar) || first->kind == PatternKind::Star) invalidSyntax(peek());
+        take();
+        return first;
+    }
+
+    // The rest of a bracketed sequence pattern after `open` (and its first element, if read).
+    FL_NOINLINE PatternP parseSequencePattern(const Token& open, Op close, PatternP first) {
+        DepthGuard guard(*this, open);
+        auto seq = std::make_unique<SequencePattern>();
+        if (first) seq->patterns.push_back(std::move(first));
+        else if (!isOp(peek(), close)) seq->patterns.push_back(parseMaybeStarPattern());
+        while (isOp(peek(), Op::Comma)) {
+            take();
+            if (isOp(peek(), close)) break;
+            seq->patterns.push_back(parseMaybeStarPattern());
+        }
+        if (!isOp(peek(), close)) invalidSyntax(peek());
+        take();
+        seq->span = spanFrom(open);
+        return seq;
+    }
+
+    // '{' (key ':' pattern ',')* ['**' NAME] '}', keys literals or dotted names.
+    FL_NOINLINE PatternP parseMappingPattern() {
+        Token open = take();
+        DepthGuard guard(*this, open);
+        auto m = std::make_unique<MappingPattern>();
+        while (!isOp(peek(), Op::RBrace)) {
+            if (isOp(peek(), Op::DoubleStar)) {
+                take();
+                Token n = peek();
+                if (!isPlainName(n) || textOf(n) == "_") invalidSyntax(n);
+                take();
+                m->rest = std::string(textOf(n));
+                if (isOp(peek(), Op::Comma)) take();
+                if (!isOp(peek(), Op::RBrace)) invalidSyntax(peek());
+                break;
+            }
+            if (isPlainName(peek())) {
+                ExprP key = parseNameOrAttr();
+                if (key->kind != ExprKind::Attribute) invalidSyntax(peek());
+                m->keys.push_back(std::move(key));
+            } else {
+                m->keys.push_back(parseLiteralExpr());
+            }
+            if (!isOp(peek(), Op::Colon)) invalidSyntax(peek());
+            take();
+            m->patterns.push_back(parsePattern());
+            if (isOp(peek(), Op::RBrace)) break;
+            if (!isOp(peek(), Op::Comma)) invalidSyntax(peek());
+            take();
+        }
+        take();
+        m->span = spanFrom(open);
+        return m;
     }
 
     // ------------------------------------------------------------ expressions

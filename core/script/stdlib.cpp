@@ -236,8 +236,8 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         return Value::integer(in.options().recursionLimit);
     });
     // _params(fn): [(name, kind, default or _empty), ...] of a function of the script's, kinds as
-    // inspect.Parameter's (1 positional-or-keyword, 2 *args, 3 keyword-only, 4 **kwargs); None
-    // for anything else (a builtin has no signature to show)
+    // inspect.Parameter's (0 positional-only, 1 positional-or-keyword, 2 *args, 3 keyword-only,
+    // 4 **kwargs); None for anything else (a builtin has no signature to show)
     vars["_params"] = in.makeBuiltin("_params", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 2) in.raiseType("_params(fn, empty)");
         if (!a.pos[0].is(OK::Function)) return Value();
@@ -246,8 +246,10 @@ void installStdlibHelpers(Interp& in, std::unordered_map<std::string, Value>& va
         const Value& empty = a.pos[1];
         std::vector<Value> out;
         size_t firstDefault = args.args.size() - fn->defaults.size();
-        for (size_t i = 0; i < args.args.size(); ++i)
-            out.push_back(makeTuple({makeStr(args.args[i].name), Value::integer(1), i >= firstDefault ? fn->defaults[i - firstDefault] : empty}));
+        for (size_t i = 0; i < args.args.size(); ++i) {
+            int64_t kind = i < args.posonly ? 0 : 1;
+            out.push_back(makeTuple({makeStr(args.args[i].name), Value::integer(kind), i >= firstDefault ? fn->defaults[i - firstDefault] : empty}));
+        }
         if (args.vararg) out.push_back(makeTuple({makeStr(args.vararg->name), Value::integer(2), empty}));
         for (size_t i = 0; i < args.kwonly.size(); ++i) {
             Value d = i < fn->kwDefaults.size() && !fn->kwDefaults[i].isMissing() ? fn->kwDefaults[i] : empty;

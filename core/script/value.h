@@ -192,6 +192,9 @@ struct BoundMethodObj : Obj {
     BoundMethodObj() : Obj(OK::BoundMethod) {}
 };
 
+// CPython's Py_TPFLAGS_SEQUENCE and Py_TPFLAGS_MAPPING, the values `__abc_tpflags__` holds.
+constexpr uint8_t kSequenceFlag = 1 << 5, kMappingFlag = 1 << 6;
+
 struct ClassObj : Obj {
     std::string name;
     std::string module = "builtins";
@@ -207,6 +210,9 @@ struct ClassObj : Obj {
     // builtin types: attributes looked up on first use (torch.Tensor's operators from LibTorch)
     std::function<bool(Interp&, const std::string&, Value&)> lazyAttr;
     ClassP meta;                        // a script metaclass (a subclass of type); null: type itself
+    // kSequenceFlag / kMappingFlag, from a class body's `__abc_tpflags__` (how collections.abc
+    // marks its classes in CPython): which `match` patterns instances of script classes take
+    uint8_t collectionFlags = 0;
     std::vector<std::string> attrOrder; // the class body's names in the order it first set them
     ClassObj() : Obj(OK::Class) {}
     const Value* lookup(const std::string& n) const; // walks the MRO

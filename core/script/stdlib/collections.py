@@ -20,6 +20,8 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
     first_default = len(fields) - len(defaults)
 
     class _NT:
+        __abc_tpflags__ = 1 << 5  # a sequence to `match`, as a tuple subclass is in CPython
+        __match_args__ = fields
         _fields = fields
         _field_defaults = {fields[first_default + i]: defaults[i] for i in range(len(defaults))}
 
@@ -87,6 +89,7 @@ def namedtuple(typename, field_names, *, rename=False, defaults=None, module=Non
 
 class _Mapping:
     # what defaultdict and Counter share over their dict, self._d
+    __abc_tpflags__ = 1 << 6  # a mapping to `match`, as a dict subclass is in CPython
 
     def __contains__(self, key):
         return key in self._d
@@ -229,6 +232,7 @@ class Counter(_Mapping):
 
 
 class deque:
+    __abc_tpflags__ = 1 << 5  # a sequence to `match`
     def __init__(self, iterable=(), maxlen=None):
         self.maxlen = maxlen
         self._items = []

@@ -169,7 +169,7 @@ def _make_frozen(names):
     return __setattr__, __delattr__
 
 
-def _process_class(cls, init, repr, eq, order, frozen, kw_only):
+def _process_class(cls, init, repr, eq, order, frozen, kw_only, match_args=True):
     fields = {}
     bases = []
     b = _base(cls)
@@ -237,14 +237,15 @@ def _process_class(cls, init, repr, eq, order, frozen, kw_only):
         def __hash__(self):
             return hash(_key(self, flist))
         setattr(cls, "__hash__", __hash__)
-    setattr(cls, "__match_args__", tuple(f.name for f in flist if f.init and not f.kw_only))
+    if match_args and "__match_args__" not in cls.__dict__:
+        setattr(cls, "__match_args__", tuple(f.name for f in flist if f.init and not f.kw_only))
     return cls
 
 
 def dataclass(cls=None, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False,
               match_args=True, kw_only=False, slots=False):
     def wrap(c):
-        return _process_class(c, init, repr, eq, order, frozen, kw_only)
+        return _process_class(c, init, repr, eq, order, frozen, kw_only, match_args)
 
     if cls is None:
         return wrap

@@ -47,12 +47,18 @@ class Signature:
     def __str__(self):
         parts = []
         star_done = False
+        slash_due = False
         for p in self.parameters.values():
+            if slash_due and p.kind != 0:
+                parts.append("/")
+            slash_due = p.kind == 0
             if p.kind == 3 and not star_done:
                 parts.append("*")
             if p.kind in (2, 3):
                 star_done = True
             parts.append(str(p))
+        if slash_due:
+            parts.append("/")
         return "(%s)" % ", ".join(parts)
 
     def __repr__(self):
@@ -102,7 +108,7 @@ def signature(obj):
         if isclass(obj):
             return Signature([])
         raise ValueError("no signature found for %r" % (obj,))
-    if drop_first and params and params[0][1] == 1:
+    if drop_first and params and params[0][1] in (0, 1):
         params = params[1:]
     return Signature([Parameter(n, k, d) for n, k, d in params])
 

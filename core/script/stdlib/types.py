@@ -104,6 +104,7 @@ class mappingproxy:
     # a read-only view of a mapping: changes to the mapping show through, the view has no
     # way to change it
     __module__ = "builtins"
+    __abc_tpflags__ = 1 << 6  # a mapping to `match`
 
     def __init__(self, mapping):
         if not _is_mapping(mapping):
