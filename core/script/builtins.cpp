@@ -548,6 +548,17 @@ static void installTypes(Interp& in) {
     in.ellipsisCls = cls("ellipsis", in.objectCls);
     for (auto* c : {&in.boolCls, &in.noneCls, &in.functionCls, &in.builtinFnCls, &in.moduleCls, &in.rangeCls, &in.sliceCls, &in.iteratorCls, &in.ellipsisCls})
         (*c)->final_ = true;
+    // NotImplemented: what a binary or comparison method returns to let the other operand try
+    auto notImplementedCls = cls("NotImplementedType", in.objectCls);
+    notImplementedCls->final_ = true;
+    in.addMethod(notImplementedCls, "__repr__", [](Interp&, const Value&, CallArgs&) { return makeStr("NotImplemented"); });
+    auto notImplemented = std::make_shared<OpaqueObj>();
+    notImplemented->cls = notImplementedCls;
+    in.notImplemented = Value(notImplemented);
+    notImplementedCls->ctor = [](Interp& in, CallArgs& a) {
+        if (!a.pos.empty() || !a.kw.empty()) in.raiseType("NotImplementedType takes no arguments");
+        return in.notImplemented;
+    };
 
     // exceptions
     in.baseExc = cls("BaseException", in.objectCls);
@@ -1254,8 +1265,7 @@ static void installRestricted(Interp& in) {
     };
     // the module itself is core/script/stdlib/collections.py, given OrderedDict as _OrderedDict
 
-    in.setBuiltin("Ellipsis", Value());
-    in.setBuiltin("NotImplemented", Value());
+    in.setBuiltin("NotImplemented", in.notImplemented);
     in.setBuiltin("__name__", makeStr("__main__"));
 
 }

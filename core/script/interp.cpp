@@ -2201,6 +2201,7 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
     evaluator_ = std::make_unique<Evaluator>(*this);
     installBuiltins(*this);
+    setBuiltin("Ellipsis", impl_->ellipsis);
     installTypeMethods();
     installGeneratorMethods();
     installTorch(*this);
@@ -3704,6 +3705,97 @@ double pyFmod(double a, double b) {
 }
 } // namespace
 
+namespace {
+bool isNotImplemented(const Interp& in, const Value& r) {
+    return r.isMissing() || (r.isObj() && r.obj() == in.notImplemented.obj());
+}
+
+// The method `name` of an instance's class, bound: special methods are found on the type (never
+// through __getattr__), as CPython finds them.
+bool specialMethod(Interp& in, const Value& v, const std::string& name, Value& out) {
+    if (!v.is(OK::Instance) || !v.as<InstanceObj>()->cls->lookup(name)) return false;
+    return in.tryGetAttr(v, name, out);
+}
+
+// a <op> b through the operands' own methods, in CPython's order: a's __iop__ (augmented), a's
+// __op__, then b's __rop__ (tried first when b's class is a subclass of a's that overrides it).
+// A method returning NotImplemented passes to the next; Missing when none decided.
+Value userBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
+    std::string dn = binOpDunder(op), rname = "__r" + dn + "__";
+    Value m, r;
+    auto attempt = [&](const Value& self, const std::string& name, const Value& other) {
+        if (!specialMethod(in, self, name, m)) return false;
+        r = in.call(m, {other});
+        return !isNotImplemented(in, r);
+    };
+    if (inplace && attempt(a, "__i" + dn + "__", b)) return r;
+    ClassObj* ta = in.typeOf(a);
+    ClassObj* tb = in.typeOf(b);
+    bool reflected = ta != tb && b.is(OK::Instance);
+    if (reflected && tb->isSubclassOf(ta) && tb->lookup(rname) != ta->lookup(rname)) {
+        if (attempt(b, rname, a)) return r;
+        reflected = false;
+    }
+    if (attempt(a, "__" + dn + "__", b)) return r;
+    if (reflected && attempt(b, rname, a)) return r;
+    return Value::missing();
+}
+
+// CPython's message when no operand's method handled a <op> b.
+[[noreturn]] void unsupportedBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
+    auto isSeq = [](const Value& v) { return v.isStr() || v.is(OK::List) || v.is(OK::Tuple); };
+    if (op == BinOpKind::Add && isSeq(a))
+        in.raiseType("can only concatenate " + in.typeName(a) + " (not \"" + in.typeName(b) + "\") to " + in.typeName(a));
+    if (op == BinOpKind::Mult && (isSeq(a) || isSeq(b)))
+        in.raiseType("can't multiply sequence by non-int of type '" + in.typeName(isSeq(a) ? b : a) + "'");
+    in.raiseType(std::string("unsupported operand type(s) for ") + binOpSymbol(op) + (inplace ? "=" : "") + ": '" + in.typeName(a) + "' and '" + in.typeName(b) + "'");
+}
+
+CmpOpKind reflectedCmp(CmpOpKind op) {
+    switch (op) {
+    case CmpOpKind::Lt: return CmpOpKind::Gt;
+    case CmpOpKind::Gt: return CmpOpKind::Lt;
+    case CmpOpKind::LtE: return CmpOpKind::GtE;
+    case CmpOpKind::GtE: return CmpOpKind::LtE;
+    default: return op;
+    }
+}
+
+// v's own comparison method for op, called with w; Missing when its class has none or it returns
+// NotImplemented. Without a __ne__, object's: the inverse of __eq__.
+Value compareMethod(Interp& in, CmpOpKind op, const Value& v, const Value& w) {
+    if (!v.is(OK::Instance)) return Value::missing();
+    ClassObj* cls = v.as<InstanceObj>()->cls.get();
+    auto callable = [](const Value* m) { return m && (m->is(OK::Function) || m->is(OK::Builtin)); };
+    const Value* m = cls->lookup(std::string("__") + cmpOpFunction(op) + "__");
+    bool invert = false;
+    if (!callable(m) && op == CmpOpKind::NotEq) {
+        m = cls->lookup("__eq__");
+        invert = true;
+    }
+    if (!callable(m)) return Value::missing();
+    Value r = in.call(*m, {v, w});
+    if (isNotImplemented(in, r)) return Value::missing();
+    return invert ? Value::boolean(!in.truthy(r)) : r;
+}
+
+// A comparison with an instance on either side: the operands' methods, in CPython's order (the
+// reflected one first when b's class is a subclass of a's), then identity for == and !=.
+Value userCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
+    ClassObj* ta = in.typeOf(a);
+    ClassObj* tb = in.typeOf(b);
+    bool reflectedFirst = b.is(OK::Instance) && ta != tb && tb->isSubclassOf(ta);
+    Value r;
+    if (reflectedFirst && !(r = compareMethod(in, reflectedCmp(op), b, a)).isMissing()) return r;
+    if (!(r = compareMethod(in, op, a, b)).isMissing()) return r;
+    if (!reflectedFirst && !(r = compareMethod(in, reflectedCmp(op), b, a)).isMissing()) return r;
+    bool same = a.isObj() && b.isObj() && a.obj() == b.obj();
+    if (op == CmpOpKind::Eq) return Value::boolean(same);
+    if (op == CmpOpKind::NotEq) return Value::boolean(!same);
+    in.raiseType(std::string("'") + cmpOpText(op) + "' not supported between instances of '" + in.typeName(a) + "' and '" + in.typeName(b) + "'");
+}
+} // namespace
+
 Value Interp::bigBinary(BinOpKind op, const Value& a, const Value& b) {
     BigInt x = toBig(a), y = toBig(b);
     switch (op) {
@@ -3929,17 +4021,11 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
         return Value(d);
     }
     // User-defined operators.
-    std::string dn = binOpDunder(op);
-    Value m;
-    if (a.is(OK::Instance)) {
-        if (inplace && tryGetAttr(a, "__i" + dn + "__", m)) {
-            Value r = call(m, {b});
-            if (!r.isMissing()) return r;
-        }
-        if (tryGetAttr(a, "__" + dn + "__", m)) return call(m, {b});
+    if (a.is(OK::Instance) || b.is(OK::Instance)) {
+        Value r = userBinary(*this, op, a, b, inplace);
+        if (!r.isMissing()) return r;
     }
-    if (b.is(OK::Instance) && tryGetAttr(b, "__r" + dn + "__", m)) return call(m, {a});
-    raiseType(std::string("unsupported operand type(s) for ") + binOpSymbol(op) + (inplace ? "=" : "") + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+    unsupportedBinary(*this, op, a, b, inplace);
 }
 
 namespace {
@@ -3967,6 +4053,7 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
     default: break;
     }
     if (a.isTensor() || b.isTensor()) return tensorCompare(*this, op, a, b);
+    if (a.is(OK::Instance) || b.is(OK::Instance)) return userCompare(*this, op, a, b);
     if ((isBigInt(a) || isBigInt(b)) && (a.isNumber() || isBigInt(a)) && (b.isNumber() || isBigInt(b))) {
         int c;
         if (a.isFloat() || b.isFloat()) {
@@ -4040,15 +4127,6 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
         return seqCompare(*this, x, y, op);
     }
     if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
-        Value m;
-        if (a.is(OK::Instance)) {
-            auto* cls = a.as<InstanceObj>()->cls.get();
-            const Value* eq = cls->lookup(op == CmpOpKind::Eq ? "__eq__" : "__ne__");
-            if (eq && eq->is(OK::Function)) return call(*eq, {a, b});
-            // Python's default __ne__ inverts a user-defined __eq__
-            if (op == CmpOpKind::NotEq)
-                if (const Value* e2 = cls->lookup("__eq__"); e2 && e2->is(OK::Function)) return Value::boolean(!truthy(call(*e2, {a, b})));
-        }
         bool eq;
         if (a.is(OK::Dict) && b.is(OK::Dict)) {
             auto& x = a.as<DictObj>()->map;
@@ -4071,10 +4149,6 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
             catch (UnhashableError&) { eq = false; }
         }
         return Value::boolean(op == CmpOpKind::Eq ? eq : !eq);
-    }
-    if (a.is(OK::Instance)) {
-        const Value* m = a.as<InstanceObj>()->cls->lookup(std::string("__") + cmpOpFunction(op) + "__");
-        if (m && m->is(OK::Function)) return call(*m, {a, b});
     }
     if (a.is(OK::Set) && b.is(OK::Set)) return setCompare(*this, op, a, b);
     raiseType(std::string("'") + cmpOpText(op) + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");
