@@ -129,3 +129,8 @@ class Sub(A):
 print(A(1) + Sub(2))
 print(sorted([Money(3), Money(1), Money(2)], key=lambda m: m.cents)[0].cents)
 print([NotImplemented], {"k": NotImplemented}, bool(Money(1) == "x"))
+
+import types
+
+print(types.NotImplementedType, isinstance(NotImplemented, types.NotImplementedType), type(NotImplemented)() is NotImplemented)
+print(Ellipsis, Ellipsis is ..., type(Ellipsis).__name__)
