@@ -1041,10 +1041,9 @@ static void installObjectProtocol(Interp& in) {
     def("getattr", [checkAttrName](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() < 2 || a.pos.size() > 3) in.raiseType("getattr expected 2 or 3 arguments");
         const std::string& n = checkAttrName(in, a.pos[1]);
+        if (a.pos.size() == 2) return in.getAttr(a.pos[0], n); // once: a __getattr__'s own error propagates
         Value out;
-        if (in.tryGetAttr(a.pos[0], n, out)) return out;
-        if (a.pos.size() == 3) return a.pos[2];
-        return in.getAttr(a.pos[0], n);
+        return in.tryGetAttr(a.pos[0], n, out) ? out : a.pos[2];
     });
     def("setattr", [checkAttrName](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3) in.raiseType("setattr expected 3 arguments");

@@ -236,6 +236,9 @@ struct Interp::Impl {
     std::unordered_set<GenState*> liveGens;             // every generator state (orphaned at teardown)
     std::vector<std::shared_ptr<GenState>> pendingClose; // dropped while suspended: closed at the next poll
     bool tearingDown = false;
+    // set by getAttr for the tryGetAttr it calls: an AttributeError a __getattr__ raises then
+    // propagates with its own message instead of meaning "no such attribute"
+    bool getattrRaises = false;
 };
 
 GeneratorObj::~GeneratorObj() {
@@ -2801,6 +2804,17 @@ bool Interp::classAttr(const Value& o, const std::string& name, Value& out) {
 }
 
 bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
+    bool getattrRaises = std::exchange(impl_->getattrRaises, false);
+    // a class's or module's __getattr__(name): false when it raises AttributeError (unless getAttr asked)
+    auto fallback = [&](const Value& getattr, std::vector<Value> args) {
+        try {
+            out = call(getattr, std::move(args));
+            return true;
+        } catch (PyException& e) {
+            if (!getattrRaises && isInstance(e.exc, attributeError.get())) return false;
+            throw;
+        }
+    };
     if (o.isObj()) {
         switch (o.obj()->kind) {
         case OK::Instance: {
@@ -2822,15 +2836,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
                 return true;
             }
             if (name == "__class__") { out = Value(inst->cls); return true; }
-            if (const Value* ga = inst->cls->lookup("__getattr__")) {
-                try {
-                    out = call(*ga, {o, makeStr(name)});
-                    return true;
-                } catch (PyException& e) {
-                    if (isInstance(e.exc, attributeError.get())) return false;
-                    throw;
-                }
-            }
+            if (const Value* ga = inst->cls->lookup("__getattr__")) return fallback(*ga, {o, makeStr(name)});
             return false;
         }
         case OK::Module: {
@@ -2843,6 +2849,8 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
                 m->ns->vars[name] = out;
                 return true;
             }
+            auto ga = m->ns->vars.find("__getattr__"); // PEP 562
+            if (ga != m->ns->vars.end()) return fallback(ga->second, {makeStr(name)});
             return false;
         }
         case OK::Class: return classAttr(o, name, out);
@@ -2906,6 +2914,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
 
 Value Interp::getAttr(const Value& o, const std::string& name) {
     Value out;
+    impl_->getattrRaises = true;
     if (tryGetAttr(o, name, out)) return out;
     // a name PyTorch has and Fuselab does not provide yet says so
     std::string ns = o.is(OK::Module) ? o.as<ModuleObj>()->name : o.isTensor() || (o.is(OK::Class) && o.as<ClassObj>() == tensorCls.get()) ? "torch.Tensor" : "";
