@@ -1074,17 +1074,7 @@ static void installObjectProtocol(Interp& in) {
     });
     def("hash", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 1) in.raiseType("hash() takes exactly one argument");
-        if (a.pos[0].is(OK::Instance)) {
-            // a class's own __hash__ (None: unhashable, as eq=True dataclasses are)
-            const Value* h = a.pos[0].as<InstanceObj>()->cls->lookup("__hash__");
-            if (h && h->isNone()) in.raiseType("unhashable type: '" + a.pos[0].as<InstanceObj>()->cls->name + "'");
-            if (h && (h->is(OK::Function) || h->is(OK::Builtin))) {
-                Value r = in.call(*h, {a.pos[0]});
-                if (!r.isInt()) in.raiseType("__hash__ method should return an integer");
-                return r;
-            }
-        }
-        try { return Value::integer(int64_t(hashValue(a.pos[0]) >> 1)); }
+        try { return Value::integer(pyHash(a.pos[0])); }
         catch (UnhashableError& u) { in.raiseType("unhashable type: '" + u.typeName + "'"); }
     });
     def("divmod", [](Interp& in, const Value&, CallArgs& a) {

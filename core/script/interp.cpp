@@ -236,6 +236,7 @@ struct Interp::Impl {
     std::unordered_set<GenState*> liveGens;             // every generator state (orphaned at teardown)
     std::vector<std::shared_ptr<GenState>> pendingClose; // dropped while suspended: closed at the next poll
     bool tearingDown = false;
+    Interp* outerKeyInterp = nullptr; // the thread's key interpreter before this one (value.h)
     // set by getAttr for the tryGetAttr it calls: an AttributeError a __getattr__ raises then
     // propagates with its own message instead of meaning "no such attribute"
     bool getattrRaises = false;
@@ -869,6 +870,12 @@ struct Evaluator {
         }
     }
 
+    // A class body that defines __eq__ and not __hash__ makes its instances unhashable, as CPython's
+    // type() does (__hash__ = None in the class's namespace).
+    static void hashFollowsEq(const ClassP& cls) {
+        if (cls->attrs.count("__eq__") && !cls->attrs.count("__hash__")) addClassAttr(cls, "__hash__", Value());
+    }
+
     // A class's namespace entry: functions learn their class (zero-argument super()).
     static void addClassAttr(const ClassP& cls, const std::string& k, const Value& v) {
         if (!cls->attrs.count(k)) cls->attrOrder.push_back(k);
@@ -944,6 +951,7 @@ struct Evaluator {
             addClassAttr(cls, strOf(e.key), e.val);
         }
         if (auto m = cls->attrs.find("__module__"); m != cls->attrs.end() && m->second.isStr()) cls->module = strOf(m->second);
+        hashFollowsEq(cls);
         if (mcs != in.typeCls) cls->meta = mcs;
         else cls->meta = metaclassOf(Value::missing(), bases);
         CallArgs kw;
@@ -1007,6 +1015,7 @@ struct Evaluator {
             if (auto mm = cs->vars.find("__module__"); mm != cs->vars.end() && mm->second.isStr()) cls->module = strOf(mm->second);
             for (auto& k : cs->order)
                 if (auto v = cs->vars.find(k); v != cs->vars.end()) addClassAttr(cls, k, v->second);
+            hashFollowsEq(cls);
             clsV = Value(cls);
             initSubclass(cls, std::move(kws));
         } else { // the namespace and the bases as written go to the metaclass
@@ -2205,6 +2214,8 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
     evaluator_ = std::make_unique<Evaluator>(*this);
     installBuiltins(*this);
     setBuiltin("Ellipsis", impl_->ellipsis);
+    impl_->outerKeyInterp = keyInterp();
+    setKeyInterp(this); // dict keys and set members with a script __hash__ / __eq__ run them here
     installTypeMethods();
     installGeneratorMethods();
     installTorch(*this);
@@ -2285,6 +2296,7 @@ void Interp::installGeneratorMethods() {
 }
 
 Interp::~Interp() {
+    if (keyInterp() == this) setKeyInterp(impl_->outerKeyInterp);
     impl_->tearingDown = true; // suspended generators freed from here on are unwound, not closed
     impl_->pendingClose.clear();
     compileHooks.reset(); // compiled entries hold values of this run
@@ -2424,7 +2436,16 @@ void Interp::runMain(const std::shared_ptr<Module>& mod) {
         const CancelToken* c = static_cast<Interp*>(arg)->options().cancel;
         if (c && c->cancelled()) throw Cancelled{};
     }, this);
-    struct Reset { ~Reset() { BigInt::setPoll(nullptr, nullptr); } } reset;
+    // a run on another thread than the one that made the interpreter: keys hash through it there
+    Interp* outerKeys = keyInterp();
+    setKeyInterp(this);
+    struct Reset {
+        Interp* outerKeys;
+        ~Reset() {
+            BigInt::setPoll(nullptr, nullptr);
+            setKeyInterp(outerKeys);
+        }
+    } reset{outerKeys};
     runModule(mod, "__main__", {{"__file__", makeStr(mod->filename)}});
 }
 
@@ -2593,7 +2614,11 @@ Value Interp::call(const Value& f, CallArgs& args) {
                                                                      "update", "setdefault", "popitem", "add", "discard", "__setitem__", "__delitem__"};
             if (mutating.count(b->name)) tracer->onMutate(b->self);
         }
-        return b->fn(*this, b->self, args);
+        try {
+            return b->fn(*this, b->self, args);
+        } catch (UnhashableError& u) { // a key of a native method's dict or set (d.setdefault([]))
+            raiseType("unhashable type: '" + u.typeName + "'");
+        }
     }
     case OK::BoundMethod: {
         auto* bm = f.as<BoundMethodObj>();
