@@ -708,9 +708,17 @@ static void installConstructors(Interp& in) {
         if (!a.pos.empty()) {
             const Value& src = a.pos[0];
             if (src.is(OK::Dict) && in.tracer) in.tracer->onSeqUse(src); // a copy: every entry is read
+            Value keys;
             if (src.is(OK::Dict)) {
                 for (auto& e : src.as<DictObj>()->map.entries())
                     if (e.live) d->map.set(e.key, e.val);
+            } else if (src.is(OK::Instance) && in.tryGetAttr(src, "keys", keys)) {
+                // a mapping, as CPython takes anything with keys(): its keys, each looked up with []
+                for (auto& k : in.toVector(in.call(keys, std::vector<Value>{}))) {
+                    Value v = in.getItem(src, k);
+                    try { d->map.set(k, v); }
+                    catch (UnhashableError& u) { in.raiseType("unhashable type: '" + u.typeName + "'"); }
+                }
             } else {
                 for (auto& item : in.toVector(src)) {
                     auto kv = in.toVector(item);

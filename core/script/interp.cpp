@@ -1430,7 +1430,7 @@ struct Evaluator {
             auto dobj = std::make_shared<DictObj>();
             for (size_t i = 0; i < d->keys.size(); ++i) {
                 if (!d->keys[i]) {
-                    Value other = eval(d->values[i].get(), s);
+                    Value other = mappingAsDict(eval(d->values[i].get(), s));
                     if (!other.is(OK::Dict)) in.raiseType("'" + in.typeName(other) + "' object is not a mapping");
                     if (in.tracer) in.tracer->onSeqUse(other); // {**d} reads every entry
                     for (auto& en : other.as<DictObj>()->map.entries())
@@ -1471,6 +1471,38 @@ struct Evaluator {
         }
         }
         in.raise(in.runtimeError, "internal: unknown expression");
+    }
+
+    // How CPython names a callee in a call's errors: "module.qualname()", "name()" for builtins.
+    std::string calleeText(const Value& fn) {
+        if (fn.is(OK::BoundMethod)) return calleeText(fn.as<BoundMethodObj>()->func);
+        if (fn.is(OK::Builtin)) return fn.as<BuiltinObj>()->name + "()";
+        std::string module, qual;
+        if (fn.is(OK::Function)) {
+            auto* f = fn.as<FunctionObj>();
+            if (f->globals) {
+                auto name = f->globals->vars.find("__name__");
+                if (name != f->globals->vars.end() && name->second.isStr()) module = strOf(name->second);
+            }
+            qual = f->qualname;
+        } else if (fn.is(OK::Class)) {
+            auto* c = fn.as<ClassObj>();
+            auto q = c->attrs.find("__qualname__");
+            module = c->module;
+            qual = q != c->attrs.end() && q->second.isStr() ? strOf(q->second) : c->name;
+        } else {
+            return in.typeName(fn) + " object";
+        }
+        return (module.empty() || module == "builtins" ? "" : module + ".") + qual + "()";
+    }
+
+    // `**m` of an instance with keys() (a mapping, to CPython): the dict its keys and items make.
+    Value mappingAsDict(const Value& v) {
+        Value keys;
+        if (!v.is(OK::Instance) || !in.tryGetAttr(v, "keys", keys)) return v;
+        CallArgs a;
+        a.pos.push_back(v);
+        return in.dictCls->ctor(in, a);
     }
 
     void setAdd(SetObj* so, const Value& v) {
@@ -1731,7 +1763,8 @@ struct Evaluator {
             }
             Value v = eval(k.value.get(), s);
             if (k.arg.empty()) {
-                if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
+                v = mappingAsDict(v);
+                if (!v.is(OK::Dict)) in.raiseType(calleeText(fn) + " argument after ** must be a mapping, not " + in.typeName(v));
                 if (in.tracer) in.tracer->onSeqUse(v); // f(**d) reads every entry
                 for (auto& en : v.as<DictObj>()->map.entries()) {
                     if (!en.live) continue;
