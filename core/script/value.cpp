@@ -189,16 +189,32 @@ bool keyEquals(const Value& a, const Value& b) {
     }
 }
 
-// A script's __eq__ may change the map under the lookup: candidates are held by index and
-// re-checked after each comparison.
+// A script's __eq__ may change the map under the lookup. The candidates are taken first (indices
+// into entries_ stay valid while entries are only added); a comparison's answer counts while its
+// entry still holds the key compared, and the lookup starts again when it does not, or when the
+// entries were compacted meanwhile (CPython restarts a dict lookup on the same grounds).
 size_t ValueMap::indexOf(const Value& key, size_t h) {
-    auto range = index_.equal_range(h);
-    std::vector<size_t> candidates;
-    for (auto it = range.first; it != range.second; ++it) candidates.push_back(it->second);
-    for (size_t i : candidates) {
-        if (i >= entries_.size() || !entries_[i].live) continue;
-        Value stored = entries_[i].key;
-        if (keyEquals(stored, key) && i < entries_.size() && entries_[i].live) return i;
+    for (bool again = true; again;) {
+        again = false;
+        size_t compactions = compactions_;
+        auto range = index_.equal_range(h);
+        size_t fixed[8], count = 0;
+        std::vector<size_t> more;
+        for (auto it = range.first; it != range.second; ++it) {
+            if (count < 8) fixed[count++] = it->second;
+            else more.push_back(it->second);
+        }
+        for (size_t k = 0; k < count + more.size() && !again; ++k) {
+            size_t i = k < count ? fixed[k] : more[k - count];
+            if (!entries_[i].live) continue;
+            Value stored = entries_[i].key; // held: the comparison may drop the entry
+            bool equal = keyEquals(stored, key);
+            if (compactions != compactions_) { again = true; break; }
+            const Value& now = entries_[i].key;
+            bool same = entries_[i].live && now.type() == stored.type() && (now.isObj() ? now.obj() == stored.obj() : true);
+            if (!same) again = true;
+            else if (equal) return i;
+        }
     }
     return kAbsent;
 }
@@ -234,6 +250,7 @@ bool ValueMap::erase(const Value& key) {
 }
 
 void ValueMap::compact() {
+    ++compactions_;
     std::vector<Entry> kept;
     kept.reserve(live_);
     for (auto& e : entries_)

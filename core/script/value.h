@@ -94,7 +94,7 @@ public:
     const Value* find(const Value& key) const { return const_cast<ValueMap*>(this)->find(key); }
     void set(const Value& key, Value val);
     bool erase(const Value& key);
-    void clear() { entries_.clear(); index_.clear(); live_ = 0; }
+    void clear() { entries_.clear(); index_.clear(); live_ = 0; ++version_; ++compactions_; }
     size_t size() const { return live_; }
     // Iterate live entries: for (auto& e : m.entries()) if (e.live) ...
     const std::vector<Entry>& entries() const { return entries_; }
@@ -108,6 +108,7 @@ private:
     std::vector<Entry> entries_;
     std::unordered_multimap<size_t, size_t> index_;
     size_t live_ = 0, version_ = 0;
+    size_t compactions_ = 0; // entries renumbered (compact, clear): lookups holding indices start again
 };
 
 // ---------------------------------------------------------------- objects

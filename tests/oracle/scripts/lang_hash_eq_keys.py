@@ -1,7 +1,7 @@
 # covers: script classes' __hash__ and __eq__ deciding dict keys and set members (equal instances
 # with equal hashes are one key, mixed with the ints they equal), __hash__ = None and a class with
 # __eq__ but no __hash__ being unhashable (CPython's TypeError), inheritance of both, and how
-# often CPython calls them
+# often CPython calls them (also while an __eq__ changes the dict it is compared in)
 class Point:
     def __init__(self, x, y):
         self.x, self.y = x, y
@@ -89,3 +89,37 @@ except TypeError as e:
     print("TypeError:", e)
 print(hash(BigHash()), hash(BigHash()) == hash(2 ** 64 + 5))
 
+
+
+# a key whose __eq__ changes the dict while it is compared; clearing a dict or set while iterating it
+class Mutator:
+    def __init__(self, d):
+        self.d = d
+        self.n = 0
+
+    def __hash__(self):
+        return 7
+
+    def __eq__(self, other):
+        self.n += 1
+        if self.n == 1:
+            self.d[100 + self.n] = "added while comparing"
+        return False
+
+
+d = {}
+m1 = Mutator(d)
+d[m1] = "m1"
+m2 = Mutator(d)
+print(m2 in d, sorted(map(str, d.values())), m1.n, m2.n)
+try:
+    for k in d:
+        d.clear()
+except RuntimeError as e:
+    print("RuntimeError:", e)
+s = {1, 2}
+try:
+    for k in s:
+        s.clear()
+except RuntimeError as e:
+    print("RuntimeError:", e)
