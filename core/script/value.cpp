@@ -152,6 +152,9 @@ int64_t pyHash(const Value& v) {
     case OK::Dict: throw UnhashableError{"dict"};
     case OK::Set: throw UnhashableError{"set"};
     case OK::Instance: return hashInstance(v);
+    // equal by value (keyEquals), so hashed by value: torch.device('cpu') made twice is one key
+    case OK::Dtype: return hashInt(v.as<DtypeObj>()->scalarType);
+    case OK::Device: return int64_t(std::hash<std::string>()(v.as<DeviceObj>()->type)) ^ hashInt(v.as<DeviceObj>()->index);
     default: return identityHash(v.obj());
     }
 }

@@ -25,3 +25,10 @@ print(len(s))
 print({2 ** 70: 'a'}[2.0 ** 70])
 print((2 ** 70) == 2.0 ** 70, {(1, 2): 'x'}[(1.0, 2.0)])
 print(hash(int(2 ** 61 - 2) * 2), hash(-(2 ** 61 - 1) * 3))
+
+# torch's devices and dtypes are keys by value
+import torch
+
+d = {torch.device('cpu'): 1, torch.float32: 'f'}
+print(d[torch.device('cpu')], d[torch.float32], torch.device('cpu') in {torch.device('cpu')}, len({torch.device('cpu'), torch.device('cpu')}))
+print(hash(torch.device('cpu')) == hash(torch.device('cpu')), hash(torch.float32) == hash(torch.float32))
