@@ -83,10 +83,10 @@ size_t BigInt::bitLength() const {
     return (mag_.size() - 1) * 32 + bits;
 }
 
-size_t BigInt::hash() const {
-    size_t h = neg_ ? 0x9e3779b97f4a7c15ULL : 0x12345;
-    for (uint32_t l : mag_) h ^= l + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h;
+uint64_t BigInt::magnitudeMod(uint64_t m) const {
+    unsigned __int128 r = 0;
+    for (size_t i = mag_.size(); i-- > 0;) r = ((r << 32) | mag_[i]) % m;
+    return uint64_t(r);
 }
 
 std::string BigInt::toDecimal() const {

@@ -21,7 +21,7 @@ public:
     double toDouble() const; // +-inf when too large
     std::string toDecimal() const;
     size_t bitLength() const;
-    size_t hash() const;
+    uint64_t magnitudeMod(uint64_t m) const; // |this| mod m, for m below 2**63 (Python's numeric hash)
 
     static int compare(const BigInt& a, const BigInt& b);
     friend BigInt operator+(const BigInt& a, const BigInt& b);

@@ -11,6 +11,7 @@
 #include "core/script/interp.h"
 #include "core/script/pyformat.h"
 #include "core/script/torch_api.h"
+#include "core/script/unicode.h"
 
 namespace fl::script {
 
@@ -221,13 +222,25 @@ std::string strFormat(Interp& in, const std::string& fmt, CallArgs& a) {
     return out;
 }
 
-bool isSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
+// str.strip() and split() with no argument take Unicode's whitespace, as str.isspace() does.
 std::string stripChars(const std::string& s, const Value& chars, bool left, bool right) {
-    auto strip = [&](unsigned char c) { return chars.isNone() || chars.isMissing() ? isSpace(c) : strOf(chars).find(char(c)) != std::string::npos; };
     size_t a = 0, b = s.size();
-    if (left) while (a < b && strip(s[a])) ++a;
-    if (right) while (b > a && strip(s[b - 1])) --b;
+    if (chars.isNone() || chars.isMissing()) {
+        if (left) for (size_t n; a < b && (n = unicode::spaceAt(s, a));) a += n;
+        if (right) for (size_t n; b > a && (n = unicode::spaceBefore(s, b));) b -= n;
+        return s.substr(a, b - a);
+    }
+    std::vector<uint32_t> set = unicode::decode(strOf(chars));
+    auto stripped = [&](size_t i, size_t& n) { return std::find(set.begin(), set.end(), unicode::decodeAt(s, i, n)) != set.end(); };
+    size_t n = 1;
+    if (left) while (a < b && stripped(a, n)) a += n;
+    if (right)
+        while (b > a) {
+            size_t start = b - 1;
+            while (start > a && ((unsigned char)s[start] & 0xC0) == 0x80) --start;
+            if (!stripped(start, n)) break;
+            b = start;
+        }
     return s.substr(a, b - a);
 }
 
@@ -236,12 +249,15 @@ Value splitStr(Interp& in, const std::string& s, const Value& sepV, int64_t maxs
     if (sepV.isNone() || sepV.isMissing()) {
         // whitespace split
         std::vector<std::pair<size_t, size_t>> words;
-        size_t i = 0;
+        size_t i = 0, n = 0;
         while (i < s.size()) {
-            while (i < s.size() && isSpace(s[i])) ++i;
+            while (i < s.size() && (n = unicode::spaceAt(s, i))) i += n;
             if (i >= s.size()) break;
-            size_t j = i;
-            while (j < s.size() && !isSpace(s[j])) ++j;
+            size_t j = i, len = 1;
+            while (j < s.size() && !unicode::spaceAt(s, j)) {
+                unicode::decodeAt(s, j, len);
+                j += len;
+            }
             words.emplace_back(i, j);
             i = j;
         }
@@ -251,13 +267,13 @@ Value splitStr(Interp& in, const std::string& s, const Value& sepV, int64_t maxs
             for (int64_t k = 0; k < maxsplit; ++k) parts.push_back(makeStr(s.substr(words[k].first, words[k].second - words[k].first)));
             std::string rest = s.substr(words[maxsplit].first);
             size_t e = rest.size();
-            while (e > 0 && isSpace(rest[e - 1])) --e;
+            while (e > 0 && (n = unicode::spaceBefore(rest, e))) e -= n;
             parts.push_back(makeStr(rest.substr(0, e)));
         } else {
             size_t keep = words.size() - maxsplit;
             std::string head = s.substr(0, words[keep - 1].second);
             size_t st = 0;
-            while (st < head.size() && isSpace(head[st])) ++st;
+            while (st < head.size() && (n = unicode::spaceAt(head, st))) st += n;
             parts.push_back(makeStr(head.substr(st)));
             for (size_t k = keep; k < words.size(); ++k) parts.push_back(makeStr(s.substr(words[k].first, words[k].second - words[k].first)));
         }
@@ -532,6 +548,17 @@ static void installTypes(Interp& in) {
     in.ellipsisCls = cls("ellipsis", in.objectCls);
     for (auto* c : {&in.boolCls, &in.noneCls, &in.functionCls, &in.builtinFnCls, &in.moduleCls, &in.rangeCls, &in.sliceCls, &in.iteratorCls, &in.ellipsisCls})
         (*c)->final_ = true;
+    // NotImplemented: what a binary or comparison method returns to let the other operand try
+    auto notImplementedCls = cls("NotImplementedType", in.objectCls);
+    notImplementedCls->final_ = true;
+    in.addMethod(notImplementedCls, "__repr__", [](Interp&, const Value&, CallArgs&) { return makeStr("NotImplemented"); });
+    auto notImplemented = std::make_shared<OpaqueObj>();
+    notImplemented->cls = notImplementedCls;
+    in.notImplemented = Value(notImplemented);
+    notImplementedCls->ctor = [](Interp& in, CallArgs& a) {
+        if (!a.pos.empty() || !a.kw.empty()) in.raiseType("NotImplementedType takes no arguments");
+        return in.notImplemented;
+    };
 
     // exceptions
     in.baseExc = cls("BaseException", in.objectCls);
@@ -681,9 +708,17 @@ static void installConstructors(Interp& in) {
         if (!a.pos.empty()) {
             const Value& src = a.pos[0];
             if (src.is(OK::Dict) && in.tracer) in.tracer->onSeqUse(src); // a copy: every entry is read
+            Value keys;
             if (src.is(OK::Dict)) {
                 for (auto& e : src.as<DictObj>()->map.entries())
                     if (e.live) d->map.set(e.key, e.val);
+            } else if (src.is(OK::Instance) && in.tryGetAttr(src, "keys", keys)) {
+                // a mapping, as CPython takes anything with keys(): its keys, each looked up with []
+                for (auto& k : in.toVector(in.call(keys, std::vector<Value>{}))) {
+                    Value v = in.getItem(src, k);
+                    try { d->map.set(k, v); }
+                    catch (UnhashableError& u) { in.raiseType("unhashable type: '" + u.typeName + "'"); }
+                }
             } else {
                 for (auto& item : in.toVector(src)) {
                     auto kv = in.toVector(item);
@@ -1014,10 +1049,9 @@ static void installObjectProtocol(Interp& in) {
     def("getattr", [checkAttrName](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() < 2 || a.pos.size() > 3) in.raiseType("getattr expected 2 or 3 arguments");
         const std::string& n = checkAttrName(in, a.pos[1]);
+        if (a.pos.size() == 2) return in.getAttr(a.pos[0], n); // once: a __getattr__'s own error propagates
         Value out;
-        if (in.tryGetAttr(a.pos[0], n, out)) return out;
-        if (a.pos.size() == 3) return a.pos[2];
-        return in.getAttr(a.pos[0], n);
+        return in.tryGetAttr(a.pos[0], n, out) ? out : a.pos[2];
     });
     def("setattr", [checkAttrName](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 3) in.raiseType("setattr expected 3 arguments");
@@ -1048,17 +1082,7 @@ static void installObjectProtocol(Interp& in) {
     });
     def("hash", [](Interp& in, const Value&, CallArgs& a) {
         if (a.pos.size() != 1) in.raiseType("hash() takes exactly one argument");
-        if (a.pos[0].is(OK::Instance)) {
-            // a class's own __hash__ (None: unhashable, as eq=True dataclasses are)
-            const Value* h = a.pos[0].as<InstanceObj>()->cls->lookup("__hash__");
-            if (h && h->isNone()) in.raiseType("unhashable type: '" + a.pos[0].as<InstanceObj>()->cls->name + "'");
-            if (h && (h->is(OK::Function) || h->is(OK::Builtin))) {
-                Value r = in.call(*h, {a.pos[0]});
-                if (!r.isInt()) in.raiseType("__hash__ method should return an integer");
-                return r;
-            }
-        }
-        try { return Value::integer(int64_t(hashValue(a.pos[0]) >> 1)); }
+        try { return Value::integer(pyHash(a.pos[0])); }
         catch (UnhashableError& u) { in.raiseType("unhashable type: '" + u.typeName + "'"); }
     });
     def("divmod", [](Interp& in, const Value&, CallArgs& a) {
@@ -1238,8 +1262,7 @@ static void installRestricted(Interp& in) {
     };
     // the module itself is core/script/stdlib/collections.py, given OrderedDict as _OrderedDict
 
-    in.setBuiltin("Ellipsis", Value());
-    in.setBuiltin("NotImplemented", Value());
+    in.setBuiltin("NotImplemented", in.notImplemented);
     in.setBuiltin("__name__", makeStr("__main__"));
 
 }
@@ -1274,16 +1297,29 @@ static void installStrMethods(Interp& in) {
         auto b = sig.bind(in, a);
         return splitStr(in, S(self), b[0], b[1].isMissing() ? -1 : toInt(in, b[1], "maxsplit"), true);
     };
-    sm["splitlines"] = [S](Interp&, const Value& self, CallArgs&) {
+    sm["splitlines"] = [S](Interp& in, const Value& self, CallArgs& a) {
+        static Sig sig("splitlines", "keepends=");
+        auto b = sig.bind(in, a);
+        bool keep = !b[0].isMissing() && in.truthy(b[0]);
+        // Unicode's line boundaries: \n \r \r\n \v \f \x1c \x1d \x1e \x85 \u2028 \u2029
+        auto breakAt = [](const std::string& s, size_t i) -> size_t {
+            size_t n = 1;
+            uint32_t cp = unicode::decodeAt(s, i, n);
+            if (cp == '\r' && i + 1 < s.size() && s[i + 1] == '\n') return 2;
+            bool brk = cp == '\n' || cp == '\r' || cp == 0x0b || cp == 0x0c || (cp >= 0x1c && cp <= 0x1e) || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+            return brk ? n : 0;
+        };
         std::vector<Value> out;
         const std::string& s = S(self);
         size_t i = 0;
         while (i < s.size()) {
-            size_t j = i;
-            while (j < s.size() && s[j] != '\n' && s[j] != '\r') ++j;
-            out.push_back(makeStr(s.substr(i, j - i)));
-            if (j < s.size() && s[j] == '\r' && j + 1 < s.size() && s[j + 1] == '\n') ++j;
-            i = j + 1;
+            size_t j = i, n = 0, len = 1;
+            while (j < s.size() && !(n = breakAt(s, j))) {
+                unicode::decodeAt(s, j, len);
+                j += len;
+            }
+            out.push_back(makeStr(s.substr(i, j - i + (keep ? n : 0))));
+            i = j + n;
         }
         return makeList(std::move(out));
     };
@@ -1321,23 +1357,6 @@ static void installStrMethods(Interp& in) {
         }
         out += s.substr(pos);
         return makeStr(out);
-    };
-    sm["upper"] = [S](Interp&, const Value& self, CallArgs&) { std::string s = S(self); for (auto& c : s) c = char(toupper((unsigned char)c)); return makeStr(s); };
-    sm["lower"] = [S](Interp&, const Value& self, CallArgs&) { std::string s = S(self); for (auto& c : s) c = char(tolower((unsigned char)c)); return makeStr(s); };
-    sm["title"] = [S](Interp&, const Value& self, CallArgs&) {
-        std::string s = S(self);
-        bool prevAlpha = false;
-        for (auto& c : s) {
-            bool al = isalpha((unsigned char)c);
-            c = al ? char(prevAlpha ? tolower((unsigned char)c) : toupper((unsigned char)c)) : c;
-            prevAlpha = al;
-        }
-        return makeStr(s);
-    };
-    sm["capitalize"] = [S](Interp&, const Value& self, CallArgs&) {
-        std::string s = S(self);
-        for (size_t i = 0; i < s.size(); ++i) s[i] = char(i ? tolower((unsigned char)s[i]) : toupper((unsigned char)s[i]));
-        return makeStr(s);
     };
     // str methods' optional start and end (arguments 1 and 2) as character offsets into n characters
     auto charRange = [](Interp& in, CallArgs& a, int64_t n, int64_t& b, int64_t& e) {
@@ -1450,38 +1469,7 @@ static void installStrMethods(Interp& in) {
         if (!s.empty() && (s[0] == '+' || s[0] == '-')) { sign = s.substr(0, 1); s = s.substr(1); }
         return makeStr(sign + std::string(size_t(width - len), '0') + s);
     };
-    auto pred = [S](int (*f)(int)) {
-        return [S, f](Interp&, const Value& self, CallArgs&) {
-            const std::string& s = S(self);
-            if (s.empty()) return Value::boolean(false);
-            for (unsigned char c : s) if (!f(c)) return Value::boolean(false);
-            return Value::boolean(true);
-        };
-    };
-    sm["isdigit"] = pred(isdigit);
-    sm["isnumeric"] = pred(isdigit);
-    sm["isdecimal"] = pred(isdigit);
-    sm["isalpha"] = pred(isalpha);
-    sm["isalnum"] = pred(isalnum);
-    sm["isspace"] = pred(isspace);
-    sm["isupper"] = [S](Interp&, const Value& self, CallArgs&) {
-        bool cased = false;
-        for (unsigned char c : S(self)) { if (islower(c)) return Value::boolean(false); if (isupper(c)) cased = true; }
-        return Value::boolean(cased);
-    };
-    sm["islower"] = [S](Interp&, const Value& self, CallArgs&) {
-        bool cased = false;
-        for (unsigned char c : S(self)) { if (isupper(c)) return Value::boolean(false); if (islower(c)) cased = true; }
-        return Value::boolean(cased);
-    };
     sm["format"] = [S](Interp& in, const Value& self, CallArgs& a) { return makeStr(strFormat(in, S(self), a)); };
-    sm["partition"] = [S](Interp& in, const Value& self, CallArgs& a) {
-        const std::string& s = S(self);
-        const std::string& sep = toStr(in, a.pos.at(0), "sep");
-        size_t f = s.find(sep);
-        if (f == std::string::npos) return makeTuple({makeStr(s), makeStr(""), makeStr("")});
-        return makeTuple({makeStr(s.substr(0, f)), makeStr(sep), makeStr(s.substr(f + sep.size()))});
-    };
     sm["removeprefix"] = [S](Interp& in, const Value& self, CallArgs& a) {
         const std::string& s = S(self);
         const std::string& p = toStr(in, a.pos.at(0), "prefix");
@@ -1492,7 +1480,7 @@ static void installStrMethods(Interp& in) {
         const std::string& p = toStr(in, a.pos.at(0), "suffix");
         return makeStr(!p.empty() && s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0 ? s.substr(0, s.size() - p.size()) : s);
     };
-
+    installStrUnicodeMethods(in);
 }
 
 // list.index / tuple.index's optional start and end, clamped as slice bounds are.

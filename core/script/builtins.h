@@ -13,6 +13,8 @@ namespace fl::script {
 class Interp;
 
 void installBuiltins(Interp& in);
+// str's methods that need Unicode data (str_methods.cpp), installed over the byte-wise ones.
+void installStrUnicodeMethods(Interp& in);
 
 std::string formatValue(Interp& in, const Value& v, const std::string& spec); // format(v, spec)
 std::string percentFormat(Interp& in, const std::string& fmt, const Value& args); // "%.3f" % x

@@ -256,6 +256,10 @@ struct Interp::Impl {
     std::unordered_set<GenState*> liveGens;             // every generator state (orphaned at teardown)
     std::vector<std::shared_ptr<GenState>> pendingClose; // dropped while suspended: closed at the next poll
     bool tearingDown = false;
+    Interp* outerKeyInterp = nullptr; // the thread's key interpreter before this one (value.h)
+    // set by getAttr for the tryGetAttr it calls: an AttributeError a __getattr__ raises then
+    // propagates with its own message instead of meaning "no such attribute"
+    bool getattrRaises = false;
 };
 
 GeneratorObj::~GeneratorObj() {
@@ -929,6 +933,12 @@ struct Evaluator {
         }
     }
 
+    // A class body that defines __eq__ and not __hash__ makes its instances unhashable, as CPython's
+    // type() does (__hash__ = None in the class's namespace).
+    static void hashFollowsEq(const ClassP& cls) {
+        if (cls->attrs.count("__eq__") && !cls->attrs.count("__hash__")) addClassAttr(cls, "__hash__", Value());
+    }
+
     // A class's namespace entry: functions learn their class (zero-argument super()).
     static void addClassAttr(const ClassP& cls, const std::string& k, const Value& v) {
         if (k == "__abc_tpflags__" && v.isInt()) { // read, then dropped from the namespace, as abc does
@@ -1008,6 +1018,7 @@ struct Evaluator {
             addClassAttr(cls, strOf(e.key), e.val);
         }
         if (auto m = cls->attrs.find("__module__"); m != cls->attrs.end() && m->second.isStr()) cls->module = strOf(m->second);
+        hashFollowsEq(cls);
         if (mcs != in.typeCls) cls->meta = mcs;
         else cls->meta = metaclassOf(Value::missing(), bases);
         CallArgs kw;
@@ -1071,6 +1082,7 @@ struct Evaluator {
             if (auto mm = cs->vars.find("__module__"); mm != cs->vars.end() && mm->second.isStr()) cls->module = strOf(mm->second);
             for (auto& k : cs->order)
                 if (auto v = cs->vars.find(k); v != cs->vars.end()) addClassAttr(cls, k, v->second);
+            hashFollowsEq(cls);
             clsV = Value(cls);
             initSubclass(cls, std::move(kws));
         } else { // the namespace and the bases as written go to the metaclass
@@ -1485,7 +1497,7 @@ struct Evaluator {
             auto dobj = std::make_shared<DictObj>();
             for (size_t i = 0; i < d->keys.size(); ++i) {
                 if (!d->keys[i]) {
-                    Value other = eval(d->values[i].get(), s);
+                    Value other = mappingAsDict(eval(d->values[i].get(), s));
                     if (!other.is(OK::Dict)) in.raiseType("'" + in.typeName(other) + "' object is not a mapping");
                     if (in.tracer) in.tracer->onSeqUse(other); // {**d} reads every entry
                     for (auto& en : other.as<DictObj>()->map.entries())
@@ -1526,6 +1538,38 @@ struct Evaluator {
         }
         }
         in.raise(in.runtimeError, "internal: unknown expression");
+    }
+
+    // How CPython names a callee in a call's errors: "module.qualname()", "name()" for builtins.
+    std::string calleeText(const Value& fn) {
+        if (fn.is(OK::BoundMethod)) return calleeText(fn.as<BoundMethodObj>()->func);
+        if (fn.is(OK::Builtin)) return fn.as<BuiltinObj>()->name + "()";
+        std::string module, qual;
+        if (fn.is(OK::Function)) {
+            auto* f = fn.as<FunctionObj>();
+            if (f->globals) {
+                auto name = f->globals->vars.find("__name__");
+                if (name != f->globals->vars.end() && name->second.isStr()) module = strOf(name->second);
+            }
+            qual = f->qualname;
+        } else if (fn.is(OK::Class)) {
+            auto* c = fn.as<ClassObj>();
+            auto q = c->attrs.find("__qualname__");
+            module = c->module;
+            qual = q != c->attrs.end() && q->second.isStr() ? strOf(q->second) : c->name;
+        } else {
+            return in.typeName(fn) + " object";
+        }
+        return (module.empty() || module == "builtins" ? "" : module + ".") + qual + "()";
+    }
+
+    // `**m` of an instance with keys() (a mapping, to CPython): the dict its keys and items make.
+    Value mappingAsDict(const Value& v) {
+        Value keys;
+        if (!v.is(OK::Instance) || !in.tryGetAttr(v, "keys", keys)) return v;
+        CallArgs a;
+        a.pos.push_back(v);
+        return in.dictCls->ctor(in, a);
     }
 
     void setAdd(SetObj* so, const Value& v) {
@@ -1786,7 +1830,8 @@ struct Evaluator {
             }
             Value v = eval(k.value.get(), s);
             if (k.arg.empty()) {
-                if (!v.is(OK::Dict)) in.raiseType("argument after ** must be a mapping, not " + in.typeName(v));
+                v = mappingAsDict(v);
+                if (!v.is(OK::Dict)) in.raiseType(calleeText(fn) + " argument after ** must be a mapping, not " + in.typeName(v));
                 if (in.tracer) in.tracer->onSeqUse(v); // f(**d) reads every entry
                 for (auto& en : v.as<DictObj>()->map.entries()) {
                     if (!en.live) continue;
@@ -2286,6 +2331,9 @@ Interp::Interp(RunOptions opts) : impl_(std::make_unique<Impl>()), opts_(std::mo
     impl_->ellipsis = Value(std::make_shared<EllipsisObj>());
     evaluator_ = std::make_unique<Evaluator>(*this);
     installBuiltins(*this);
+    setBuiltin("Ellipsis", impl_->ellipsis);
+    impl_->outerKeyInterp = keyInterp();
+    setKeyInterp(this); // dict keys and set members with a script __hash__ / __eq__ run them here
     installTypeMethods();
     installGeneratorMethods();
     installTorch(*this);
@@ -2366,6 +2414,7 @@ void Interp::installGeneratorMethods() {
 }
 
 Interp::~Interp() {
+    if (keyInterp() == this) setKeyInterp(impl_->outerKeyInterp);
     impl_->tearingDown = true; // suspended generators freed from here on are unwound, not closed
     impl_->pendingClose.clear();
     compileHooks.reset(); // compiled entries hold values of this run
@@ -2502,7 +2551,16 @@ void Interp::runMain(const std::shared_ptr<Module>& mod) {
         const CancelToken* c = static_cast<Interp*>(arg)->options().cancel;
         if (c && c->cancelled()) throw Cancelled{};
     }, this);
-    struct Reset { ~Reset() { BigInt::setPoll(nullptr, nullptr); } } reset;
+    // a run on another thread than the one that made the interpreter: keys hash through it there
+    Interp* outerKeys = keyInterp();
+    setKeyInterp(this);
+    struct Reset {
+        Interp* outerKeys;
+        ~Reset() {
+            BigInt::setPoll(nullptr, nullptr);
+            setKeyInterp(outerKeys);
+        }
+    } reset{outerKeys};
     runModule(mod, "__main__", {{"__file__", makeStr(mod->filename)}});
 }
 
@@ -2671,7 +2729,11 @@ Value Interp::call(const Value& f, CallArgs& args) {
                                                                      "update", "setdefault", "popitem", "add", "discard", "__setitem__", "__delitem__"};
             if (mutating.count(b->name)) tracer->onMutate(b->self);
         }
-        return b->fn(*this, b->self, args);
+        try {
+            return b->fn(*this, b->self, args);
+        } catch (UnhashableError& u) { // a key of a native method's dict or set (d.setdefault([]))
+            raiseType("unhashable type: '" + u.typeName + "'");
+        }
     }
     case OK::BoundMethod: {
         auto* bm = f.as<BoundMethodObj>();
@@ -2882,6 +2944,17 @@ bool Interp::classAttr(const Value& o, const std::string& name, Value& out) {
 }
 
 bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
+    bool getattrRaises = std::exchange(impl_->getattrRaises, false);
+    // a class's or module's __getattr__(name): false when it raises AttributeError (unless getAttr asked)
+    auto fallback = [&](const Value& getattr, std::vector<Value> args) {
+        try {
+            out = call(getattr, std::move(args));
+            return true;
+        } catch (PyException& e) {
+            if (!getattrRaises && isInstance(e.exc, attributeError.get())) return false;
+            throw;
+        }
+    };
     if (o.isObj()) {
         switch (o.obj()->kind) {
         case OK::Instance: {
@@ -2903,15 +2976,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
                 return true;
             }
             if (name == "__class__") { out = Value(inst->cls); return true; }
-            if (const Value* ga = inst->cls->lookup("__getattr__")) {
-                try {
-                    out = call(*ga, {o, makeStr(name)});
-                    return true;
-                } catch (PyException& e) {
-                    if (isInstance(e.exc, attributeError.get())) return false;
-                    throw;
-                }
-            }
+            if (const Value* ga = inst->cls->lookup("__getattr__")) return fallback(*ga, {o, makeStr(name)});
             return false;
         }
         case OK::Module: {
@@ -2924,6 +2989,8 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
                 m->ns->vars[name] = out;
                 return true;
             }
+            auto ga = m->ns->vars.find("__getattr__"); // PEP 562
+            if (ga != m->ns->vars.end()) return fallback(ga->second, {makeStr(name)});
             return false;
         }
         case OK::Class: return classAttr(o, name, out);
@@ -2987,6 +3054,7 @@ bool Interp::tryGetAttr(const Value& o, const std::string& name, Value& out) {
 
 Value Interp::getAttr(const Value& o, const std::string& name) {
     Value out;
+    impl_->getattrRaises = true;
     if (tryGetAttr(o, name, out)) return out;
     // a name PyTorch has and Fuselab does not provide yet says so
     std::string ns = o.is(OK::Module) ? o.as<ModuleObj>()->name : o.isTensor() || (o.is(OK::Class) && o.as<ClassObj>() == tensorCls.get()) ? "torch.Tensor" : "";
@@ -3786,6 +3854,97 @@ double pyFmod(double a, double b) {
 }
 } // namespace
 
+namespace {
+bool isNotImplemented(const Interp& in, const Value& r) {
+    return r.isMissing() || (r.isObj() && r.obj() == in.notImplemented.obj());
+}
+
+// The method `name` of an instance's class, bound: special methods are found on the type (never
+// through __getattr__), as CPython finds them.
+bool specialMethod(Interp& in, const Value& v, const std::string& name, Value& out) {
+    if (!v.is(OK::Instance) || !v.as<InstanceObj>()->cls->lookup(name)) return false;
+    return in.tryGetAttr(v, name, out);
+}
+
+// a <op> b through the operands' own methods, in CPython's order: a's __iop__ (augmented), a's
+// __op__, then b's __rop__ (tried first when b's class is a subclass of a's that overrides it).
+// A method returning NotImplemented passes to the next; Missing when none decided.
+Value userBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
+    std::string dn = binOpDunder(op), rname = "__r" + dn + "__";
+    Value m, r;
+    auto attempt = [&](const Value& self, const std::string& name, const Value& other) {
+        if (!specialMethod(in, self, name, m)) return false;
+        r = in.call(m, {other});
+        return !isNotImplemented(in, r);
+    };
+    if (inplace && attempt(a, "__i" + dn + "__", b)) return r;
+    ClassObj* ta = in.typeOf(a);
+    ClassObj* tb = in.typeOf(b);
+    bool reflected = ta != tb && b.is(OK::Instance);
+    if (reflected && tb->isSubclassOf(ta) && tb->lookup(rname) != ta->lookup(rname)) {
+        if (attempt(b, rname, a)) return r;
+        reflected = false;
+    }
+    if (attempt(a, "__" + dn + "__", b)) return r;
+    if (reflected && attempt(b, rname, a)) return r;
+    return Value::missing();
+}
+
+// CPython's message when no operand's method handled a <op> b.
+[[noreturn]] void unsupportedBinary(Interp& in, BinOpKind op, const Value& a, const Value& b, bool inplace) {
+    auto isSeq = [](const Value& v) { return v.isStr() || v.is(OK::List) || v.is(OK::Tuple); };
+    if (op == BinOpKind::Add && isSeq(a))
+        in.raiseType("can only concatenate " + in.typeName(a) + " (not \"" + in.typeName(b) + "\") to " + in.typeName(a));
+    if (op == BinOpKind::Mult && (isSeq(a) || isSeq(b)))
+        in.raiseType("can't multiply sequence by non-int of type '" + in.typeName(isSeq(a) ? b : a) + "'");
+    in.raiseType(std::string("unsupported operand type(s) for ") + binOpSymbol(op) + (inplace ? "=" : "") + ": '" + in.typeName(a) + "' and '" + in.typeName(b) + "'");
+}
+
+CmpOpKind reflectedCmp(CmpOpKind op) {
+    switch (op) {
+    case CmpOpKind::Lt: return CmpOpKind::Gt;
+    case CmpOpKind::Gt: return CmpOpKind::Lt;
+    case CmpOpKind::LtE: return CmpOpKind::GtE;
+    case CmpOpKind::GtE: return CmpOpKind::LtE;
+    default: return op;
+    }
+}
+
+// v's own comparison method for op, called with w; Missing when its class has none or it returns
+// NotImplemented. Without a __ne__, object's: the inverse of __eq__.
+Value compareMethod(Interp& in, CmpOpKind op, const Value& v, const Value& w) {
+    if (!v.is(OK::Instance)) return Value::missing();
+    ClassObj* cls = v.as<InstanceObj>()->cls.get();
+    auto callable = [](const Value* m) { return m && (m->is(OK::Function) || m->is(OK::Builtin)); };
+    const Value* m = cls->lookup(std::string("__") + cmpOpFunction(op) + "__");
+    bool invert = false;
+    if (!callable(m) && op == CmpOpKind::NotEq) {
+        m = cls->lookup("__eq__");
+        invert = true;
+    }
+    if (!callable(m)) return Value::missing();
+    Value r = in.call(*m, {v, w});
+    if (isNotImplemented(in, r)) return Value::missing();
+    return invert ? Value::boolean(!in.truthy(r)) : r;
+}
+
+// A comparison with an instance on either side: the operands' methods, in CPython's order (the
+// reflected one first when b's class is a subclass of a's), then identity for == and !=.
+Value userCompare(Interp& in, CmpOpKind op, const Value& a, const Value& b) {
+    ClassObj* ta = in.typeOf(a);
+    ClassObj* tb = in.typeOf(b);
+    bool reflectedFirst = b.is(OK::Instance) && ta != tb && tb->isSubclassOf(ta);
+    Value r;
+    if (reflectedFirst && !(r = compareMethod(in, reflectedCmp(op), b, a)).isMissing()) return r;
+    if (!(r = compareMethod(in, op, a, b)).isMissing()) return r;
+    if (!reflectedFirst && !(r = compareMethod(in, reflectedCmp(op), b, a)).isMissing()) return r;
+    bool same = a.isObj() && b.isObj() && a.obj() == b.obj();
+    if (op == CmpOpKind::Eq) return Value::boolean(same);
+    if (op == CmpOpKind::NotEq) return Value::boolean(!same);
+    in.raiseType(std::string("'") + cmpOpText(op) + "' not supported between instances of '" + in.typeName(a) + "' and '" + in.typeName(b) + "'");
+}
+} // namespace
+
 Value Interp::bigBinary(BinOpKind op, const Value& a, const Value& b) {
     BigInt x = toBig(a), y = toBig(b);
     switch (op) {
@@ -4011,17 +4170,11 @@ Value Interp::binary(BinOpKind op, const Value& a, const Value& b, bool inplace)
         return Value(d);
     }
     // User-defined operators.
-    std::string dn = binOpDunder(op);
-    Value m;
-    if (a.is(OK::Instance)) {
-        if (inplace && tryGetAttr(a, "__i" + dn + "__", m)) {
-            Value r = call(m, {b});
-            if (!r.isMissing()) return r;
-        }
-        if (tryGetAttr(a, "__" + dn + "__", m)) return call(m, {b});
+    if (a.is(OK::Instance) || b.is(OK::Instance)) {
+        Value r = userBinary(*this, op, a, b, inplace);
+        if (!r.isMissing()) return r;
     }
-    if (b.is(OK::Instance) && tryGetAttr(b, "__r" + dn + "__", m)) return call(m, {a});
-    raiseType(std::string("unsupported operand type(s) for ") + binOpSymbol(op) + (inplace ? "=" : "") + ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+    unsupportedBinary(*this, op, a, b, inplace);
 }
 
 namespace {
@@ -4049,6 +4202,7 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
     default: break;
     }
     if (a.isTensor() || b.isTensor()) return tensorCompare(*this, op, a, b);
+    if (a.is(OK::Instance) || b.is(OK::Instance)) return userCompare(*this, op, a, b);
     if ((isBigInt(a) || isBigInt(b)) && (a.isNumber() || isBigInt(a)) && (b.isNumber() || isBigInt(b))) {
         int c;
         if (a.isFloat() || b.isFloat()) {
@@ -4122,15 +4276,6 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
         return seqCompare(*this, x, y, op);
     }
     if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq) {
-        Value m;
-        if (a.is(OK::Instance)) {
-            auto* cls = a.as<InstanceObj>()->cls.get();
-            const Value* eq = cls->lookup(op == CmpOpKind::Eq ? "__eq__" : "__ne__");
-            if (eq && eq->is(OK::Function)) return call(*eq, {a, b});
-            // Python's default __ne__ inverts a user-defined __eq__
-            if (op == CmpOpKind::NotEq)
-                if (const Value* e2 = cls->lookup("__eq__"); e2 && e2->is(OK::Function)) return Value::boolean(!truthy(call(*e2, {a, b})));
-        }
         bool eq;
         if (a.is(OK::Dict) && b.is(OK::Dict)) {
             auto& x = a.as<DictObj>()->map;
@@ -4153,10 +4298,6 @@ Value Interp::compare(CmpOpKind op, const Value& a, const Value& b) {
             catch (UnhashableError&) { eq = false; }
         }
         return Value::boolean(op == CmpOpKind::Eq ? eq : !eq);
-    }
-    if (a.is(OK::Instance)) {
-        const Value* m = a.as<InstanceObj>()->cls->lookup(std::string("__") + cmpOpFunction(op) + "__");
-        if (m && m->is(OK::Function)) return call(*m, {a, b});
     }
     if (a.is(OK::Set) && b.is(OK::Set)) return setCompare(*this, op, a, b);
     raiseType(std::string("'") + cmpOpText(op) + "' not supported between instances of '" + typeName(a) + "' and '" + typeName(b) + "'");

@@ -151,6 +151,7 @@ public:
     int nativeDepth = 0; // nesting of native recursion (comparisons of nested containers)
     std::vector<Frame>& frames() { return frames_; }
     const Value& noneV() const { return none_; }
+    Value notImplemented; // the NotImplemented singleton
 
     // The classes scripts see; filled by the constructor.
     ClassP objectCls, typeCls, intCls, floatCls, boolCls, strCls, listCls, tupleCls, dictCls, setCls,

@@ -74,17 +74,27 @@ private:
 // ---------------------------------------------------------------- hashing and an ordered map
 struct UnhashableError { std::string typeName; }; // becomes TypeError("unhashable type: ...")
 struct NestingTooDeep {};          // hashing or comparing keys nested past 10,000 levels
-size_t hashValue(const Value& v);   // throws UnhashableError, NestingTooDeep
+// hash(v) as CPython computes it for numbers (modulo 2**61 - 1, so equal numbers hash equal) and
+// tuples of them; strings and objects hash deterministically within a run, not as CPython does.
+// Instances of script classes use their class's __hash__ (None: unhashable). Throws
+// UnhashableError, NestingTooDeep, and whatever a script's __hash__ raises.
+int64_t pyHash(const Value& v);
+inline size_t hashValue(const Value& v) { return size_t(pyHash(v)); }
+// Dict-key equality: identity, then value; instances of script classes with __eq__ compare through it.
 bool keyEquals(const Value& a, const Value& b);
+// The interpreter that runs script __hash__ / __eq__ for keys on this thread (none: keys that are
+// instances hash and compare by identity). Interp sets itself for its lifetime.
+void setKeyInterp(Interp* in);
+Interp* keyInterp();
 
 class ValueMap { // insertion-ordered, like Python's dict
 public:
-    struct Entry { Value key, val; bool live = true; };
+    struct Entry { Value key, val; bool live = true; size_t hash = 0; };
     Value* find(const Value& key);
     const Value* find(const Value& key) const { return const_cast<ValueMap*>(this)->find(key); }
     void set(const Value& key, Value val);
     bool erase(const Value& key);
-    void clear() { entries_.clear(); index_.clear(); live_ = 0; }
+    void clear() { entries_.clear(); index_.clear(); live_ = 0; ++version_; ++compactions_; }
     size_t size() const { return live_; }
     // Iterate live entries: for (auto& e : m.entries()) if (e.live) ...
     const std::vector<Entry>& entries() const { return entries_; }
@@ -92,10 +102,13 @@ public:
     size_t version() const { return version_; } // changes on insert/erase: detects mutation during iteration
 
 private:
+    static constexpr size_t kAbsent = ~size_t(0);
+    size_t indexOf(const Value& key, size_t hash); // kAbsent when not there
     void compact();
     std::vector<Entry> entries_;
     std::unordered_multimap<size_t, size_t> index_;
     size_t live_ = 0, version_ = 0;
+    size_t compactions_ = 0; // entries renumbered (compact, clear): lookups holding indices start again
 };
 
 // ---------------------------------------------------------------- objects

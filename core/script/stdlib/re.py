@@ -2,7 +2,7 @@
 # match objects, reprs and error messages for the common subset: compile / match / search /
 # fullmatch / findall / finditer / sub / subn / split / escape / purge, the flags A I M S X U
 # (objects that combine with |), inline flags global and scoped, classes, \d \w \s \b with
-# Unicode tables of their own (the interpreter's str methods know ASCII only), greedy, lazy and
+# Unicode tables of their own (re's classes and case folding, not str's), greedy, lazy and
 # possessive repeats, groups (named, atomic, non-capturing), backreferences, look-ahead and
 # fixed-width look-behind, conditionals and comments.
 #
@@ -210,9 +210,9 @@ def _no_bytes(what):
     return NotImplementedError("re in model scripts works on str only: %s are not supported" % what)
 
 # ---------------------------------------------------------------------------------------------
-# Unicode data. The interpreter's str methods classify and case-map ASCII only, so \w, \d, \s and
-# case-insensitive matching beyond ASCII use these tables, written from the Unicode 14 data
-# CPython 3.11 uses. Numbers are base 36. _WORD_RANGES / _DIGIT_RANGES: "gap.length" pairs, each
+# Unicode data. \w, \d, \s and case-insensitive matching beyond ASCII follow re's own rules
+# (matching ignoring case pairs characters up, where str.lower maps one way), so they use these
+# tables, written from the Unicode 14 data CPython 3.11 uses. Numbers are base 36. _WORD_RANGES / _DIGIT_RANGES: "gap.length" pairs, each
 # range starting gap after the previous range's last code point and spanning length more.
 # _FOLD_RUNS: "gap.delta.count[.2]": count pairs of characters that match each other ignoring
 # case, (a, a + delta), a advancing by 1 (or by 2) within the run, the first a being gap past the
@@ -575,12 +575,7 @@ def _literal(c, fl):
 
 
 def _is_alpha(c):
-    # str.isalpha, near enough: the interpreter's own knows ASCII only
-    if c is None:
-        return False
-    if c < "\x80":
-        return c in _LETTERS
-    return _uni_word(c) and not _uni_digit(c)
+    return c is not None and c.isalpha()
 
 
 def _is_group_name(name):

@@ -28,6 +28,9 @@ class _VersionInfo:
     def __eq__(self, o):
         return self._t == self._other(o)
 
+    def __hash__(self):
+        return hash(self._t)
+
     def __lt__(self, o):
         return self._t < self._other(o)
 

@@ -1,20 +1,19 @@
 # types, written in the script language: the types of the interpreter's own objects (functions,
-# lambdas, generators, builtins, modules, None, Ellipsis), taken from such objects so that
-# isinstance agrees with CPython 3.11, and SimpleNamespace, MappingProxyType, MethodType,
-# new_class, resolve_bases and prepare_class written here.
+# lambdas, generators, builtins, modules, None, Ellipsis, NotImplemented), taken from such
+# objects so that isinstance agrees with CPython 3.11, and SimpleNamespace, MappingProxyType,
+# MethodType, new_class, resolve_bases and prepare_class written here.
 #
 # What differs from CPython, each for a reason in the interpreter: a bound method of the
 # script's own (obj.method) has the builtins' type there, so isinstance(obj.method, MethodType)
 # is False and isinstance(obj.method, BuiltinFunctionType) True (MethodType(func, obj) makes
-# one that is a MethodType); ModuleType cannot be called to make a module; NotImplementedType is
-# absent while NotImplemented is None there; CodeType, FrameType, TracebackType and the
-# descriptor types are absent (functions have no __code__, there are no frames to see); the
-# message for a missing SimpleNamespace attribute names 'SimpleNamespace', not
-# 'types.SimpleNamespace' (the interpreter writes that message itself).
+# one that is a MethodType); ModuleType cannot be called to make a module; CodeType, FrameType,
+# TracebackType and the descriptor types are absent (functions have no __code__, there are no
+# frames to see); the message for a missing SimpleNamespace attribute names 'SimpleNamespace',
+# not 'types.SimpleNamespace' (the interpreter writes that message itself).
 import sys as _sys
 
 __all__ = ["FunctionType", "LambdaType", "GeneratorType", "BuiltinFunctionType", "BuiltinMethodType",
-           "ModuleType", "NoneType", "EllipsisType", "SimpleNamespace",
+           "ModuleType", "NoneType", "EllipsisType", "NotImplementedType", "SimpleNamespace",
            "MappingProxyType", "MethodType", "new_class", "resolve_bases", "prepare_class"]
 
 
@@ -36,10 +35,7 @@ BuiltinMethodType = type([].pop)
 ModuleType = type(_sys)
 NoneType = type(None)
 EllipsisType = type(...)
-if NotImplemented is not None:
-    # the interpreter gives None for NotImplemented: its type would be NoneType, so the name is
-    # left out rather than wrong
-    NotImplementedType = NotImplemented.__class__
+NotImplementedType = type(NotImplemented)
 
 
 class SimpleNamespace:
