@@ -1378,6 +1378,29 @@ static graph::TensorMeta metaOf(const at::Tensor& t, const std::map<int64_t, std
     return m;
 }
 
+// A constant as data for the graph (lowering reads it); the graph's text for it is made apart.
+static graph::Const constOf(Interp& in, const Value& v) {
+    using graph::Const;
+    if (v.isNone()) return Const::none();
+    if (v.isBool()) return Const::boolean(v.b());
+    if (v.isInt()) return Const::integer(v.i());
+    if (v.isFloat()) return Const::real(v.f());
+    if (script::isBigInt(v)) return Const::bigInt(v.as<script::BigIntObj>()->v.negative());
+    if (v.isStr()) return Const::str(strOf(v));
+    if (v.is(OK::Dtype)) return Const::dtype(v.as<DtypeObj>()->name);
+    if (v.is(OK::Ellipsis)) return Const::ellipsis();
+    if (v.is(OK::Slice)) {
+        auto* sl = v.as<script::SliceObj>();
+        return Const::slice(constOf(in, sl->start), constOf(in, sl->stop), constOf(in, sl->step));
+    }
+    if (v.is(OK::Tuple)) {
+        std::vector<Const> items;
+        for (auto& x : v.as<TupleObj>()->items) items.push_back(constOf(in, x));
+        return Const::tuple(std::move(items));
+    }
+    return Const::opaque(in.typeName(v));
+}
+
 static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<graph::Node*>& map) {
     switch (a.kind) {
     case ArgT::Ref: {
@@ -1385,22 +1408,22 @@ static graph::Arg printableArg(Interp& in, const ArgT& a, const std::vector<grap
         return a.index >= 0 ? graph::Arg::item(map[a.node], a.index) : graph::Arg::ref(map[a.node]);
     }
     case ArgT::List:
-    case ArgT::Tuple: {
+    case ArgT::Tuple:
+    case ArgT::Dict: {
         graph::Arg r;
-        r.kind = a.kind == ArgT::List ? graph::Arg::Kind::List : graph::Arg::Kind::Tuple;
+        r.kind = a.kind == ArgT::List ? graph::Arg::Kind::List : a.kind == ArgT::Tuple ? graph::Arg::Kind::Tuple : graph::Arg::Kind::Dict;
         for (auto& x : a.items) r.items.push_back(printableArg(in, x, map));
         return r;
     }
-    case ArgT::Dict: return graph::Arg::lit("{...}");
     case ArgT::Src: return graph::Arg::lit(a.src.str());
     case ArgT::Const: {
         const Value& v = a.c;
-        if (isConstValue(v)) return graph::Arg::lit(reprConst(v));
-        if (v.is(OK::Slice) || v.is(OK::Ellipsis)) return graph::Arg::lit(in.repr(v));
-        return graph::Arg::lit("<" + in.typeName(v) + ">");
+        if (isConstValue(v)) return graph::Arg::lit(reprConst(v), constOf(in, v));
+        if (v.is(OK::Slice) || v.is(OK::Ellipsis)) return graph::Arg::lit(in.repr(v), constOf(in, v));
+        return graph::Arg::lit("<" + in.typeName(v) + ">", constOf(in, v));
     }
     }
-    return graph::Arg::lit("None");
+    return graph::Arg::none();
 }
 
 static void collectRefs(const ArgT& a, std::vector<ArgT>& out, std::set<std::pair<int, int>>& seen, const std::vector<OpNode>& nodes) {

@@ -119,7 +119,7 @@ void jitSteps(const jit::CompileOutcome& out, events::Ns begin, std::vector<Phas
 } // namespace
 
 // ------------------------------------------------------------------ passes
-void lowerPass(const capture::CapturedGraph& g, Artifact& a) { a.lowered = lowerGraph(g); }
+void lowerPass(const graph::Graph& g, Artifact& a) { a.lowered = lowerGraph(g); }
 
 void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
     const Program& p = a.lowered.program;
@@ -227,7 +227,7 @@ const std::vector<Pass>& passes() {
     static const std::vector<Pass> kPasses = {
         {"lower", "lower", &Phases::lower,
          [](auto& g, auto& a, auto&, int64_t) {
-             lowerPass(g, a);
+             lowerPass(g.printable, a);
              return true;
          }},
         {"dependencies", "lower", &Phases::lower,

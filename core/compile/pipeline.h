@@ -45,8 +45,9 @@ struct Artifact {
 };
 
 // ---- the passes, in pipeline order
-// lower: the captured graph as loop IR (pointwise, reduction, extern and fallback nodes).
-void lowerPass(const capture::CapturedGraph& g, Artifact& a);
+// lower: the entry's graph (CapturedGraph::printable, the one explain prints and the window draws)
+// as loop IR (pointwise, reduction, extern and fallback nodes).
+void lowerPass(const graph::Graph& g, Artifact& a);
 // dependencies: per program node, what it reads and what must run before it (an in-place op is a
 // barrier), which values are read whole, and whether rerunning the graph is harmless.
 void dependencyPass(const capture::CapturedGraph& g, Artifact& a);

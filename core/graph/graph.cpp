@@ -28,6 +28,7 @@ std::string formatArg(const Arg& a) {
     switch (a.kind) {
     case Arg::Kind::NodeRef: return a.index >= 0 ? a.node->name + "[" + std::to_string(a.index) + "]" : a.node->name;
     case Arg::Kind::Constant: return a.constant;
+    case Arg::Kind::Dict: return "{...}";
     case Arg::Kind::List:
     case Arg::Kind::Tuple: {
         std::string s = a.kind == Arg::Kind::List ? "[" : "(";

@@ -1,4 +1,4 @@
-// The loop IR the compiler works on, between a captured graph and generated kernels.
+// The loop IR the compiler works on, between a graph (core/graph) and generated kernels.
 //
 // A Program is a list of buffers and the nodes that fill them:
 //   - Input:     a graph input tensor (or a symbolic int/float, `scalar`);
@@ -88,7 +88,7 @@ struct Node {
     DType dtype = DType::F32;
     Shape shape;             // output shape
     // Input
-    int graphNode = -1;      // the captured graph node it comes from (inputs, externs, fallbacks)
+    int graphNode = -1;      // the graph node (id) it comes from (inputs, externs, fallbacks)
     bool scalar = false;     // Input: a symbolic int/float
     std::vector<IE> strides; // element strides (symbolic when sizes are): an Input's; a kernel's
                              // result's when eager's are not row-major (empty: row-major)
@@ -101,13 +101,13 @@ struct Node {
     Op reduceOp = Op::Sum;   // Sum, Max, Min, Prod
     // Extern / Fallback: what to call, inputs read whole
     std::string callee;      // "aten::mm", or the recorded target
-    std::vector<int> inputs; // Extern: the captured graph nodes of its operands
+    std::vector<int> inputs; // Extern: the graph nodes of its operands
     // provenance
-    std::vector<int> fromGraphNodes; // captured graph nodes this node lowers
+    std::vector<int> fromGraphNodes; // graph nodes this node lowers
     int line = 0;
     std::string file;
     std::string modulePath;  // "layers.1"
-    std::string opText;      // the captured op it lowers: "torch.nn.functional.gelu"
+    std::string opText;      // the op it lowers, as recorded: "torch.nn.functional.gelu", "Tensor.sum"
     std::string note;        // why a node is a fallback
 };
 

@@ -8,10 +8,8 @@
 
 namespace fl::lower {
 
-using capture::ArgT;
-using capture::OpNode;
-using script::Value;
-using script::OK;
+using graph::Arg;
+using graph::Const;
 
 SE loadValue(const LoweredValue& v, const std::vector<IE>& at) {
     if (v.coords.empty() && v.kind == LoweredValue::Buffer) return sload(v.buffer, at, v.dtype);
@@ -83,29 +81,50 @@ std::vector<IE> vars(const char* prefix, size_t n) {
     return v;
 }
 
-bool mutatesFirstArg(const OpNode& n) {
-    if (n.placeholder) return false;
+// The op as the interpreter recorded it, which is how the loop IR names it (kernel comments,
+// fallback callees and reasons): the graph writes a Tensor method as FX does, "torch.Tensor.sum";
+// here it is "Tensor.sum". A placeholder has none (its target is the input's name).
+std::string recordedTarget(const graph::Node& n) {
+    static const std::string fx = "torch.Tensor.";
+    if (n.kind != graph::NodeKind::Call) return {};
+    return n.target.compare(0, fx.size(), fx) == 0 ? n.target.substr(6) : n.target;
+}
+
+bool mutatesFirstArg(const graph::Node& n) {
+    if (n.kind != graph::NodeKind::Call) return false;
     bool flag = false;
-    for (auto& [k, a] : n.kw) flag = flag || (k == "inplace" && a.kind == ArgT::Const && a.c.isBool() && a.c.b());
-    return graph::mutatesInPlace(n.target, flag);
+    for (auto& [k, a] : n.kwargs) flag = flag || (k == "inplace" && a.isConst() && a.value.isBool() && a.value.truth());
+    return graph::mutatesInPlace(recordedTarget(n), flag);
+}
+
+// The graph's nodes before its output: lowering keeps one GraphNodeInfo for each, by node id.
+size_t operandNodes(const graph::Graph& g) {
+    size_t n = 0;
+    while (n < g.nodes().size() && g.nodes()[n]->kind != graph::NodeKind::Output) ++n;
+    return n;
 }
 
 class Lowerer {
 public:
-    Lowerer(const capture::CapturedGraph& g, std::set<int> eager) : g_(g), eager_(std::move(eager)) { out_.info.resize(g.nodes.size()); }
+    Lowerer(const graph::Graph& g, std::set<int> eager) : g_(g), count_(operandNodes(g)), eager_(std::move(eager)) {
+        out_.info.resize(count_);
+        for (size_t i = 0; i < count_; ++i) targets_.push_back(recordedTarget(node(int(i))));
+    }
 
     // Views whose eager value may be a copy (contiguous, reshape, flatten of a strided tensor) and
     // that an in-place op writes through: lowered as index expressions over their input, later
     // kernels would read the input and miss the write, so they must run eagerly (a buffer of
     // their own that the write lands in).
-    static std::set<int> writtenCopies(const capture::CapturedGraph& g_, const Lowered& lowered) {
+    static std::set<int> writtenCopies(const graph::Graph& g, const Lowered& lowered) {
         std::set<int> out;
-        for (const OpNode& n : g_.nodes) {
-            if (!mutatesFirstArg(n) || n.pos.empty() || n.pos[0].kind != ArgT::Ref) continue;
-            for (int m = n.pos[0].node; m >= 0 && !g_.nodes[m].placeholder && lowered.info[m].viewOp;) {
-                const OpNode& v = g_.nodes[m];
+        const size_t count = operandNodes(g);
+        for (size_t i = 0; i < count; ++i) {
+            const graph::Node& n = *g.nodes()[i];
+            if (!mutatesFirstArg(n) || n.args.empty() || n.args[0].kind != Arg::Kind::NodeRef) continue;
+            for (int m = n.args[0].node->id; m >= 0 && g.nodes()[m]->kind != graph::NodeKind::Placeholder && lowered.info[m].viewOp;) {
+                const graph::Node& v = *g.nodes()[m];
                 if (auto op = graph::opOfTarget(v.target); op && graph::info(*op).copies()) out.insert(m);
-                m = !v.pos.empty() && v.pos[0].kind == ArgT::Ref ? v.pos[0].node : -1;
+                m = !v.args.empty() && v.args[0].kind == Arg::Kind::NodeRef ? v.args[0].node->id : -1;
             }
         }
         return out;
@@ -113,10 +132,10 @@ public:
 
     Lowered run() {
         Program& p = out_.program;
-        for (size_t i = 0; i < g_.nodes.size(); ++i) {
+        for (size_t i = 0; i < count_; ++i) {
             cur_ = int(i);
-            const OpNode& n = g_.nodes[i];
-            if (n.placeholder) { input(n); continue; }
+            const graph::Node& n = node(cur_);
+            if (n.kind == graph::NodeKind::Placeholder) { input(n); continue; }
             size_t mark = p.nodes.size();
             try {
                 if (eager_.count(int(i))) unsupported("an in-place op writes through this view of a copy");
@@ -128,27 +147,32 @@ public:
                 fallback(n, u.why);
             }
         }
-        for (auto& o : g_.outputs) needValue(o);
+        if (count_ < g_.nodes().size())
+            for (auto& o : g_.nodes()[count_]->args) needValue(o);
         for (auto& n : p.nodes)
-            if ((n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) && n.graphNode >= 0 && g_.nodes[n.graphNode].meta.size() == 1)
-                n.strides = eagerStrides(g_.nodes[n.graphNode].meta[0], n.shape);
+            if ((n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) && n.graphNode >= 0 && node(n.graphNode).meta.size() == 1)
+                n.strides = eagerStrides(node(n.graphNode).meta[0], n.shape);
         out_.ok = true;
         return std::move(out_);
     }
 
 private:
-    const capture::CapturedGraph& g_;
+    const graph::Graph& g_;
+    size_t count_; // nodes before the output
     std::set<int> eager_;
+    std::vector<std::string> targets_; // per node: recordedTarget()
     Lowered out_;
     int cur_ = 0;
     std::map<std::string, int> symbolIndex_;
 
     GraphNodeInfo& info() { return out_.info[cur_]; }
+    const graph::Node& node(int id) const { return *g_.nodes()[id]; }
+    const std::string& target(const graph::Node& n) const { return targets_[n.id]; }
 
     // The value a lowering made has the shape and dtype eager's op gave at trace time: a lowering
     // that binds an argument wrongly (x[True] read as x[1], sum(dim=[]) as no reduction) runs
     // eagerly instead of computing something else.
-    void checkAgainstEager(const OpNode& n) {
+    void checkAgainstEager(const graph::Node& n) {
         const LoweredValue& v = info().value;
         if (n.meta.size() != 1 || (v.kind != LoweredValue::Buffer && v.kind != LoweredValue::View)) return;
         Shape want;
@@ -175,11 +199,11 @@ private:
         n.shape = std::move(shape);
         n.dtype = dt;
         n.fromGraphNodes = {cur_};
-        const OpNode& op = g_.nodes[cur_];
+        const graph::Node& op = node(cur_);
         n.line = op.span.line;
         n.file = op.span.file;
         n.modulePath = op.modulePath;
-        n.opText = op.target;
+        n.opText = target(op);
         p.nodes.push_back(std::move(n));
         return p.nodes.back();
     }
@@ -195,9 +219,9 @@ private:
         return isym(d.symbol);
     }
 
-    void input(const OpNode& n) {
+    void input(const graph::Node& n) {
         Program& p = out_.program;
-        if (n.scalar) {
+        if (isScalarInput(cur_)) {
             Node& in = addNode(NodeKind::Input, "scalar", {}, DType::F32);
             in.scalar = true;
             in.graphNode = cur_;
@@ -221,9 +245,9 @@ private:
         info().value = LoweredValue{LoweredValue::Buffer, in.id, shape, dt, {}};
     }
 
-    void fallback(const OpNode& n, const std::string& why) {
-        for (auto& a : n.pos) needValue(a);
-        for (auto& [k, a] : n.kw) needValue(a);
+    void fallback(const graph::Node& n, const std::string& why) {
+        for (auto& a : n.args) needValue(a);
+        for (auto& [k, a] : n.kwargs) needValue(a);
         Shape shape;
         DType dt = DType::F32;
         bool tensor = n.meta.size() == 1 && dtypeOf(n.meta[0].dtype, dt);
@@ -232,19 +256,19 @@ private:
                 if (d.isSymbolic() && !symbolIndex_.count(d.symbol)) { tensor = false; break; }
                 shape.push_back(d.isSymbolic() ? isym(d.symbol) : iconst(d.value));
             }
-        Node& f = addNode(NodeKind::Fallback, baseName(n.target), tensor ? shape : Shape{}, dt);
+        Node& f = addNode(NodeKind::Fallback, baseName(target(n)), tensor ? shape : Shape{}, dt);
         f.graphNode = cur_;
-        f.callee = n.target;
+        f.callee = target(n);
         f.note = why;
-        out_.program.fallbackReasons.push_back(n.target + ": " + why);
+        out_.program.fallbackReasons.push_back(target(n) + ": " + why);
         info().needsValue = true;
         if (tensor) info().value = LoweredValue{LoweredValue::Buffer, f.id, shape, dt, {}};
         else info().value.kind = LoweredValue::Other;
     }
 
     // Marks the graph nodes an argument refers to as needed as script values.
-    void needValue(const ArgT& a) {
-        if (a.kind == ArgT::Ref) markNeeded(a.node);
+    void needValue(const Arg& a) {
+        if (a.kind == Arg::Kind::NodeRef) markNeeded(a.node->id);
         for (auto& x : a.items) needValue(x);
     }
     void markNeeded(int node) {
@@ -252,72 +276,74 @@ private:
         if (gi.needsValue) return;
         gi.needsValue = true;
         if (gi.viewOp) { // computed eagerly from its inputs: they are needed too
-            const OpNode& n = g_.nodes[node];
-            for (auto& a : n.pos) needValue(a);
-            for (auto& [k, a] : n.kw) needValue(a);
+            const graph::Node& n = this->node(node);
+            for (auto& a : n.args) needValue(a);
+            for (auto& [k, a] : n.kwargs) needValue(a);
         }
     }
 
     // ---------------------------------------------------------------- arguments
-    const ArgT* arg(const OpNode& n, size_t pos, const char* kw) {
-        if (pos < n.pos.size()) return &n.pos[pos];
+    const Arg* arg(const graph::Node& n, size_t pos, const char* kw) {
+        if (pos < n.args.size()) return &n.args[pos];
         if (kw)
-            for (auto& [k, a] : n.kw)
+            for (auto& [k, a] : n.kwargs)
                 if (k == kw) return &a;
         return nullptr;
     }
-    static bool isNumber(const ArgT* a) { return a && a->kind == ArgT::Const && a->c.isNumber(); }
-    static double number(const ArgT* a) { return a->c.num(); }
-    int64_t intArg(const OpNode& n, size_t pos, const char* kw, int64_t dflt) {
-        const ArgT* a = arg(n, pos, kw);
-        if (!a || (a->kind == ArgT::Const && a->c.isNone())) return dflt;
-        if (a->kind != ArgT::Const || !a->c.isIntLike()) unsupported("a non-constant integer argument");
-        return a->c.i();
+    static bool isNumber(const Arg* a) { return a && a->isConst() && a->value.isNumber(); }
+    static double number(const Arg* a) { return a->value.num(); }
+    int64_t intArg(const graph::Node& n, size_t pos, const char* kw, int64_t dflt) {
+        const Arg* a = arg(n, pos, kw);
+        if (!a || a->isNoneConst()) return dflt;
+        if (!a->isConst() || !a->value.isIntLike()) unsupported("a non-constant integer argument");
+        return a->value.i;
     }
-    bool boolArg(const OpNode& n, size_t pos, const char* kw, bool dflt) {
-        const ArgT* a = arg(n, pos, kw);
-        if (!a || (a->kind == ArgT::Const && a->c.isNone())) return dflt;
-        if (a->kind != ArgT::Const || !a->c.isIntLike()) unsupported("a non-constant bool argument");
-        return a->c.b();
+    bool boolArg(const graph::Node& n, size_t pos, const char* kw, bool dflt) {
+        const Arg* a = arg(n, pos, kw);
+        if (!a || a->isNoneConst()) return dflt;
+        if (!a->isConst() || !a->value.isIntLike()) unsupported("a non-constant bool argument");
+        return a->value.truth();
     }
-    std::string strArg(const OpNode& n, size_t pos, const char* kw, const std::string& dflt) {
-        const ArgT* a = arg(n, pos, kw);
-        if (!a || (a->kind == ArgT::Const && a->c.isNone())) return dflt;
-        if (a->kind != ArgT::Const || !a->c.isStr()) unsupported("a non-constant string argument");
-        return a->c.as<script::StrObj>()->s;
+    std::string strArg(const graph::Node& n, size_t pos, const char* kw, const std::string& dflt) {
+        const Arg* a = arg(n, pos, kw);
+        if (!a || a->isNoneConst()) return dflt;
+        if (!a->isConst() || !a->value.isStr()) unsupported("a non-constant string argument");
+        return a->value.s;
+    }
+    // Integers from one argument: an int, a tuple or list of ints (constant or written out).
+    void addInts(const Arg& a, std::vector<int64_t>& r) {
+        if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
+            for (auto& x : a.items) addInts(x, r);
+            return;
+        }
+        if (!a.isConst()) unsupported("a symbolic size argument");
+        const Const& v = a.value;
+        if (v.isIntLike()) { r.push_back(v.i); return; }
+        if (v.kind != Const::Kind::Tuple) unsupported("a non-constant size");
+        for (auto& x : v.items) {
+            if (!x.isIntLike()) unsupported("a non-constant size");
+            r.push_back(x.i);
+        }
+    }
+    std::vector<int64_t> intsOf(const Arg& a) {
+        std::vector<int64_t> r;
+        addInts(a, r);
+        return r;
     }
     // Integer list from `x.view(2, 3)` (positions from..), `x.view((2, 3))` or a keyword.
-    std::vector<int64_t> intList(const OpNode& n, size_t from, const char* kw) {
+    std::vector<int64_t> intList(const graph::Node& n, size_t from, const char* kw) {
         std::vector<int64_t> r;
-        auto addConst = [&](const Value& v) {
-            if (v.isIntLike()) { r.push_back(v.i()); return; }
-            if (v.is(OK::Tuple) || v.is(OK::List)) {
-                auto& items = v.is(OK::Tuple) ? v.as<script::TupleObj>()->items : v.as<script::ListObj>()->items;
-                for (auto& x : items) {
-                    if (!x.isIntLike()) unsupported("a non-constant size");
-                    r.push_back(x.i());
-                }
-                return;
-            }
-            unsupported("a non-constant size");
-        };
-        std::function<void(const ArgT&)> add = [&](const ArgT& a) {
-            if (a.kind == ArgT::Const) addConst(a.c);
-            else if (a.kind == ArgT::List || a.kind == ArgT::Tuple)
-                for (auto& x : a.items) add(x);
-            else unsupported("a symbolic size argument");
-        };
-        if (n.pos.size() > from) {
-            for (size_t i = from; i < n.pos.size(); ++i) add(n.pos[i]);
-        } else if (const ArgT* a = arg(n, SIZE_MAX, kw)) {
-            add(*a);
+        if (n.args.size() > from) {
+            for (size_t i = from; i < n.args.size(); ++i) addInts(n.args[i], r);
+        } else if (const Arg* a = arg(n, SIZE_MAX, kw)) {
+            addInts(*a, r);
         }
         return r;
     }
 
-    const LoweredValue& tensorArg(const ArgT* a) {
-        if (!a || a->kind != ArgT::Ref) unsupported("a tensor argument that is not a graph value");
-        const GraphNodeInfo& gi = out_.info[a->node];
+    const LoweredValue& tensorArg(const Arg* a) {
+        if (!a || a->kind != Arg::Kind::NodeRef) unsupported("a tensor argument that is not a graph value");
+        const GraphNodeInfo& gi = out_.info[a->node->id];
         const LoweredValue* v = &gi.value;
         if (a->index >= 0) {
             if (a->index >= int(gi.items.size())) unsupported("an element of a tuple result the compiler does not lower");
@@ -326,9 +352,10 @@ private:
         if (v->kind != LoweredValue::Buffer && v->kind != LoweredValue::View) unsupported("an input the compiler cannot index");
         return *v;
     }
+    // A placeholder without tensor meta is a symbolic int/float input (graph.h).
     bool isScalarInput(int graphNode) {
-        const OpNode& n = g_.nodes[graphNode];
-        return n.placeholder && n.scalar;
+        const graph::Node& n = node(graphNode);
+        return n.kind == graph::NodeKind::Placeholder && n.meta.empty();
     }
 
     // ---------------------------------------------------------------- pointwise
@@ -356,21 +383,22 @@ private:
 
     // An operand of a pointwise op: a tensor, a symbolic scalar, or a constant number.
     struct Operand { const LoweredValue* tensor = nullptr; SE scalar; };
-    Operand operand(const ArgT* a) {
+    Operand operand(const Arg* a) {
         Operand o;
         if (!a) unsupported("a missing argument");
-        if (a->kind == ArgT::Const) {
-            if (!a->c.isNumber()) unsupported("a non-numeric constant operand");
+        if (a->isConst()) {
+            const Const& c = a->value;
+            if (!c.isNumber()) unsupported("a non-numeric constant operand");
             // an int past 2^53 is not a double: converted to float in one rounding, as LibTorch
             // converts a wrapped int64 scalar to the float tensor's type (through double would round twice)
-            if (a->c.isInt()) o.scalar = sconst(double(float(a->c.i())), DType::I64);
-            else o.scalar = sconst(a->c.num(), a->c.isFloat() ? DType::F32 : DType::Bool);
+            if (c.isInt()) o.scalar = sconst(double(float(c.i)), DType::I64);
+            else o.scalar = sconst(c.num(), c.isFloat() ? DType::F32 : DType::Bool);
             return o;
         }
-        if (a->kind == ArgT::Ref && a->index < 0 && isScalarInput(a->node)) {
+        if (a->kind == Arg::Kind::NodeRef && a->index < 0 && isScalarInput(a->node->id)) {
             auto s = std::make_shared<SExpr>();
             s->kind = SExpr::Scalar;
-            s->buffer = out_.info[a->node].value.buffer;
+            s->buffer = out_.info[a->node->id].value.buffer;
             s->dtype = DType::F32;
             o.scalar = s;
             return o;
@@ -459,20 +487,16 @@ private:
         for (int d : dims) p = imul(p, s[d]);
         return p;
     }
-    std::vector<int> dimsArg(const OpNode& n, size_t pos, const char* kw, size_t rank) {
-        const ArgT* a = arg(n, pos, kw);
-        if (!a || (a->kind == ArgT::Const && a->c.isNone())) {
+    std::vector<int> dimsArg(const graph::Node& n, size_t pos, const char* kw, size_t rank) {
+        const Arg* a = arg(n, pos, kw);
+        if (!a || a->isNoneConst()) {
             std::vector<int> all;
             for (size_t i = 0; i < rank; ++i) all.push_back(int(i));
             return all;
         }
         std::vector<int64_t> d;
-        if (a->kind == ArgT::Const && a->c.isIntLike()) d.push_back(a->c.i());
-        else {
-            OpNode tmp;
-            tmp.pos = {*a};
-            d = intList(tmp, 0, nullptr);
-        }
+        if (a->isConst() && a->value.isIntLike()) d.push_back(a->value.i);
+        else d = intsOf(*a);
         if (d.empty()) { // sum(dim=[]), amax(dim=()): PyTorch 1.13 reduces every dim
             std::vector<int> all;
             for (size_t i = 0; i < rank; ++i) all.push_back(int(i));
@@ -658,23 +682,21 @@ private:
         return v;
     }
 
-    LoweredValue getitem(const LoweredValue& x, const Value& idx) {
-        std::vector<Value> items;
-        if (idx.is(OK::Tuple)) items = idx.as<script::TupleObj>()->items;
-        else items = {idx};
+    // x[items...]: the index's items, as x[a, b] passes them (one item for x[a]).
+    LoweredValue getitem(const LoweredValue& x, const std::vector<Const>& items) {
         size_t consumed = 0, bools = 0;
         for (auto& it : items) {
             if (it.isBool()) ++bools;
-            else if (!it.isNone() && !it.is(OK::Ellipsis)) ++consumed;
+            else if (!it.isNone() && it.kind != Const::Kind::Ellipsis) ++consumed;
         }
         // a bool scalar index adds one dim (True: size 1, like None; False: size 0); several merge into one
         for (auto& it : items)
-            if (it.isBool() && (bools > 1 || !it.b())) unsupported("indexing with False or several bools (an empty or merged dim)");
+            if (it.isBool() && (bools > 1 || !it.truth())) unsupported("indexing with False or several bools (an empty or merged dim)");
         Shape shape;
         std::vector<IE> map;
         int in = 0, outDim = 0;
         for (auto& it : items) {
-            if (it.is(OK::Ellipsis)) {
+            if (it.kind == Const::Kind::Ellipsis) {
                 size_t rest = x.shape.size() - consumed;
                 for (size_t k = 0; k < rest; ++k) {
                     shape.push_back(x.shape[in++]);
@@ -685,34 +707,36 @@ private:
             if (it.isNone() || it.isBool()) { shape.push_back(iconst(1)); ++outDim; continue; }
             if (in >= int(x.shape.size())) unsupported("too many indices");
             if (it.isIntLike()) {
-                int64_t n = constDim(x, in), i = it.i();
+                int64_t n = constDim(x, in), i = it.i;
                 if (i < 0) i += n;
                 if (i < 0 || i >= n) unsupported("an index out of range");
                 map.push_back(iconst(i));
                 ++in;
                 continue;
             }
-            if (it.is(OK::Slice)) {
-                auto* s = it.as<script::SliceObj>();
-                bool full = s->start.isNone() && s->stop.isNone() && s->step.isNone();
+            if (it.kind == Const::Kind::Slice) {
+                const Const &start = it.items[0], &stop = it.items[1], &stepC = it.items[2];
+                bool full = start.isNone() && stop.isNone() && stepC.isNone();
                 if (full) {
                     shape.push_back(x.shape[in++]);
                     map.push_back(ivar("v" + std::to_string(outDim++)));
                     continue;
                 }
                 int64_t n = constDim(x, in);
-                auto isInt = [](const Value& v) { return v.isIntLike() || script::isBigInt(v); };
-                int64_t step = s->step.isNone() ? 1 : (isInt(s->step) ? script::clampedSliceInt(s->step) : 0);
+                // an int past 64 bits reads as the end of the int64 range its sign points to (Const::i),
+                // as CPython reads a slice bound
+                auto isInt = [](const Const& v) { return v.isIntLike() || v.kind == Const::Kind::BigInt; };
+                int64_t step = stepC.isNone() ? 1 : (isInt(stepC) ? stepC.i : 0);
                 if (step <= 0) unsupported("a slice step that is not a positive constant");
                 // bounds past the dimension (ints past 64 bits included) clamp, as Python's do
-                auto clampIdx = [n](const Value& v, int64_t dflt) {
+                auto clampIdx = [n](const Const& v, int64_t dflt) {
                     if (v.isNone()) return dflt;
-                    int64_t i = script::clampedSliceInt(v);
+                    int64_t i = v.i;
                     if (i < 0) i += n;
                     return std::min(std::max<int64_t>(i, 0), n);
                 };
-                if ((!s->start.isNone() && !isInt(s->start)) || (!s->stop.isNone() && !isInt(s->stop))) unsupported("a non-constant slice");
-                int64_t a = clampIdx(s->start, 0), b = clampIdx(s->stop, n);
+                if ((!start.isNone() && !isInt(start)) || (!stop.isNone() && !isInt(stop))) unsupported("a non-constant slice");
+                int64_t a = clampIdx(start, 0), b = clampIdx(stop, n);
                 int64_t len = b > a ? (b - a - 1) / step + 1 : 0; // never b - a + step: the step may be huge
                 if (len <= 1) step = 1; // one element: the step is never multiplied into an index
                 shape.push_back(iconst(len));
@@ -731,7 +755,7 @@ private:
 
     // ---------------------------------------------------------------- ops
     // One function per op family of the op table (core/graph/ops.h); the table says which.
-    void lowerOp(const OpNode& n) {
+    void lowerOp(const graph::Node& n) {
         std::optional<Op> id = graph::opOfTarget(n.target);
         DType outDt = DType::F32;
         if (n.meta.size() == 1 && !dtypeOf(n.meta[0].dtype, outDt)) unsupported("dtype " + n.meta[0].dtype);
@@ -752,28 +776,28 @@ private:
             case Family::Index: return lowerIndex(n, *id, outDt);
             case Family::None: break;
             }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // One float32 input, one float32 result: f of the input's element.
-    void unaryOp(const OpNode& n, const std::string& op, DType outDt, const std::function<SE(SE)>& f) {
+    void unaryOp(const graph::Node& n, const std::string& op, DType outDt, const std::function<SE(SE)>& f) {
         const LoweredValue& x = tensorArg(arg(n, 0, "input"));
         if (x.dtype != DType::F32 || outDt != DType::F32) unsupported("a non-float32 " + op);
         pointwise(op, {opnd(x)}, DType::F32, [&](const std::vector<SE>& a) { return f(a[0]); });
     }
 
     // exp, log, sqrt, ...: the kernel op of the same name
-    void lowerUnaryMath(const OpNode& n, Op id, DType outDt) {
+    void lowerUnaryMath(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         {
             if (id == Op::Round && arg(n, 1, "decimals")) unsupported("round with decimals");
             return unaryOp(n, op, outDt, [&](SE x) { return scall(id, {x}); });
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // relu, gelu, silu, clamp, dropout (eval), ...
-    void lowerActivation(const OpNode& n, Op id, DType outDt) {
+    void lowerActivation(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::Relu) return unaryOp(n, op, outDt, [](SE x) { return scall(Op::Relu, {x}); });
         if (id == Op::Square) return unaryOp(n, op, outDt, [](SE x) { return scall(Op::Mul, {x, x}); });
@@ -798,9 +822,9 @@ private:
             return unaryOp(n, op, outDt, [](SE x) { return x; });
         }
         if (id == Op::Clamp || id == Op::ClampMin || id == Op::ClampMax) {
-            const ArgT* lo = id == Op::ClampMax ? nullptr : arg(n, 1, id == Op::Clamp ? "min" : "min");
-            const ArgT* hi = id == Op::Clamp ? arg(n, 2, "max") : id == Op::ClampMax ? arg(n, 1, "max") : nullptr;
-            bool haveLo = lo && !(lo->kind == ArgT::Const && lo->c.isNone()), haveHi = hi && !(hi->kind == ArgT::Const && hi->c.isNone());
+            const Arg* lo = id == Op::ClampMax ? nullptr : arg(n, 1, id == Op::Clamp ? "min" : "min");
+            const Arg* hi = id == Op::Clamp ? arg(n, 2, "max") : id == Op::ClampMax ? arg(n, 1, "max") : nullptr;
+            bool haveLo = lo && !lo->isNoneConst(), haveHi = hi && !hi->isNoneConst();
             if ((haveLo && !isNumber(lo)) || (haveHi && !isNumber(hi))) unsupported("clamp with tensor bounds");
             double l = haveLo ? number(lo) : 0, h = haveHi ? number(hi) : 0;
             return unaryOp(n, op, outDt, [=](SE x) {
@@ -809,11 +833,11 @@ private:
                 return x;
             });
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // add, sub, mul, div, pow, maximum, ... of tensors and numbers
-    void lowerArith(const OpNode& n, Op id, DType outDt) {
+    void lowerArith(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         {
             if (outDt != DType::F32) unsupported("integer arithmetic");
@@ -833,9 +857,10 @@ private:
                 // LibTorch raises its vector loop's elements to float(y) and the loop's tail to y (a
                 // double): where float(y) is not y and changes parity or integrality (odd integers past
                 // 2^24, y within half a float ulp of an integer), the result depends on the element's position
-                const ArgT* ya = arg(n, 1, "exponent");
-                double y = ya && ya->kind == ArgT::Const && ya->c.isInt() ? double(ya->c.i()) : b.scalar->c;
-                if (ya && ya->kind == ArgT::Const && ya->c.isInt() && (ya->c.i() > (int64_t(1) << 53) || ya->c.i() < -(int64_t(1) << 53)))
+                const Arg* ya = arg(n, 1, "exponent");
+                const bool intExp = ya && ya->isConst() && ya->value.isInt();
+                double y = intExp ? double(ya->value.i) : b.scalar->c;
+                if (intExp && (ya->value.i > (int64_t(1) << 53) || ya->value.i < -(int64_t(1) << 53)))
                     unsupported("an integer exponent past 2^53");
                 float yf = float(y);
                 if (double(yf) != y && (std::fabs(y) >= 0x1p23 || std::floor(yf) == yf))
@@ -864,11 +889,11 @@ private:
                 return scall(kop, {x, y});
             });
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // eq, lt, ...: a bool result
-    void lowerCompare(const OpNode& n, Op id, DType outDt) {
+    void lowerCompare(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         {
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
@@ -877,11 +902,11 @@ private:
             if (!flt && anyInt) unsupported("an integer comparison");
             return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id, {v[0], v[1]}, DType::Bool); });
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // not / and / or of bool tensors
-    void lowerLogical(const OpNode& n, Op id, DType outDt) {
+    void lowerLogical(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::LogicalNot || (id == Op::Invert || id == Op::BitwiseNot)) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
@@ -896,11 +921,11 @@ private:
                 unsupported("a bitwise op whose result is not bool");
             return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id == Op::LogicalAnd ? Op::And : Op::Or, {v[0], v[1]}, DType::Bool); }, false);
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // where, masked_fill
-    void lowerSelect(const OpNode& n, Op id, DType outDt) {
+    void lowerSelect(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::Where) {
             if (!arg(n, 1, "input")) unsupported("where with one argument");
@@ -919,11 +944,11 @@ private:
                 return swhere(scast(v[1], DType::Bool), scast(v[2], DType::F32), scast(v[0], DType::F32));
             }, false);
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // dtype conversions and copies
-    void lowerConvert(const OpNode& n, Op id, DType outDt) {
+    void lowerConvert(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::To || id == Op::Float || id == Op::TypeAs) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
@@ -934,11 +959,11 @@ private:
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             return pointwise("clone", {opnd(x)}, x.dtype, [](const std::vector<SE>& v) { return v[0]; }, false);
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // sum, mean, amax, amin, prod, var, std over dims
-    void lowerReduce(const OpNode& n, Op id, DType outDt) {
+    void lowerReduce(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::Sum || id == Op::Mean || id == Op::Amax || id == Op::Amin || id == Op::Prod) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
@@ -955,16 +980,16 @@ private:
             // keepdim=False), var(input, dim=None, *, correction=None, keepdim=False); positional
             // and keyword forms bind the same
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
-            const ArgT* d = arg(n, 1, "dim");
-            bool unbiasedForm = d && d->kind == ArgT::Const && d->c.isBool(); // var(x, False)
-            if (unbiasedForm && n.pos.size() > 2) unsupported("var(unbiased) with more positional arguments");
-            const ArgT* u = unbiasedForm ? d : arg(n, 2, "unbiased");
+            const Arg* d = arg(n, 1, "dim");
+            bool unbiasedForm = d && d->isConst() && d->value.isBool(); // var(x, False)
+            if (unbiasedForm && n.args.size() > 2) unsupported("var(unbiased) with more positional arguments");
+            const Arg* u = unbiasedForm ? d : arg(n, 2, "unbiased");
             double correction = 1;
-            if (u && !(u->kind == ArgT::Const && u->c.isNone())) {
-                if (u->kind != ArgT::Const || !u->c.isIntLike()) unsupported("a non-constant unbiased");
-                correction = u->c.b() ? 1 : 0;
+            if (u && !u->isNoneConst()) {
+                if (!u->isConst() || !u->value.isIntLike()) unsupported("a non-constant unbiased");
+                correction = u->value.truth() ? 1 : 0;
             }
-            if (const ArgT* c = arg(n, SIZE_MAX, "correction"); c && !(c->kind == ArgT::Const && c->c.isNone())) {
+            if (const Arg* c = arg(n, SIZE_MAX, "correction"); c && !c->isNoneConst()) {
                 if (!isNumber(c)) unsupported("a non-constant correction");
                 correction = number(c);
             }
@@ -973,18 +998,18 @@ private:
             if (x.dtype != DType::F32) unsupported("a reduction over a non-float32 tensor");
             return finish(scaledVarOf(x, dims, keepdim, correction, id == Op::Std));
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // softmax, log_softmax, layer_norm: reductions and a pointwise tail
-    void lowerNormalize(const OpNode& n, Op id, DType outDt) {
+    void lowerNormalize(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::Softmax || id == Op::LogSoftmax) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
-            if (arg(n, 2, "dtype") && !(arg(n, 2, "dtype")->kind == ArgT::Const && arg(n, 2, "dtype")->c.isNone())) unsupported("softmax with a dtype");
-            const ArgT* da = arg(n, 1, "dim");
-            if (!da || da->kind != ArgT::Const || !da->c.isIntLike()) unsupported("softmax without a constant dim");
-            std::vector<int> dims = normDims({da->c.i()}, x.shape.size());
+            if (arg(n, 2, "dtype") && !arg(n, 2, "dtype")->isNoneConst()) unsupported("softmax with a dtype");
+            const Arg* da = arg(n, 1, "dim");
+            if (!da || !da->isConst() || !da->value.isIntLike()) unsupported("softmax without a constant dim");
+            std::vector<int> dims = normDims({da->value.i}, x.shape.size());
             LoweredValue m = reduction("amax", Op::Max, x, dims, true);
             LoweredValue s = reduction("sum", Op::Sum, x, dims, true);
             // sum(exp(x - max)): the body reads the max at the kept coordinates
@@ -1015,20 +1040,17 @@ private:
         if (id == Op::LayerNorm) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
             std::vector<int64_t> ns = intList(n, SIZE_MAX, "normalized_shape");
-            if (ns.empty()) {
-                OpNode tmp;
-                tmp.pos = {*arg(n, 1, nullptr)};
-                ns = intList(tmp, 0, nullptr);
-            }
-            const ArgT* wa = arg(n, 2, "weight");
-            const ArgT* ba = arg(n, 3, "bias");
+            if (ns.empty())
+                if (const Arg* a = arg(n, 1, nullptr)) ns = intsOf(*a);
+            const Arg* wa = arg(n, 2, "weight");
+            const Arg* ba = arg(n, 3, "bias");
             double eps = isNumber(arg(n, 4, "eps")) ? number(arg(n, 4, "eps")) : 1e-5;
             std::vector<int> dims;
             for (size_t i = 0; i < ns.size(); ++i) dims.push_back(int(x.shape.size() - ns.size() + i));
             LoweredValue m = meanOf(x, dims, true);
             LoweredValue v = varOf(x, dims, true, 0, &m);
             std::vector<Operand> ops = {opnd(x), opnd(m), opnd(v)};
-            bool hasW = wa && wa->kind == ArgT::Ref, hasB = ba && ba->kind == ArgT::Ref;
+            bool hasW = wa && wa->kind == Arg::Kind::NodeRef, hasB = ba && ba->kind == Arg::Kind::NodeRef;
             if (hasW) ops.push_back(operand(wa));
             if (hasB) ops.push_back(operand(ba));
             return finish(pointwiseValue("layer_norm", ops, [=](const std::vector<SE>& a) {
@@ -1039,15 +1061,15 @@ private:
                 return y;
             }));
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // matmul, mm, bmm, linear: a library call; linear's bias a pointwise epilogue
-    void lowerMatmul(const OpNode& n, Op id, DType outDt) {
+    void lowerMatmul(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::Matmul || id == Op::Mm || id == Op::Bmm || id == Op::Linear) {
-            const ArgT* a0 = arg(n, 0, "input");
-            const ArgT* a1 = arg(n, 1, id == Op::Linear ? "weight" : "other");
+            const Arg* a0 = arg(n, 0, "input");
+            const Arg* a1 = arg(n, 1, id == Op::Linear ? "weight" : "other");
             const LoweredValue& A = tensorArg(a0);
             const LoweredValue& B = tensorArg(a1);
             if (A.dtype != DType::F32 || B.dtype != DType::F32) unsupported("a non-float32 matmul");
@@ -1067,10 +1089,10 @@ private:
             needValue(*a1);
             Node& e = addNode(NodeKind::Extern, id == Op::Linear ? "mm" : op, shape, DType::F32);
             e.callee = id == Op::Linear ? "linear" : "matmul";
-            e.inputs = {a0->node, a1->node};
+            e.inputs = {a0->node->id, a1->node->id};
             LoweredValue mm{LoweredValue::Buffer, e.id, shape, DType::F32, {}};
-            const ArgT* bias = id == Op::Linear ? arg(n, 2, "bias") : nullptr;
-            if (bias && bias->kind == ArgT::Ref) {
+            const Arg* bias = id == Op::Linear ? arg(n, 2, "bias") : nullptr;
+            if (bias && bias->kind == Arg::Kind::NodeRef) {
                 // the bias add is a pointwise epilogue, free to fuse with what follows
                 return finish(pointwiseValue("bias", {opnd(mm), operand(bias)}, [](const std::vector<SE>& v) { return scall(Op::Add, {v[0], v[1]}); }));
             }
@@ -1078,11 +1100,11 @@ private:
             info().value = mm;
             return;
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // views that reindex the whole tensor
-    void lowerReshape(const OpNode& n, Op id, DType outDt) {
+    void lowerReshape(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::View || id == Op::Reshape) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
@@ -1140,7 +1162,7 @@ private:
         }
         if (id == Op::Squeeze) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
-            const ArgT* da = arg(n, 1, "dim");
+            const Arg* da = arg(n, 1, "dim");
             std::vector<int> dims;
             if (da) dims = dimsArg(n, 1, "dim", x.shape.size());
             Shape shape;
@@ -1177,24 +1199,25 @@ private:
         if (id == Op::Contiguous || id == Op::Detach) {
             return setView(tensorArg(arg(n, 0, "input")));
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 
     // views that select part of it: indexing, narrow, select, split, chunk
-    void lowerIndex(const OpNode& n, Op id, DType outDt) {
+    void lowerIndex(const graph::Node& n, Op id, DType outDt) {
         const std::string op = graph::opName(id);
         if (id == Op::Getitem) {
-            const ArgT* ia = arg(n, 1, nullptr);
-            if (ia && ia->kind == ArgT::Tuple) {
-                auto t = std::make_shared<script::TupleObj>();
+            const Arg* ia = arg(n, 1, nullptr);
+            if (ia && ia->kind == Arg::Kind::Tuple) {
+                std::vector<Const> items;
                 for (auto& x : ia->items) {
-                    if (x.kind != ArgT::Const) unsupported("indexing with a tensor");
-                    t->items.push_back(x.c);
+                    if (!x.isConst()) unsupported("indexing with a tensor");
+                    items.push_back(x.value);
                 }
-                return setView(getitem(tensorArg(arg(n, 0, nullptr)), Value(t)));
+                return setView(getitem(tensorArg(arg(n, 0, nullptr)), items));
             }
-            if (!ia || ia->kind != ArgT::Const) unsupported("indexing with a tensor");
-            return setView(getitem(tensorArg(arg(n, 0, nullptr)), ia->c));
+            if (!ia || !ia->isConst()) unsupported("indexing with a tensor");
+            if (ia->value.kind == Const::Kind::Tuple) return setView(getitem(tensorArg(arg(n, 0, nullptr)), ia->value.items));
+            return setView(getitem(tensorArg(arg(n, 0, nullptr)), {ia->value}));
         }
         if (id == Op::Narrow || id == Op::Select) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
@@ -1215,17 +1238,18 @@ private:
             int d = normDims({intArg(n, 2, "dim", 0)}, x.shape.size())[0];
             int64_t size = constDim(x, d);
             std::vector<int64_t> parts;
-            const ArgT* sa = arg(n, 1, id == Op::Split ? "split_size_or_sections" : "chunks");
-            if (!sa || sa->kind != ArgT::Const) unsupported("a non-constant split");
+            const Arg* sa = arg(n, 1, id == Op::Split ? "split_size_or_sections" : "chunks");
+            if (!sa || !sa->isConst()) unsupported("a non-constant split");
+            const Const& c = sa->value;
             if (id == Op::Chunk) {
-                int64_t c = sa->c.i(), each = (size + c - 1) / c;
+                // eager's own call refused a count that is not a positive int before the trace recorded it
+                if (!c.isIntLike() || c.i <= 0) unsupported("a non-constant split");
+                int64_t each = (size + c.i - 1) / c.i;
                 for (int64_t s = 0; s < size; s += each) parts.push_back(std::min(each, size - s));
-            } else if (sa->c.isIntLike()) {
-                for (int64_t s = 0; s < size; s += sa->c.i()) parts.push_back(std::min(sa->c.i(), size - s));
+            } else if (c.isIntLike()) {
+                for (int64_t s = 0; s < size; s += c.i) parts.push_back(std::min(c.i, size - s));
             } else {
-                OpNode tmp;
-                tmp.pos = {*sa};
-                parts = intList(tmp, 0, nullptr);
+                parts = intsOf(*sa);
             }
             int64_t start = 0;
             for (auto p : parts) {
@@ -1236,13 +1260,13 @@ private:
             info().value.kind = LoweredValue::Other;
             return;
         }
-        unsupported("no lowering for " + n.target);
+        unsupported("no lowering for " + target(n));
     }
 };
 
 } // namespace
 
-Lowered lowerGraph(const capture::CapturedGraph& g) {
+Lowered lowerGraph(const graph::Graph& g) {
     Lowerer first(g, {});
     Lowered out = first.run();
     std::set<int> eager = Lowerer::writtenCopies(g, out);

@@ -1,14 +1,15 @@
-// Lowering: a captured graph becomes a loop-IR Program (see ir.h). Pointwise ops and their
-// decompositions (gelu, silu, layer_norm, softmax, log_softmax, mean/var, rsqrt, masked_fill,
-// where, dropout in eval) become Pointwise and Reduction nodes; views become index expressions;
-// mm/bmm/matmul/linear become Extern nodes (linear: the matmul, then a pointwise bias add); any
-// other op is a Fallback node that runs eagerly as recorded, with the reason kept.
+// Lowering: a graph (core/graph: the one capture builds and the window draws) becomes a loop-IR
+// Program (see ir.h). Pointwise ops and their decompositions (gelu, silu, layer_norm, softmax,
+// log_softmax, mean/var, rsqrt, masked_fill, where, dropout in eval) become Pointwise and
+// Reduction nodes; views become index expressions; mm/bmm/matmul/linear become Extern nodes
+// (linear: the matmul, then a pointwise bias add); any other op is a Fallback node that runs
+// eagerly as recorded, with the reason kept.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "core/capture/capture.h"
+#include "core/graph/graph.h"
 #include "core/lower/ir.h"
 
 namespace fl::lower {
@@ -31,12 +32,14 @@ struct GraphNodeInfo {
 
 struct Lowered {
     Program program;
-    std::vector<GraphNodeInfo> info; // per captured graph node
+    std::vector<GraphNodeInfo> info; // per graph node before the output, by node id
     bool ok = false;                 // false: nothing compilable (error says why)
     std::string error;
 };
 
-Lowered lowerGraph(const capture::CapturedGraph& g);
+// Reads the graph alone: its nodes' targets, constant arguments (Arg::value), tensor meta (shapes,
+// dtypes, eager's strides; a placeholder without meta is a symbolic scalar) and source spans.
+Lowered lowerGraph(const graph::Graph& g);
 
 // Loads `v` at the given coordinates of its own shape (broadcasting is the caller's business).
 SE loadValue(const LoweredValue& v, const std::vector<IE>& at);

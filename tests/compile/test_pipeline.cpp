@@ -105,7 +105,7 @@ static std::vector<codegen::Kernel> kernelsOf(const char* source) {
     std::vector<codegen::Kernel> out;
     withFirstGraph(source, [&](const capture::CapturedGraph& g) {
         compile::Artifact a;
-        compile::lowerPass(g, a);
+        compile::lowerPass(g.printable, a);
         compile::dependencyPass(g, a);
         compile::fusePass(a);
         compile::emitPass(g, a);
@@ -160,7 +160,7 @@ int main() {
     withFirstGraph(kMlp, [&](const capture::CapturedGraph& g) {
         // ---- lower
         compile::Artifact a;
-        compile::lowerPass(g, a);
+        compile::lowerPass(g.printable, a);
         const lower::Program& p = a.lowered.program;
         int inputs = 0, externs = 0, pointwise = 0;
         for (auto& n : p.nodes) {
@@ -211,7 +211,7 @@ int main() {
               "emit: the translation unit holds the kernel");
         check(a.key.size() >= 16, "emit: a cache key");
         compile::Artifact again;
-        compile::lowerPass(g, again);
+        compile::lowerPass(g.printable, again);
         compile::dependencyPass(g, again);
         compile::fusePass(again);
         compile::emitPass(g, again);
@@ -223,7 +223,7 @@ int main() {
     // ---- dependencies: an in-place op is a barrier, and makes the graph unsafe to rerun
     withFirstGraph(kInplace, [&](const capture::CapturedGraph& gi) {
         compile::Artifact b;
-        compile::lowerPass(gi, b);
+        compile::lowerPass(gi.printable, b);
         compile::dependencyPass(gi, b);
         const lower::Program& pi = b.lowered.program;
         const lower::Node* add_ = nullptr;

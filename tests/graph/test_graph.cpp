@@ -90,6 +90,24 @@ int main() {
         check(code.find("mul = operator.mul(split[0], split[1])") != std::string::npos, "items print as split[0], split[1]");
         check(m.args[0].kind == Arg::Kind::NodeRef && m.args[0].node == &sp && m.args[1].index == 1, "items are references to split");
     }
+    // Constants carry their Python text, which is what prints, and their value as data.
+    {
+        Graph g;
+        Node& xin = g.addPlaceholder("L_x_", x);
+        Arg dict;
+        dict.kind = Arg::Kind::Dict;
+        dict.items = {Arg::ref(&xin)};
+        Node& c = g.addCall("torch.f", {Arg::ref(&xin), Arg::none(), Arg::boolean(false), Arg::integer(-3), Arg::lit("1e-05", Const::real(1e-5)), dict},
+                            {{"dtype", Arg::lit("torch.float32", Const::dtype("float32"))}});
+        g.setOutput({Arg::ref(&c)});
+        check(printGraph(g).find("f = torch.f(L_x_, None, False, -3, 1e-05, {...}, dtype = torch.float32)") != std::string::npos,
+              "constants print as their text; a dict as {...}");
+        check(c.args[1].isNoneConst() && c.args[2].value.isBool() && !c.args[2].value.truth() && c.args[3].value.isInt() && c.args[3].value.i == -3 &&
+                  c.args[4].value.isFloat() && c.args[4].value.f == 1e-5 && c.kwargs[0].second.value.kind == Const::Kind::DType,
+              "and carry their values");
+        check(Const::bigInt(true).i == INT64_MIN && !Const::bigInt(false).isIntLike() && Arg::lit("<object>").value.kind == Const::Kind::Opaque,
+              "an int past 64 bits is not an int64; text alone is opaque");
+    }
     // The op table: names, aliases, families and facts.
     {
         using namespace fl::graph;
