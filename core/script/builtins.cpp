@@ -137,7 +137,18 @@ std::string percentFormat(Interp& in, const std::string& fmt, const Value& args)
         case 'o':
             out += formatValue(in, Value::integer(toInt(in, arg, "%x format: an integer")), (zero ? "" : align) + sign + (flags.find('#') != std::string::npos ? "#" : "") + (zero ? "0" : "") + width + type);
             break;
-        case 'c': out += arg.isStr() ? strOf(arg) : std::string(1, char(toInt(in, arg, "%c"))); break;
+        case 'c': {
+            std::string ch;
+            if (arg.isStr()) {
+                ch = strOf(arg);
+            } else {
+                const int64_t cp = toInt(in, arg, "%c");
+                if (cp < 0 || cp >= 0x110000) in.raise(in.overflowError, "%c arg not in range(0x110000)");
+                unicode::appendUtf8(ch, uint32_t(cp));
+            }
+            out += formatValue(in, makeStr(ch), align + width);
+            break;
+        }
         default: in.raiseValue(std::string("unsupported format character '") + type + "'");
         }
     }

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/script/unicode.h"
+
 namespace fl::script {
 namespace {
 
@@ -50,21 +52,7 @@ size_t codePointCount(std::string_view s) {
 // Generalized UTF-8 (surrogates are encoded like any other code point, as CPython's chr() allows).
 std::string encodeUtf8(char32_t c) {
     std::string out;
-    if (c < 0x80) {
-        out += char(c);
-    } else if (c < 0x800) {
-        out += char(0xC0 | (c >> 6));
-        out += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += char(0xE0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    } else {
-        out += char(0xF0 | (c >> 18));
-        out += char(0x80 | ((c >> 12) & 0x3F));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    }
+    unicode::appendUtf8(out, uint32_t(c));
     return out;
 }
 
