@@ -1168,17 +1168,21 @@ bool Tracer::hasDynamicDims() const {
 
 Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
     if (suspended) return run(in, ca);
-    if (target == "Tensor.size" && !ca.pos.empty() && ca.pos[0].isTensor()) return sizeOp(ca, run);
+    const graph::TargetFacts facts = graph::targetFacts(target);
+    const bool onTensor = !ca.pos.empty() && ca.pos[0].isTensor();
+    if (facts.role == graph::CaptureRole::Size && onTensor) return sizeOp(ca, run);
     settleSymRead();
     // ---- operations that break the graph
-    if (target == "Tensor.item") breakNow("item", "");
-    if (target == "Tensor.tolist" && !ca.pos.empty() && ca.pos[0].isTensor() && at::isFloatingType(tensorOf(ca.pos[0]).scalar_type())) breakNow("tolist", "");
-    if (target == "Tensor.tolist") breakNow("data_dependent_op", "");
-    if (target == "torch.nonzero" || target == "Tensor.nonzero" || target == "torch.argwhere" || target == "Tensor.argwhere" ||
-        target == "torch.masked_select" || target == "Tensor.masked_select" || target == "torch.unique" || target == "Tensor.unique")
-        breakNow("nonzero", "");
+    switch (facts.role) {
+    case graph::CaptureRole::Break: breakNow(facts.breakKind, ""); break;
+    case graph::CaptureRole::BreakTolist:
+        breakNow(onTensor && at::isFloatingType(tensorOf(ca.pos[0]).scalar_type()) ? "tolist" : facts.breakKind, "");
+        break;
+    case graph::CaptureRole::Skipped: breakNow("skipped", target.substr(target.find('.') + 1)); break;
+    default: break;
+    }
     // x[mask] with a bool (or uint8) tensor: how many values come out depends on the data
-    if (target == "operator.getitem" && ca.pos.size() > 1) {
+    if (graph::opOfTarget(target) == graph::Op::Getitem && ca.pos.size() > 1) {
         auto isMask = [](const Value& v) {
             if (!v.isTensor()) return false;
             auto st = tensorOf(v).scalar_type();
@@ -1189,17 +1193,10 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
             for (auto& x : ca.pos[1].as<TupleObj>()->items) mask = mask || isMask(x);
         if (mask) breakNow("nonzero", "");
     }
-    if (target == "Tensor.backward" || target == "torch.autograd.grad") breakNow("backward", "");
-    // functions Dynamo marks as skipped (they change global state it does not model)
-    if (target == "torch.manual_seed" || target == "torch.seed" || target == "torch.set_rng_state" || target == "torch.get_rng_state")
-        breakNow("skipped", target.substr(6));
     // ---- metadata reads: Python values, no node
-    static const std::set<std::string> meta = {"Tensor.size", "Tensor.dim", "Tensor.ndimension", "Tensor.numel", "torch.numel", "Tensor.nelement",
-                                               "Tensor.stride", "Tensor.is_contiguous", "Tensor.is_floating_point", "torch.is_floating_point",
-                                               "Tensor.element_size", "Tensor.storage_offset", "Tensor.is_complex", "torch.is_complex"};
-    if (meta.count(target)) {
-        if (!ca.pos.empty() && ca.pos[0].isTensor() && (target == "Tensor.numel" || target == "torch.numel" || target == "Tensor.stride"))
-            metadataRead(ca.pos[0]);
+    if (facts.role == graph::CaptureRole::Metadata || facts.role == graph::CaptureRole::SizedMetadata ||
+        facts.role == graph::CaptureRole::Size) {
+        if (onTensor && facts.role == graph::CaptureRole::SizedMetadata) metadataRead(ca.pos[0]);
         ++suspended;
         struct Un { int& s; ~Un() { --s; } } un{suspended};
         return run(in, ca);

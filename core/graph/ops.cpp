@@ -1,4 +1,5 @@
 #include "core/graph/ops.h"
+#include <algorithm>
 
 #include <array>
 #include <mutex>
@@ -60,8 +61,14 @@ std::string baseName(std::string_view target) {
 }
 
 bool mutatesInPlace(std::string_view target, bool inplaceFlag) {
-    if (inplaceFlag || target == "operator.setitem" || target.rfind("operator.i", 0) == 0) return true;
-    if (target.rfind("operator.", 0) == 0) return false;
+    if (inplaceFlag || target == "operator.setitem") return true;
+    if (target.rfind("operator.", 0) == 0) {
+        // the augmented assignments (operator.iadd); not operator.invert, index, is_, is_not, ...
+        static const std::string_view kAugmented[] = {"iadd", "isub", "imul", "imatmul", "itruediv", "ifloordiv", "imod",
+                                                      "ipow", "iand", "ior", "ixor", "ilshift", "irshift"};
+        std::string_view b = target.substr(9);
+        return std::find(std::begin(kAugmented), std::end(kAugmented), b) != std::end(kAugmented);
+    }
     std::string_view b = lastPart(target);
     return b.size() > 1 && b.back() == '_' && b[b.size() - 2] != '_' && b.front() != '_';
 }
@@ -69,6 +76,45 @@ bool mutatesInPlace(std::string_view target, bool inplaceFlag) {
 bool impure(std::string_view target) {
     auto op = opOfTarget(target);
     return (op && info(*op).impure()) || mutatesInPlace(target, false);
+}
+
+TargetFacts targetFacts(std::string_view target) {
+    using R = CaptureRole;
+    static constexpr TargetFacts kTargets[] = {
+        {"Tensor.size", R::Size, nullptr},
+        {"Tensor.item", R::Break, "item"},
+        {"Tensor.tolist", R::BreakTolist, "data_dependent_op"},
+        {"torch.nonzero", R::Break, "nonzero"},
+        {"Tensor.nonzero", R::Break, "nonzero"},
+        {"torch.argwhere", R::Break, "nonzero"},
+        {"Tensor.argwhere", R::Break, "nonzero"},
+        {"torch.masked_select", R::Break, "nonzero"},
+        {"Tensor.masked_select", R::Break, "nonzero"},
+        {"torch.unique", R::Break, "nonzero"},
+        {"Tensor.unique", R::Break, "nonzero"},
+        {"Tensor.backward", R::Break, "backward"},
+        {"torch.autograd.grad", R::Break, "backward"},
+        {"torch.manual_seed", R::Skipped, nullptr},
+        {"torch.seed", R::Skipped, nullptr},
+        {"torch.set_rng_state", R::Skipped, nullptr},
+        {"torch.get_rng_state", R::Skipped, nullptr},
+        {"Tensor.dim", R::Metadata, nullptr},
+        {"Tensor.ndimension", R::Metadata, nullptr},
+        {"Tensor.numel", R::SizedMetadata, nullptr},
+        {"torch.numel", R::SizedMetadata, nullptr},
+        {"Tensor.nelement", R::Metadata, nullptr},
+        {"Tensor.stride", R::SizedMetadata, nullptr},
+        {"Tensor.is_contiguous", R::Metadata, nullptr},
+        {"Tensor.is_floating_point", R::Metadata, nullptr},
+        {"torch.is_floating_point", R::Metadata, nullptr},
+        {"Tensor.element_size", R::Metadata, nullptr},
+        {"Tensor.storage_offset", R::Metadata, nullptr},
+        {"Tensor.is_complex", R::Metadata, nullptr},
+        {"torch.is_complex", R::Metadata, nullptr},
+    };
+    for (const TargetFacts& t : kTargets)
+        if (t.target == target) return t;
+    return TargetFacts{target, R::Node, nullptr};
 }
 
 namespace {

@@ -194,6 +194,26 @@ bool mutatesInPlace(std::string_view target, bool inplaceFlag);
 // ops, and every in-place one.
 bool impure(std::string_view target);
 
+// What capture does with a call of a recorded target before (instead of) recording a node, by
+// the target's full name ("Tensor.item", "torch.nonzero"): most targets become graph nodes; these
+// break the graph (with Dynamo's break kind) or are metadata reads that give Python values.
+enum class CaptureRole : uint8_t {
+    Node,          // an ordinary graph node
+    Break,         // breaks the graph: `breakKind`
+    BreakTolist,   // breaks: "tolist" for a floating tensor, else `breakKind`
+    Skipped,       // a function Dynamo skips (changes global state it does not model): a "skipped" break
+    Metadata,      // a metadata read (dim, is_contiguous, ...): a Python value, no node
+    SizedMetadata, // a metadata read whose value follows the sizes (numel, stride): marks them read
+    Size,          // Tensor.size: sizes, symbolic where the dims are dynamic
+};
+struct TargetFacts {
+    std::string_view target;
+    CaptureRole role;
+    const char* breakKind; // Break / BreakTolist: the break kind's id
+};
+// The facts of `target`; role Node (and a null breakKind) for any target not in the table.
+TargetFacts targetFacts(std::string_view target);
+
 // Ops whose kernel math does not give what the linked LibTorch's eager kernel gives (LibTorch
 // versions differ: 1.13's log1p is inf above 1e38, later ones are not). Lowering never makes such
 // an op a kernel: it runs eagerly, with `why` as the reason. Set by the runtime, which probes

@@ -292,7 +292,7 @@ struct Run {
         if (haveValue[node]) return env[node];
         const GraphNodeInfo& gi = c.lowered.info[node];
         const capture::OpNode& n = g.nodes[node];
-        if (gi.viewOp && (n.target == "Tensor.contiguous" || n.target == "torch.contiguous") && n.pos.size() == 1 && n.kw.empty()) {
+        if (gi.viewOp && graph::opOfTarget(n.target) == graph::Op::Contiguous && n.pos.size() == 1 && n.kw.empty()) {
             // a copy where one is needed, on the pool (see rowMajor): LibTorch's copy before the
             // projection of transformer_block's attention output made its GEMM 8.0 ms, not 3.6
             env[node] = script::wrap(rowMajor(script::tensorOf(instantiate(n.pos[0]))));

@@ -132,6 +132,22 @@ int main() {
         check(impure("torch.randn") && impure("torch.nn.functional.dropout") && impure("Tensor.uniform_") && impure("operator.setitem"),
               "random ops and in-place ops are impure");
         check(!impure("torch.exp") && !impure("torch.conv2d"), "exp and conv2d are pure");
+        check(!mutatesInPlace("operator.invert", false) && !mutatesInPlace("operator.is_", false) &&
+                  !mutatesInPlace("operator.index", false) && mutatesInPlace("operator.ipow", false),
+              "operator.invert, is_ and index are not augmented assignments; ipow is");
+        // capture's roles come from the table, by full target name
+        check(targetFacts("Tensor.item").role == CaptureRole::Break && std::string(targetFacts("Tensor.item").breakKind) == "item",
+              "item breaks the graph");
+        check(targetFacts("torch.unique").role == CaptureRole::Break && std::string(targetFacts("torch.unique").breakKind) == "nonzero",
+              "unique is a data-dependent break");
+        check(targetFacts("Tensor.tolist").role == CaptureRole::BreakTolist, "tolist breaks by dtype");
+        check(targetFacts("torch.manual_seed").role == CaptureRole::Skipped, "manual_seed is skipped");
+        check(targetFacts("Tensor.numel").role == CaptureRole::SizedMetadata && targetFacts("Tensor.dim").role == CaptureRole::Metadata,
+              "numel follows the sizes; dim is plain metadata");
+        check(targetFacts("Tensor.size").role == CaptureRole::Size, "size has its own role");
+        check(targetFacts("torch.exp").role == CaptureRole::Node && !targetFacts("torch.exp").breakKind &&
+                  targetFacts("item").role == CaptureRole::Node,
+              "other targets are nodes (by full name only)");
     }
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
