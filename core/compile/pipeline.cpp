@@ -25,64 +25,62 @@ void loadsOf(const SE& e, std::set<int>& out) {
 }
 
 // Program nodes whose buffers a graph node's value is made from (through views).
-void graphDeps(const Lowered& l, const capture::CapturedGraph& g, const capture::ArgT& a, std::set<int>& out, int depth = 0) {
+void graphDeps(const Lowered& l, const graph::Arg& a, std::set<int>& out, int depth = 0) {
     if (depth > 10000) return;
-    if (a.kind == capture::ArgT::Ref) {
-        const GraphNodeInfo& gi = l.info[a.node];
+    if (a.kind == graph::Arg::Kind::NodeRef && a.node && size_t(a.node->id) < l.info.size()) {
+        const GraphNodeInfo& gi = l.info[a.node->id];
         if (gi.viewOp) {
-            const capture::OpNode& n = g.nodes[a.node];
-            for (auto& x : n.pos) graphDeps(l, g, x, out, depth + 1);
-            for (auto& [k, x] : n.kw) graphDeps(l, g, x, out, depth + 1);
+            for (auto& x : a.node->args) graphDeps(l, x, out, depth + 1);
+            for (auto& [k, x] : a.node->kwargs) graphDeps(l, x, out, depth + 1);
         } else if (gi.value.buffer >= 0) {
             out.insert(gi.value.buffer);
         }
         for (auto& it : gi.items)
             if (it.buffer >= 0 && !gi.viewOp) out.insert(it.buffer);
     }
-    for (auto& x : a.items) graphDeps(l, g, x, out, depth + 1);
+    for (auto& x : a.items) graphDeps(l, x, out, depth + 1);
 }
 
-std::string canonicalGraph(const capture::CapturedGraph& g) {
+// The graph as text for its cache key: targets, arguments (constants as their exact Python text),
+// tensor metadata and outputs; not names, source lines or module paths, which do not change what
+// it computes.
+std::string canonicalGraph(const graph::Graph& g) {
     std::string s;
-    std::function<void(const capture::ArgT&)> arg = [&](const capture::ArgT& a) {
+    std::function<void(const graph::Arg&)> arg = [&](const graph::Arg& a) {
         switch (a.kind) {
-        case capture::ArgT::Const:
-            if (a.c.isNumber())
-                s += a.c.isFloat() ? "f" + std::to_string(a.c.f()) : "i" + std::to_string(a.c.i());
-            else if (a.c.isNone())
-                s += "None";
-            else if (a.c.isStr())
-                s += "'" + a.c.as<script::StrObj>()->s + "'";
-            else
-                s += "<" + std::to_string(int(a.c.type())) + ">";
+        case graph::Arg::Kind::Constant: s += a.constant; break;
+        case graph::Arg::Kind::NodeRef:
+            s += "%" + std::to_string(a.node ? a.node->id : -1) + (a.index >= 0 ? "[" + std::to_string(a.index) + "]" : "");
             break;
-        case capture::ArgT::Ref: s += "%" + std::to_string(a.node) + (a.index >= 0 ? "[" + std::to_string(a.index) + "]" : ""); break;
         default:
-            s += "(";
+            s += a.kind == graph::Arg::Kind::Dict ? "{" : "(";
             for (auto& x : a.items) {
                 arg(x);
                 s += ",";
             }
-            s += ")";
+            s += a.kind == graph::Arg::Kind::Dict ? "}" : ")";
         }
     };
-    for (auto& n : g.nodes) {
-        s += n.placeholder ? (n.scalar ? "sym" : "in") : n.target;
+    for (auto& n : g.nodes()) {
+        if (n->kind == graph::NodeKind::Output) {
+            for (auto& o : n->args) arg(o);
+            continue;
+        }
+        s += n->kind == graph::NodeKind::Placeholder ? (n->meta.empty() ? "sym" : "in") : n->target;
         s += "(";
-        for (auto& a : n.pos) {
+        for (auto& a : n->args) {
             arg(a);
             s += ",";
         }
-        for (auto& [k, a] : n.kw) {
+        for (auto& [k, a] : n->kwargs) {
             s += k + "=";
             arg(a);
             s += ",";
         }
         s += ")";
-        for (auto& m : n.meta) s += graph::formatMeta(m);
+        for (auto& m : n->meta) s += graph::formatMeta(m);
         s += ";";
     }
-    for (auto& o : g.outputs) arg(o);
     return s;
 }
 
@@ -121,7 +119,7 @@ void jitSteps(const jit::CompileOutcome& out, events::Ns begin, std::vector<Phas
 // ------------------------------------------------------------------ passes
 void lowerPass(const graph::Graph& g, Artifact& a) { a.lowered = lowerGraph(g); }
 
-void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
+void dependencyPass(const graph::Graph& g, Artifact& a) {
     const Program& p = a.lowered.program;
     // dependencies and values read whole
     a.deps.assign(p.nodes.size(), {});
@@ -130,9 +128,9 @@ void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
         std::set<int> d;
         if (n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) loadsOf(n.body, d);
         if (n.kind == NodeKind::Extern || n.kind == NodeKind::Fallback) {
-            const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
-            for (auto& x : op.pos) graphDeps(a.lowered, g, x, d);
-            for (auto& [k, x] : op.kw) graphDeps(a.lowered, g, x, d);
+            const graph::Node& op = *g.nodes()[n.fromGraphNodes[0]];
+            for (auto& x : op.args) graphDeps(a.lowered, x, d);
+            for (auto& [k, x] : op.kwargs) graphDeps(a.lowered, x, d);
         }
         d.erase(n.id);
         a.deps[n.id].assign(d.begin(), d.end());
@@ -140,9 +138,7 @@ void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
     // an op that changes a tensor in place is a barrier: what comes before it runs before it,
     // what comes after runs after it
     for (auto& n : p.nodes) {
-        if (n.kind != NodeKind::Fallback) continue;
-        std::string b = n.callee.substr(n.callee.rfind('.') + 1);
-        if (b.empty() || b.back() != '_' || b.front() == '_') continue;
+        if (n.kind != NodeKind::Fallback || !graph::mutatesInPlace(n.callee, false)) continue;
         for (auto& m : p.nodes) {
             if (m.kind == NodeKind::Input || m.id == n.id) continue;
             auto& d = m.id < n.id ? a.deps[n.id] : a.deps[m.id];
@@ -150,20 +146,17 @@ void dependencyPass(const capture::CapturedGraph& g, Artifact& a) {
             if (std::find(d.begin(), d.end(), other) == d.end()) d.push_back(other);
         }
     }
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (size_t i = 0; i < a.lowered.info.size(); ++i) {
         const GraphNodeInfo& gi = a.lowered.info[i];
         if (!gi.needsValue || gi.viewOp) continue;
         if (gi.value.buffer >= 0 && (gi.value.kind == LoweredValue::Buffer)) a.needsValue[gi.value.buffer] = true;
     }
     // values read through views by externs, fallbacks and outputs: their base buffers
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (size_t i = 0; i < a.lowered.info.size(); ++i) {
         const GraphNodeInfo& gi = a.lowered.info[i];
         if (!gi.needsValue || !gi.viewOp) continue;
-        capture::ArgT ref;
-        ref.kind = capture::ArgT::Ref;
-        ref.node = int(i);
         std::set<int> d;
-        graphDeps(a.lowered, g, ref, d);
+        graphDeps(a.lowered, graph::Arg::ref(g.nodes()[i].get()), d);
         for (int b : d) a.needsValue[b] = true;
     }
     // backward reruns the graph eagerly: only when running it twice is harmless
@@ -179,12 +172,14 @@ void fusePass(Artifact& a) {
     a.order = fuse::executionOrder(p, a.schedule, a.deps);
 }
 
-void emitPass(const capture::CapturedGraph& g, Artifact& a) {
+void emitPass(const graph::Graph& g, Artifact& a) {
     const Program& p = a.lowered.program;
     a.kernels = codegen::generate(p, a.schedule, a.order);
     a.translationUnit = codegen::translationUnit(a.kernels);
     for (size_t k = 0; k < a.kernels.size(); ++k) a.kernelOfGroup[a.kernels[k].group] = k;
-    a.producerOf.assign(g.nodes.size(), -1);
+    size_t graphNodes = 0; // before the output node
+    for (auto& n : g.nodes()) graphNodes += n->kind != graph::NodeKind::Output;
+    a.producerOf.assign(graphNodes, -1);
     for (auto& n : p.nodes)
         if (n.graphNode >= 0) a.producerOf[n.graphNode] = n.id;
     a.key = jit::hashHex(canonicalGraph(g));
@@ -232,7 +227,7 @@ const std::vector<Pass>& passes() {
          }},
         {"dependencies", "lower", &Phases::lower,
          [](auto& g, auto& a, auto&, int64_t) {
-             dependencyPass(g, a);
+             dependencyPass(g.printable, a);
              return true;
          }},
         {"fuse", "fuse", &Phases::fuse,
@@ -242,7 +237,7 @@ const std::vector<Pass>& passes() {
          }},
         {"emit", "codegen", &Phases::codegen,
          [](auto& g, auto& a, auto&, int64_t) {
-             emitPass(g, a);
+             emitPass(g.printable, a);
              return true;
          }},
         {"jit", nullptr, &Phases::jit, [](auto&, auto& a, auto& st, int64_t begin) { return jitPass(a, st, begin); }},

@@ -50,11 +50,11 @@ struct Artifact {
 void lowerPass(const graph::Graph& g, Artifact& a);
 // dependencies: per program node, what it reads and what must run before it (an in-place op is a
 // barrier), which values are read whole, and whether rerunning the graph is harmless.
-void dependencyPass(const capture::CapturedGraph& g, Artifact& a);
+void dependencyPass(const graph::Graph& g, Artifact& a);
 // fuse: the scheduler's groups and decisions, and the order the units run in.
 void fusePass(Artifact& a);
 // emit: the kernels' C++ and the translation unit, the graph's cache key.
-void emitPass(const capture::CapturedGraph& g, Artifact& a);
+void emitPass(const graph::Graph& g, Artifact& a);
 // jit: the translation unit compiled and loaded (or found in a cache); false, with `status.error`,
 // when it did not compile. Adds the JIT's own steps to status.phaseSpans from `begin` on.
 bool jitPass(Artifact& a, capture::CompiledCode& status, int64_t beginNs);

@@ -106,9 +106,9 @@ static std::vector<codegen::Kernel> kernelsOf(const char* source) {
     withFirstGraph(source, [&](const capture::CapturedGraph& g) {
         compile::Artifact a;
         compile::lowerPass(g.printable, a);
-        compile::dependencyPass(g, a);
+        compile::dependencyPass(g.printable, a);
         compile::fusePass(a);
-        compile::emitPass(g, a);
+        compile::emitPass(g.printable, a);
         out = a.kernels;
     });
     return out;
@@ -175,7 +175,7 @@ int main() {
         check(a.deps.empty() && a.kernels.empty(), "lower: only lowering ran");
 
         // ---- dependencies
-        compile::dependencyPass(g, a);
+        compile::dependencyPass(g.printable, a);
         check(a.deps.size() == p.nodes.size() && a.needsValue.size() == p.nodes.size(), "dependencies: one entry per program node");
         const lower::Node* mm = nullptr;
         for (auto& n : p.nodes)
@@ -203,7 +203,7 @@ int main() {
         check(!a.order.empty(), "fuse: an execution order");
 
         // ---- emit
-        compile::emitPass(g, a);
+        compile::emitPass(g.printable, a);
         check(a.kernels.size() == 1, "emit: one kernel");
         check(!a.kernels.empty() && a.kernels[0].name.rfind("cpp_fused_", 0) == 0 && a.kernels[0].name.find("gelu") != std::string::npos,
               "emit: the kernel is named for what it computes (" + (a.kernels.empty() ? std::string() : a.kernels[0].name) + ")");
@@ -212,9 +212,9 @@ int main() {
         check(a.key.size() >= 16, "emit: a cache key");
         compile::Artifact again;
         compile::lowerPass(g.printable, again);
-        compile::dependencyPass(g, again);
+        compile::dependencyPass(g.printable, again);
         compile::fusePass(again);
-        compile::emitPass(g, again);
+        compile::emitPass(g.printable, again);
         check(again.key == a.key && again.translationUnit == a.translationUnit, "emit: the same graph gives the same source and key");
         check(a.lib == nullptr && a.fns.empty(), "emit: nothing compiled yet");
         mlpKey = a.key;
@@ -224,7 +224,7 @@ int main() {
     withFirstGraph(kInplace, [&](const capture::CapturedGraph& gi) {
         compile::Artifact b;
         compile::lowerPass(gi.printable, b);
-        compile::dependencyPass(gi, b);
+        compile::dependencyPass(gi.printable, b);
         const lower::Program& pi = b.lowered.program;
         const lower::Node* add_ = nullptr;
         for (auto& n : pi.nodes)
