@@ -529,7 +529,7 @@ QList<fl::viz::LineMark> MainWindow::marksFor(const std::string& importedFile) c
         QString tip = QString("<b>Graph break</b> in %1: %2<br>%3").arg(QString::fromStdString(b.id), QString::fromStdString(b.reason).toHtmlEscaped(),
                                                                        QString::fromStdString(b.explanation).toHtmlEscaped());
         for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
-        if (b.frameSkipped) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
+        if (b.skippedFrame) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
         marks << fl::viz::LineMark{fl::viz::LineMark::Break, b.line, tip};
     }
     if (!importedFile.empty()) return marks; // recompile marks: the guard lines are the script's

@@ -199,7 +199,7 @@ void GraphsPane::selectEntry(int index) {
     // a frame skipped for a break inside a loop has an empty graph: say why
     QString why;
     for (const auto& b : snap_->breaks)
-        if (b.frameSkipped && b.id == e.id) {
+        if (b.skippedFrame && b.id == e.id) {
             why = QString("<br>This frame runs eagerly: the graph break at line %1 (%2) is inside a loop, so torch.compile skips the "
                           "whole frame and captures no graph.")
                       .arg(b.line)

@@ -1834,14 +1834,21 @@ Value Session::afterGraph(Entry& e, CFrame& fr, FunctionObj* fn, const ScopeP& s
     return runFrame(fn, next, scope, fr.opts, breakLine);
 }
 
-static std::string breakLogText(const BreakEvent& b) {
+events::BreakFacts breakFacts(const std::string& id, const BreakKind& kind) {
+    events::BreakFacts b;
+    b.id = id, b.kind = kind.id, b.gb = kind.gb, b.reason = kind.reason, b.explanation = kind.explanation, b.hints = kind.hints;
+    return b;
+}
+
+// A break as TORCH_LOGS=graph_breaks prints it.
+static std::string breakLogText(const events::BreakFacts& b) {
     std::string out = "Graph break in user code at " + b.file + ":" + std::to_string(b.line) + "\n";
-    std::string block = b.kind.reason + "\n  Explanation: " + b.kind.explanation + "\n";
-    for (auto& h : b.kind.hints) block += "  Hint: " + h + "\n";
-    block += "\n For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/" + std::string(b.kind.gb) + ".html\n";
-    if (std::string(b.kind.id) == "observed_exception") {
+    std::string block = b.reason + "\n  Explanation: " + b.explanation + "\n";
+    for (auto& h : b.hints) block += "  Hint: " + h + "\n";
+    block += "\n For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/" + b.gb + ".html\n";
+    if (b.kind == "observed_exception") {
         out += "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break encountered:\n\n" + block;
-    } else if (b.inLoop) {
+    } else if (b.skippedFrame) {
         const BreakKind& loop = breakKind("loop");
         out += "Graph Break Reason: Failed to handle graph break gracefully. Skipping the function and falling back to eager. Graph break encountered:\n\n" + block +
                "\n*** While handling this graph break, another graph break occurred: ***\n\n" + loop.reason + "\n  Explanation: " + loop.explanation + "\n";
@@ -1879,13 +1886,11 @@ static void registerModuleTree(Tracer& T, const Value& mod, const Source& src, i
     }
 }
 
-// A graph break as an instant on its compile id's track, carrying Dynamo's reason.
-static void noteBreakEvent(events::Log& log, const BreakEvent& b) {
-    if (!log.at(events::Level::Compile)) return;
-    std::string stack;
-    for (auto& f : b.userStack) stack += f + "\n";
-    log.instant("compile " + b.id, "graph break", events::Category::Break, events::now(),
-                events::BreakFacts{b.id, b.kind.id, b.kind.reason, b.kind.explanation, b.context, b.file, b.line, stack, b.inLoop});
+void Session::recordBreak(events::BreakFacts b) {
+    report_.breaks.push_back(std::move(b));
+    const events::BreakFacts& r = report_.breaks.back();
+    if (events.at(events::Level::Compile)) events.instant("compile " + r.id, "graph break", events::Category::Break, events::now(), r);
+    if (logs.graphBreaks) log(r.id, "graph_breaks", breakLogText(r));
 }
 
 // The phases of one compile id, measured where they happen, reported as events when the compile
@@ -2041,7 +2046,6 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             bool stop = std::string(b.kind.id) == "restart_stop";
             bool nested = !stop && b.depth > T.rootDepth;
             if (!stop && noteBreak) {
-                BreakEvent ev{entry.id, b.file, b.line, b.kind, b.context, b.userStack, b.inLoop};
                 if (fr.opts.fullgraph) {
                     std::string msg = b.kind.reason + "\n  Explanation: " + b.kind.explanation + "\n";
                     for (auto& h : b.kind.hints) msg += "  Hint: " + h + "\n";
@@ -2050,9 +2054,9 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
                     at::GradMode::set_enabled(gradAtStart);
                     in_.raise(in_.unsupportedCls, msg);
                 }
-                report_.breaks.push_back(ev);
-                noteBreakEvent(events, ev);
-                if (logs.graphBreaks) log(entry.id, "graph_breaks", breakLogText(ev));
+                events::BreakFacts ev = breakFacts(entry.id, b.kind);
+                ev.context = b.context, ev.file = b.file, ev.line = b.line, ev.userStack = b.userStack, ev.skippedFrame = b.inLoop;
+                recordBreak(std::move(ev));
                 if (std::string(b.kind.id) == "item") {
                     std::string w = "Graph break from `Tensor.item()`, consider setting:\n    torch._dynamo.config.capture_scalar_outputs = True\nor:\n    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1\nto include these operations in the captured graph.\n";
                     log(entry.id, "", w);
@@ -2110,19 +2114,13 @@ Value Session::trace(CFrame& fr, FunctionObj* fn, const ScopeP& scope) {
             in_.tracer = saved;
             entry.status = EntryStatus::Error;
             if (noteBreak && !ex.traceback.empty()) {
-                BreakEvent ev;
-                ev.id = entry.id;
-                ev.kind = breakKind("observed_exception");
-                ev.inLoop = true; // Dynamo: "Failed to handle graph break gracefully. Skipping the function"
+                events::BreakFacts ev = breakFacts(entry.id, breakKind("observed_exception"));
+                ev.skippedFrame = true; // Dynamo: "Failed to handle graph break gracefully. Skipping the function"
                 for (auto it = ex.traceback.rbegin(); it != ex.traceback.rend(); ++it)
                     if (it->file.rfind("<fuselab:", 0) != 0) { ev.file = it->file; ev.line = it->line; break; }
                 for (auto& t : ex.traceback)
                     if (t.file.rfind("<fuselab:", 0) != 0) ev.userStack.push_back("File \"" + t.file + "\", line " + std::to_string(t.line) + ", in " + t.function + "\n  " + t.sourceLine);
-                if (!ev.file.empty()) {
-                    report_.breaks.push_back(ev);
-                    noteBreakEvent(events, ev);
-                    if (logs.graphBreaks) log(entry.id, "graph_breaks", breakLogText(ev));
-                }
+                if (!ev.file.empty()) recordBreak(std::move(ev));
             }
             commit();
             throw;

@@ -239,15 +239,8 @@ struct CFrame {
 };
 
 // ---------------------------------------------------------------- the report (event log)
-struct BreakEvent {
-    std::string id; // compile id of the frame that broke
-    std::string file;
-    int line = 0;
-    BreakKind kind;
-    std::string context;
-    std::vector<std::string> userStack;
-    bool inLoop = false;  // the frame was skipped
-};
+// A graph break as recorded (events::BreakFacts), from its kind's words.
+events::BreakFacts breakFacts(const std::string& id, const BreakKind& kind);
 struct RecompileEvent {
     std::string id, function, file;
     int line = 0;
@@ -261,7 +254,7 @@ struct LimitEvent {
 };
 
 struct Report {
-    std::vector<BreakEvent> breaks;
+    std::vector<events::BreakFacts> breaks;
     std::vector<RecompileEvent> recompiles;
     std::vector<LimitEvent> limits;
 };
@@ -339,6 +332,8 @@ public:
 
 private:
     Value callTimed(script::FunctionObj* fn, script::CallArgs& args, const CompileOptions& opts);
+    // Records a graph break, once: the report keeps it; the event log and TORCH_LOGS show it.
+    void recordBreak(events::BreakFacts b);
     Value trace(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
     Value runEager(CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope);
     Value replay(Entry& e, CFrame& fr, script::FunctionObj* fn, const script::ScopeP& scope, std::vector<Value>& vals, std::vector<uint8_t>& state);

@@ -53,12 +53,12 @@ std::vector<Problem> problems(const Session& s) {
     std::map<std::tuple<std::string, int, std::string>, size_t> at;
     std::vector<int> counts;
     for (auto& b : rep.breaks) {
-        auto key = std::make_tuple(b.file, b.line, b.kind.reason);
+        auto key = std::make_tuple(b.file, b.line, b.reason);
         auto it = at.find(key);
         if (it == at.end()) {
             at[key] = breaks.size();
-            Problem p{"graph break", b.id, b.file, b.line, b.kind.reason};
-            p.text += b.inLoop ? ": inside a loop, so the whole frame runs eagerly" : ": the graph ends here and a new one starts after it";
+            Problem p{"graph break", b.id, b.file, b.line, b.reason};
+            p.text += b.skippedFrame ? ": inside a loop, so the whole frame runs eagerly" : ": the graph ends here and a new one starts after it";
             breaks.push_back(p);
             counts.push_back(1);
         } else {
@@ -130,10 +130,10 @@ std::string explainJson(const Session& s, const std::string& file, const std::st
     }
     o << "],\n \"graph_breaks\": [";
     for (size_t i = 0; i < s.report().breaks.size(); ++i) {
-        const BreakEvent& b = s.report().breaks[i];
-        o << (i ? ",\n  " : "\n  ") << "{\"id\": " << jsonStr(b.id) << ", \"kind\": " << jsonStr(b.kind.id) << ", \"file\": " << jsonStr(b.file)
-          << ", \"line\": " << b.line << ", \"reason\": " << jsonStr(b.kind.reason) << ", \"explanation\": " << jsonStr(b.kind.explanation)
-          << ", \"hints\": " << jsonList(b.kind.hints) << ", \"frame_skipped\": " << (b.inLoop ? "true" : "false")
+        const events::BreakFacts& b = s.report().breaks[i];
+        o << (i ? ",\n  " : "\n  ") << "{\"id\": " << jsonStr(b.id) << ", \"kind\": " << jsonStr(b.kind) << ", \"file\": " << jsonStr(b.file)
+          << ", \"line\": " << b.line << ", \"reason\": " << jsonStr(b.reason) << ", \"explanation\": " << jsonStr(b.explanation)
+          << ", \"hints\": " << jsonList(b.hints) << ", \"frame_skipped\": " << (b.skippedFrame ? "true" : "false")
           << ", \"user_stack\": " << jsonList(b.userStack) << "}";
     }
     o << "],\n \"recompiles\": [";
@@ -158,10 +158,10 @@ std::string explainText(const Session& s, const std::string& file, const std::st
     int frames = 0;
     for (const CFrame* fr : s.framesInOrder()) frames += int(fr->entries.size());
     // distinct breaks: (file, line, reason)
-    std::map<std::tuple<std::string, int, std::string>, std::vector<const BreakEvent*>> distinct;
+    std::map<std::tuple<std::string, int, std::string>, std::vector<const events::BreakFacts*>> distinct;
     std::vector<std::tuple<std::string, int, std::string>> order;
     for (auto& b : rep.breaks) {
-        auto key = std::make_tuple(b.file, b.line, b.kind.reason);
+        auto key = std::make_tuple(b.file, b.line, b.reason);
         if (!distinct.count(key)) order.push_back(key);
         distinct[key].push_back(&b);
     }
@@ -177,17 +177,17 @@ std::string explainText(const Session& s, const std::string& file, const std::st
     if (!order.empty()) {
         o << "\nGraph breaks\n";
         for (auto& key : order) {
-            const BreakEvent& b = *distinct[key].front();
+            const events::BreakFacts& b = *distinct[key].front();
             std::string ids;
             for (auto* x : distinct[key]) ids += (ids.empty() ? "" : ", ") + x->id;
-            o << "  " << b.file << ":" << b.line << "  " << b.kind.reason << "  [" << ids << "]" << (b.inLoop ? "  (in a loop: the frame runs eagerly)" : "") << "\n";
+            o << "  " << b.file << ":" << b.line << "  " << b.reason << "  [" << ids << "]" << (b.skippedFrame ? "  (in a loop: the frame runs eagerly)" : "") << "\n";
             if (!b.userStack.empty()) {
                 std::string last = b.userStack.back();
                 auto nl = last.find('\n');
                 if (nl != std::string::npos) o << "      " << last.substr(nl + 1 + last.substr(nl + 1).find_first_not_of(' ')) << "\n";
             }
-            o << "    Explanation: " << b.kind.explanation << "\n";
-            for (auto& h : b.kind.hints) o << "    Hint: " << h << "\n";
+            o << "    Explanation: " << b.explanation << "\n";
+            for (auto& h : b.hints) o << "    Hint: " << h << "\n";
         }
     }
     if (!rep.recompiles.empty()) {

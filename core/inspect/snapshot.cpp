@@ -247,12 +247,7 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
             snap.entries.push_back(std::move(se));
         }
     }
-    for (const capture::BreakEvent& b : s.report().breaks) {
-        SnapBreak sb;
-        sb.id = b.id, sb.kind = b.kind.id, sb.file = b.file, sb.line = b.line, sb.reason = b.kind.reason;
-        sb.explanation = b.kind.explanation, sb.hints = b.kind.hints, sb.userStack = b.userStack, sb.frameSkipped = b.inLoop;
-        snap.breaks.push_back(std::move(sb));
-    }
+    snap.breaks = s.report().breaks;
     for (const capture::RecompileEvent& r : s.report().recompiles) {
         SnapRecompile sr;
         sr.id = r.id, sr.function = r.function, sr.file = r.file, sr.line = r.line;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/support/events.h"
+
 // No capture or runtime headers here: Qt code includes this one, and Qt's `slots` keyword would
 // clash with capture's field of that name.
 namespace fl::capture { class Session; }
@@ -78,12 +80,6 @@ struct SnapEntry {
     int calls = 0;
 };
 
-struct SnapBreak {
-    std::string id, kind, file, reason, explanation;
-    int line = 0;
-    std::vector<std::string> hints, userStack;
-    bool frameSkipped = false;
-};
 
 struct SnapRecompile {
     std::string id, function, file;
@@ -108,7 +104,7 @@ struct Snapshot {
     std::vector<std::string> imports; // the .py files the script imported from disk, in order
     std::vector<SnapProblem> problems;
     std::vector<SnapEntry> entries;
-    std::vector<SnapBreak> breaks;
+    std::vector<events::BreakFacts> breaks; // as capture recorded them
     std::vector<SnapRecompile> recompiles; // recompile-limit hits included, with limitHit set
     int graphCount = 0;
 };

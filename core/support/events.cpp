@@ -9,6 +9,13 @@ const char* categoryName(Category c) {
 
 namespace {
 
+// The trace file shows a user stack as one string, a frame per line.
+std::string joinedStack(const std::vector<std::string>& frames) {
+    std::string s;
+    for (auto& f : frames) s += f + "\n";
+    return s;
+}
+
 struct ArgsOf {
     std::vector<Arg>& out;
     void str(const char* k, const std::string& v) { out.push_back(Arg::str(k, v)); }
@@ -36,7 +43,7 @@ struct ArgsOf {
     }
     void operator()(const BreakFacts& f) {
         str("id", f.id), str("kind", f.kind), str("reason", f.reason), str("explanation", f.explanation), str("context", f.context);
-        str("file", f.file), num("line", f.line), str("user_stack", f.userStack), str("skipped_frame", f.skippedFrame ? "yes" : "no");
+        str("file", f.file), num("line", f.line), str("user_stack", joinedStack(f.userStack)), str("skipped_frame", f.skippedFrame ? "yes" : "no");
     }
     void operator()(const RecompileFacts& f) { str("id", f.id), str("function", f.function), str("file", f.file), num("line", f.line), str("reason", f.reason); }
 };

@@ -77,11 +77,20 @@ struct KernelFacts {       // one kernel launch, library call or fallback op of 
     int node = -1;         // Extern / Fallback: the loop-IR node
     int epilogue = -1;     // Extern: the kernel run as its epilogue, or -1
 };
-struct BreakFacts {        // a graph break, with Dynamo's reason
-    std::string id, kind, reason, explanation, context, file;
+// A graph break, with Dynamo's reason: the one record of it. Capture writes it once (its report
+// and this log hold the same struct); explain's text and JSON, TORCH_LOGS=graph_breaks, the trace
+// file and the window are views of it.
+struct BreakFacts {
+    std::string id;          // compile id of the frame that broke
+    std::string kind;        // the break kind's stable id ("print", "item", ...)
+    std::string gb;          // Dynamo's registry id ("gb0059")
+    std::string reason, explanation;
+    std::vector<std::string> hints;
+    std::string context;     // what was being traced: "CALL: a function call, e.g. f(x, y)"
+    std::string file;
     int line = 0;
-    std::string userStack;
-    bool skippedFrame = false;
+    std::vector<std::string> userStack; // "File \"m.py\", line 6, in f\n  print(x)", outermost first
+    bool skippedFrame = false; // inside a loop / with / try: the whole frame runs eagerly
 };
 struct RecompileFacts {    // a recompile, or the recompile limit hit
     std::string id, function, file;
