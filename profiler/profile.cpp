@@ -183,6 +183,7 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 x.kind = e.name;
                 x.atMs = rel(e.begin);
                 x.args = argsOf(e);
+                x.isBreak = e.category == events::Category::Break;
                 if (auto* b = e.as<events::BreakFacts>()) x.id = b->id, x.reason = b->reason, x.file = b->file, x.line = b->line;
                 if (auto* r = e.as<events::RecompileFacts>()) x.id = r->id, x.reason = r->reason, x.file = r->file, x.line = r->line;
                 p.instants.push_back(x);
@@ -623,7 +624,7 @@ std::string traceJson(const Profile& p) {
         bool hasReason = false;
         for (auto& a : args) hasReason |= a.first == "reason";
         if (!hasReason) args.emplace_back("reason", i.reason);
-        ev.push_back("{\"ph\": \"i\", \"s\": \"t\", \"name\": " + jstr(i.kind) + ", \"cat\": " + jstr(i.kind == "graph break" ? "break" : "recompile") +
+        ev.push_back("{\"ph\": \"i\", \"s\": \"t\", \"name\": " + jstr(i.kind) + ", \"cat\": " + jstr(i.isBreak ? "break" : "recompile") +
                      ", \"pid\": " + std::to_string(t.pid) + ", \"tid\": " + std::to_string(t.tid) + ", \"ts\": " + us(i.atMs) + ", \"args\": " + jargs(args) + "}");
     }
     for (auto& c : p.counters) {

@@ -76,6 +76,7 @@ struct CallProfile {
 // A graph break or a recompile (or the recompile limit), with its reason.
 struct InstantEvent {
     std::string kind;              // graph break | recompile | recompile limit
+    bool isBreak = false;          // a graph break (the event's category), else a recompile or its limit
     std::string id;                // compile id
     double atMs = 0;
     std::string reason, file;

@@ -99,6 +99,7 @@ void Timeline::setProfile(const profiler::Profile& p) {
         it.row = rowOf("compile " + QString::fromStdString(i.id));
         it.start = i.atMs;
         it.instant = true;
+        it.isBreak = i.isBreak;
         it.name = QString::fromStdString(i.kind);
         it.category = "instant";
         it.details = it.name + " [" + QString::fromStdString(i.id) + "] at " + QString::fromStdString(i.file) + ":" + QString::number(i.line) + "\n" +
@@ -174,7 +175,7 @@ void Timeline::paintEvent(QPaintEvent*) {
             QPolygon tri;
             tri << QPoint(x, y + 2) << QPoint(x - 5, y + kRowHeight - 3) << QPoint(x + 5, y + kRowHeight - 3);
             g.setPen(Qt::black);
-            g.setBrush(it.name == "graph break" ? QColor(220, 60, 60) : QColor(230, 150, 30));
+            g.setBrush(it.isBreak ? QColor(220, 60, 60) : QColor(230, 150, 30));
             g.drawPolygon(tri);
             continue;
         }

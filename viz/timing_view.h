@@ -49,6 +49,7 @@ private:
         QString name, details;
         QString category;
         bool instant = false;
+        bool isBreak = false; // an instant that is a graph break (drawn red), else a recompile
     };
     double xOf(double ms) const;
     double msOf(double x) const;
