@@ -805,9 +805,12 @@ private:
         if (id == Op::Gelu) {
             std::string approx = strArg(n, 1, "approximate", "none");
             if (approx == "tanh")
+                // 0.5 x (1 + tanh(u)) as x sigmoid(2u), the same function: for negative x, 1 + tanh(u)
+                // cancels, and a few ulp of tanh near -1 became 5e-5 of the result (eager's 1-ulp tanh
+                // cancels too, to 8e-6 at x = -3.2); the sigmoid form stays within a few ulp of exact
                 return unaryOp(n, op, outDt, [](SE x) {
                     SE inner = scall(Op::Mul, {sconst(0.7978845608028654), scall(Op::Add, {x, scall(Op::Mul, {sconst(0.044715), scall(Op::Mul, {x, scall(Op::Mul, {x, x})})})})});
-                    return scall(Op::Mul, {scall(Op::Mul, {sconst(0.5), x}), scall(Op::Add, {sconst(1.0), scall(Op::Tanh, {inner})})});
+                    return scall(Op::Mul, {x, scall(Op::Sigmoid, {scall(Op::Mul, {sconst(2.0), inner})})});
                 });
             if (approx != "none") unsupported("gelu approximate='" + approx + "'");
             // x * Phi(x), one kernel function (fl_gelu): cheaper than 0.5 x (1 + erf(x / sqrt 2))
@@ -1057,7 +1060,10 @@ private:
                 SE y = scall(Op::Mul, {scall(Op::Sub, {a[0], a[1]}), scall(Op::Rsqrt, {scall(Op::Add, {a[2], sconst(eps)})})});
                 size_t k = 3;
                 if (hasW) y = scall(Op::Mul, {y, a[k++]});
+                // eager adds the bias, or 0 without one ((x * rstd - mean * rstd) * w + b): a zero
+                // that is -0.0 here (a row of -0.0 and 0.0) is 0.0 there, and x / y shows which
                 if (hasB) y = scall(Op::Add, {y, a[k++]});
+                else y = scall(Op::Add, {y, sconst(0.0)});
                 return y;
             }));
         }
