@@ -58,6 +58,8 @@ Value sizeValue(at::IntArrayRef sizes);
 Value scalarToValue(const at::Tensor& t); // item()
 Value tensorToList(Interp& in, const at::Tensor& t);
 void checkDevice(Interp& in, const Value& v); // only the CPU exists for eager model scripts
+// "cuda:1" -> type "cuda", index 1 (-1 without one), with PyTorch's errors for a bad string.
+void parseDeviceString(Interp& in, const std::string& s, std::string& type, int& index);
 void checkNumel(Interp& in, at::IntArrayRef sizes, at::ScalarType st);
 // torch.Generator objects: the Python value of a LibTorch generator, and back (None: the default)
 Value generatorValue(Interp& in, at::Generator g);

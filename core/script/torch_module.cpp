@@ -36,12 +36,18 @@ void nsSet(const Value& module, const std::string& name, const Value& v) { modul
 struct FArgs {
     Interp& in;
     std::vector<Value> v;
+    const Sig& sig;
     bool has(size_t i) const { return i < v.size() && !v[i].isMissing() && !v[i].isNone(); }
     at::Tensor t(size_t i) { return toTensor(in, v[i], "argument"); }
     c10::optional<at::Tensor> ot(size_t i) { return has(i) ? c10::optional<at::Tensor>(t(i)) : c10::nullopt; }
     int64_t i(size_t k, int64_t d) { return has(k) ? toInt(in, v[k], "argument") : d; }
     double f(size_t k, double d) { return has(k) ? toFloat(in, v[k], "argument") : d; }
-    bool b(size_t k, bool d) { return has(k) ? in.truthy(v[k]) : d; }
+    // PyTorch takes only a bool for a bool parameter
+    bool b(size_t k, bool d) {
+        if (!has(k)) return d;
+        if (!v[k].isBool()) in.raiseType(sig.name() + "(): argument '" + sig.paramName(k) + "' must be bool, not " + in.typeName(v[k]));
+        return v[k].b();
+    }
     std::string s(size_t k, const std::string& d) { return has(k) ? toStr(in, v[k], "argument") : d; }
     std::vector<int64_t> ints(size_t k, int64_t repeat) {
         if (v[k].isIntLike()) return std::vector<int64_t>(size_t(repeat), v[k].i());
@@ -52,7 +58,7 @@ struct FArgs {
 void defn(Interp& in, const Value& module, const std::string& name, const std::string& sig, std::function<Value(FArgs&)> fn) {
     auto s = std::make_shared<Sig>(name, sig);
     OpInvoke run = [s, fn](Interp& in, CallArgs& ca) {
-        FArgs a{in, s->bind(in, ca)};
+        FArgs a{in, s->bind(in, ca), *s};
         return guarded(in, [&] { return fn(a); });
     };
     auto target = std::make_shared<std::string>(module.as<ModuleObj>()->name + "." + name);
@@ -516,6 +522,91 @@ Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair
 
 // Long: a table of torch's functions and namespaces (torch.*, torch._dynamo, torch.compiler), one
 // short entry each.
+// x.__add__(y), torch.Tensor.__getitem__(x, i): the operators and protocols as methods. The
+// interpreter runs `x + y` and `x[i]` without them; code that names them gets the same operation
+// (traced the same way under torch.compile). `self` is Missing for the unbound class attribute.
+static bool tensorDunder(Interp& in, const Value& self, const std::string& name, Value& out) {
+    if (name.size() < 5 || name.compare(0, 2, "__") != 0 || name.compare(name.size() - 2, 2, "__") != 0) return false;
+    const std::string base = name.substr(2, name.size() - 4);
+    // the operation, given the tensor and the other arguments; nargs: how many others it takes
+    std::function<Value(Interp&, const Value&, const std::vector<Value>&)> op;
+    size_t nargs = 1;
+    for (int k = 0; k <= int(BinOpKind::BitAnd) && !op; ++k) {
+        const BinOpKind kind = BinOpKind(k);
+        const std::string d = binOpDunder(kind);
+        if (base == d) op = [kind](Interp& in, const Value& t, const std::vector<Value>& a) { return in.binary(kind, t, a[0]); };
+        else if (base == "r" + d) op = [kind](Interp& in, const Value& t, const std::vector<Value>& a) { return in.binary(kind, a[0], t); };
+        else if (base == "i" + d) op = [kind](Interp& in, const Value& t, const std::vector<Value>& a) { return in.binary(kind, t, a[0], true); };
+    }
+    for (int k = 0; k <= int(CmpOpKind::GtE) && !op; ++k) {
+        const CmpOpKind kind = CmpOpKind(k);
+        if (base == cmpOpFunction(kind)) op = [kind](Interp& in, const Value& t, const std::vector<Value>& a) { return in.compare(kind, t, a[0]); };
+    }
+    auto unary = [&](const char* aten) {
+        nargs = 0;
+        op = [aten](Interp& in, const Value& t, const std::vector<Value>&) { return tensorUnary(in, aten, t); };
+    };
+    auto convert = [&](ClassP cls) {
+        nargs = 0;
+        op = [cls](Interp& in, const Value& t, const std::vector<Value>&) {
+            CallArgs ca;
+            ca.pos = {t};
+            return in.call(Value(cls), ca);
+        };
+    };
+    if (op) {
+    } else if (base == "neg") unary("neg");
+    else if (base == "pos") unary("positive");
+    else if (base == "abs") unary("abs");
+    else if (base == "invert") unary("bitwise_not");
+    else if (base == "float") convert(in.floatCls);
+    else if (base == "int") convert(in.intCls);
+    else if (base == "bool") convert(in.boolCls);
+    else if (base == "index") {
+        nargs = 0;
+        op = [](Interp& in, const Value& t, const std::vector<Value>&) {
+            const at::Tensor& x = tensorOf(t);
+            if (x.numel() != 1 || !at::isIntegralType(x.scalar_type(), /*includeBool=*/true))
+                in.raiseType("only integer tensors of a single element can be converted to an index");
+            return Value::integer(x.item<int64_t>());
+        };
+    } else if (base == "getitem") op = [](Interp& in, const Value& t, const std::vector<Value>& a) { return in.getItem(t, a[0]); };
+    else if (base == "setitem") {
+        nargs = 2;
+        op = [](Interp& in, const Value& t, const std::vector<Value>& a) { in.setItem(t, a[0], a[1]); return Value(); };
+    } else if (base == "contains") op = [](Interp& in, const Value& t, const std::vector<Value>& a) { return Value::boolean(in.contains(t, a[0])); };
+    else if (base == "len" || base == "iter" || base == "repr" || base == "str") {
+        nargs = 0;
+        op = [base](Interp& in, const Value& t, const std::vector<Value>&) {
+            if (base == "len") return Value::integer(in.len(t));
+            if (base == "iter") return in.iter(t);
+            return makeStr(base == "repr" ? in.repr(t) : in.str(t));
+        };
+    } else return false;
+    auto b = std::make_shared<BuiltinObj>();
+    b->name = name;
+    b->self = self;
+    b->fn = [op, nargs, name](Interp& in, const Value& self, CallArgs& ca) {
+        std::vector<Value> args = ca.pos;
+        if (self.isMissing()) {
+            if (args.empty()) in.raiseType("descriptor '" + name + "' for 'torch._C._TensorBase' objects needs an argument");
+            if (!args[0].isTensor())
+                in.raiseType("descriptor '" + name + "' for 'torch._C._TensorBase' objects doesn't apply to a '" + in.typeName(args[0]) + "' object");
+        } else {
+            args.insert(args.begin(), self);
+        }
+        if (!ca.kw.empty()) in.raiseType(name + "() takes no keyword arguments");
+        if (args.size() != nargs + 1)
+            in.raiseType(name + "() takes exactly " + std::to_string(nargs) + " argument" + (nargs == 1 ? "" : "s") + " (" +
+                         std::to_string(args.size() - 1) + " given)");
+        const Value t = args[0];
+        args.erase(args.begin());
+        return op(in, t, args);
+    };
+    out = Value(b);
+    return true;
+}
+
 void installTorch(Interp& in) {
     Value torch = in.newModule("torch");
     in.registerModule("torch", torch);
@@ -539,19 +630,8 @@ void installTorch(Interp& in) {
         if (a.pos.empty() || !a.pos[0].isStr()) in.raiseType("device() received an invalid combination of arguments");
         std::string s = strOf(a.pos[0]);
         auto d = std::make_shared<DeviceObj>();
-        size_t colon = s.find(':');
-        d->type = s.substr(0, colon);
-        if (colon != std::string::npos) {
-            // PyTorch's form: a type, then ':' and a non-negative index
-            std::string digits = s.substr(colon + 1);
-            if (d->type.empty() || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
-                in.raise(in.runtimeError, "Invalid device string: '" + s + "'");
-            if (digits.size() > 9) in.raise(in.runtimeError, "Could not parse device index '" + digits + "' in device string '" + s + "'");
-            d->index = std::atoi(digits.c_str());
-        }
+        parseDeviceString(in, s, d->type, d->index);
         if (a.pos.size() > 1) d->index = int(toInt(in, a.pos[1], "index"));
-        if (d->type != "cpu" && d->type != "cuda" && d->type != "meta")
-            in.raise(in.runtimeError, "Expected one of cpu, cuda, meta device type at start of device string: " + s);
         return Value(d);
     };
     in.tensorCls->ctor = [](Interp& in, CallArgs& a) {
@@ -673,10 +753,10 @@ void installTorch(Interp& in) {
             out = Value(o);
             return true;
         }
-        return dispatchTensorAttr(in, self, name, out);
+        return tensorDunder(in, self, name, out) || dispatchTensorAttr(in, self, name, out);
     });
     in.tensorCls->lazyAttr = [](Interp& in, const std::string& name, Value& out) {
-        return dispatchTensorAttr(in, Value::missing(), name, out);
+        return tensorDunder(in, Value::missing(), name, out) || dispatchTensorAttr(in, Value::missing(), name, out);
     };
     torch.as<ModuleObj>()->lazyAttr = dispatchTorchAttr;
     // torch.linalg, torch.fft, torch.special: the registry's linalg_*, fft_*, special_* operators
@@ -1236,7 +1316,10 @@ void installTorch(Interp& in) {
     Value parameter = in.makeBuiltin("Parameter", [](Interp& in, const Value&, CallArgs& a) {
         static Sig sig("Parameter", "data=, requires_grad=");
         auto b = sig.bind(in, a);
-        at::Tensor data = b[0].isMissing() || b[0].isNone() ? at::empty({0}) : toTensor(in, b[0], "Parameter(): data");
+        // PyTorch's Parameter calls data.detach(): anything else fails on that attribute
+        if (!b[0].isMissing() && !b[0].isNone() && !b[0].isTensor())
+            in.raise(in.attributeError, "'" + in.typeName(b[0]) + "' object has no attribute 'detach'");
+        at::Tensor data = b[0].isMissing() || b[0].isNone() ? at::empty({0}) : tensorOf(b[0]);
         bool rg = b[1].isMissing() ? true : in.truthy(b[1]);
         return guarded(in, [&] {
             at::Tensor p = data.detach();

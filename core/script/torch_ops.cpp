@@ -20,6 +20,7 @@ struct Args {
     Interp& in;
     std::vector<Value> v;
     const std::string& fname;
+    const Sig& sig;
     bool has(size_t i) const { return i < v.size() && !v[i].isMissing() && !v[i].isNone(); }
     bool given(size_t i) const { return i < v.size() && !v[i].isMissing(); }
     const Value& operator[](size_t i) const { return v[i]; }
@@ -27,7 +28,12 @@ struct Args {
     c10::optional<at::Tensor> ot(size_t i) { return has(i) ? c10::optional<at::Tensor>(t(i)) : c10::nullopt; }
     int64_t i(size_t k, int64_t d = 0) { return has(k) ? toInt(in, v[k], (fname + "(): argument").c_str()) : d; }
     double f(size_t k, double d = 0) { return has(k) ? toFloat(in, v[k], (fname + "(): argument").c_str()) : d; }
-    bool b(size_t k, bool d = false) { return has(k) ? in.truthy(v[k]) : d; }
+    // PyTorch takes only a bool for a bool parameter (keepdim=1 is a TypeError)
+    bool b(size_t k, bool d = false) {
+        if (!has(k)) return d;
+        if (!v[k].isBool()) in.raiseType(fname + "(): argument '" + sig.paramName(k) + "' must be bool, not " + in.typeName(v[k]));
+        return v[k].b();
+    }
     c10::optional<at::Generator> gen(size_t k) { return toGenerator(in, has(k) ? v[k] : Value()); }
     at::Scalar s(size_t k) { return toScalar(in, v[k], (fname + "(): argument").c_str()); }
     std::vector<int64_t> ints(size_t k) { return toIntList(in, v[k], (fname + "(): argument").c_str()); }
@@ -69,7 +75,7 @@ struct Registry {
             auto nm = std::make_shared<std::string>(name);
             // The op itself, re-runnable by the capture layer's reference backend.
             OpInvoke run = [shared, nm](Interp& in, CallArgs& ca) {
-                Args a{in, shared->first.bind(in, ca), *nm};
+                Args a{in, shared->first.bind(in, ca), *nm, shared->first};
                 return guarded(in, [&] { return shared->second(a); });
             };
             if (where & FN) {

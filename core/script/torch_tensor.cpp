@@ -32,6 +32,10 @@ std::string cleanTorchMessage(std::string m) {
             if (dot != std::string::npos && dot < 40) m = m.substr(dot + 2);
         }
     }
+    // the legacy tensor types PyTorch registers (torch.FloatTensor, ...) by their Python names;
+    // the others (CPUBoolType, CPUBFloat16Type, CPUComplexFloatType) keep LibTorch's as PyTorch does
+    for (const char* t : {"Float", "Double", "Half", "Byte", "Char", "Short", "Int", "Long"})
+        replaceAll(std::string("CPU") + t + "Type", std::string("torch.") + t + "Tensor");
     replaceAll("c10::optional", "Optional");
     replaceAll("at::Tensor", "Tensor");
     replaceAll("c10::", "");
@@ -218,16 +222,38 @@ Value tensorToList(Interp& in, const at::Tensor& t) {
     return makeList(std::move(out));
 }
 
+void parseDeviceString(Interp& in, const std::string& s, std::string& type, int& index) {
+    static const char* const kTypes[] = {"cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                                         "fpga", "ort", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "privateuseone"};
+    size_t colon = s.find(':');
+    type = s.substr(0, colon);
+    index = -1;
+    if (colon != std::string::npos) {
+        // a type, then ':' and a non-negative index
+        std::string digits = s.substr(colon + 1);
+        if (type.empty() || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+            in.raise(in.runtimeError, "Invalid device string: '" + s + "'");
+        if (digits.size() > 9) in.raise(in.runtimeError, "Could not parse device index '" + digits + "' in device string '" + s + "'");
+        index = std::atoi(digits.c_str());
+    }
+    for (const char* t : kTypes)
+        if (type == t) return;
+    std::string list;
+    for (const char* t : kTypes) list += (list.empty() ? "" : ", ") + std::string(t);
+    in.raise(in.runtimeError, "Expected one of " + list + " device type at start of device string: " + s);
+}
+
 void checkDevice(Interp& in, const Value& v) {
     if (v.isMissing() || v.isNone()) return;
-    std::string d;
-    if (v.isStr()) d = strOf(v);
-    else if (v.is(OK::Device)) d = v.as<DeviceObj>()->type;
-    else if (v.isInt()) d = "cuda";
+    std::string type;
+    int index = -1;
+    if (v.isStr()) parseDeviceString(in, strOf(v), type, index);
+    else if (v.is(OK::Device)) type = v.as<DeviceObj>()->type;
+    else if (v.isInt()) type = "cuda";
     else in.raiseType("device must be a torch.device or a string, not " + in.typeName(v));
-    if (d == "cpu") return;
-    if (d.rfind("cuda", 0) == 0) in.raise(in.assertionError, "Torch not compiled with CUDA enabled");
-    in.raise(in.runtimeError, "Expected one of cpu, cuda device type at start of device string: " + d);
+    if (type == "cpu") return;
+    if (type == "cuda") in.raise(in.assertionError, "Torch not compiled with CUDA enabled");
+    in.raise(in.runtimeError, "tensors on the '" + type + "' device are not available in model scripts (only the CPU is)");
 }
 
 Value sizeValue(at::IntArrayRef sizes) {
