@@ -170,12 +170,15 @@ private:
 
     bool walkCall(const SE& e, Where w) {
         const Op op = e->op;
-        // A costly value that an earlier loop of this row computed and kept is read back.
+        // A costly value that an earlier loop of this row computed and kept is read back. One
+        // fixed for the row is not kept: it is computed once, in the row's scope (which has no
+        // element to index a row array with).
         const KeptValue* keep = nullptr;
         if (loop_ > 0 && keepsRows_ && view::costlyCall(op)) {
             std::string key = view::valueKey(e);
-            if (firstPass_) computedIn_[key].insert(loop_);
-            else if (const KeptValue* kv = plan_.keptValue(key)) {
+            if (firstPass_) {
+                if (w == Where::Loop) computedIn_[key].insert(loop_);
+            } else if (const KeptValue* kv = plan_.keptValue(key)) {
                 if (kv->loop < loop_) return w == Where::Row;
                 if (kv->loop == loop_) keep = kv;
             }

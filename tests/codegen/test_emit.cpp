@@ -96,6 +96,13 @@ static void rmsNormSource() {
     check(!has(plain.source, "fl_stream_row") && !has(plain.source, "__atomic_thread_fence"), "rmsnorm, not streamed: ordinary stores");
 }
 
+// exp of the row's max, read by two loops: computed once per row, in the row's scope
+static void rowFixedSource() {
+    auto s = hand::expOfMax(64, 512);
+    const std::string src = loops(emit(s, planOf(s)));
+    check(!has(src, "kept0") && count(src, "fl_exp(") == 1, "exp of the row's max: printed once, before the loops that read it");
+}
+
 static void handMadePlans() {
     auto s = hand::pointwise("", 8, 8);
     KernelPlan p = planOf(s);
@@ -132,6 +139,7 @@ int main() {
     softmaxSource();
     chainSource();
     rmsNormSource();
+    rowFixedSource();
     handMadePlans();
     std::printf("emit: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

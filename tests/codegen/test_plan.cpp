@@ -136,6 +136,19 @@ static void rmsNormPlan() {
     check(unstreamed.size() == 1 && !unstreamed[0].streams() && unstreamed[0].choices.size() == 1, "rmsnorm: kept in a larger cache, not streamed");
 }
 
+// a costly value fixed for the row is computed once per row, before the loops: never kept in a row
+// array (which the row's scope, outside the loops, cannot index)
+static void rowFixedCostlyPlan() {
+    auto ps = plans(hand::expOfMax(64, 512));
+    check(ps.size() == 1 && ps[0].loops.size() == 3, "exp of the row's max: one kernel, three loops");
+    if (ps.size() != 1) return;
+    const KernelPlan& p = ps[0];
+    bool exp = std::any_of(p.rowValues.begin(), p.rowValues.end(), [](const std::string& v) { return v.find("Fexp(") == 0; });
+    check(exp && p.kept.empty(), "exp of the row's max: a row value, not a kept one (" + joined(listed(p)) + ")");
+    check(std::all_of(p.loops.begin(), p.loops.end(), [](const codegen::ReductionLoop& l) { return l.interleave.empty(); }),
+          "exp of the row's max: no loop computes it, none interleaved");
+}
+
 // kernels that call for nothing, or for one thing
 static void smallPlans() {
     auto cheap = plans(hand::pointwise("", 8, 8));
@@ -159,6 +172,7 @@ int main() {
     layerNormPlan();
     chainPlan();
     rmsNormPlan();
+    rowFixedCostlyPlan();
     smallPlans();
     std::printf("plan: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

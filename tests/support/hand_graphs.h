@@ -123,6 +123,21 @@ inline Scheduled rmsNorm(int64_t rows, int64_t cols) {
     return schedule(b.g);
 }
 
+// e = x * torch.exp(x.amax(-1, keepdim=True) * 0.01); e / e.sum(-1, keepdim=True): a costly value
+// fixed for the row (exp of the row's max), read by two loops
+inline Scheduled expOfMax(int64_t rows, int64_t cols) {
+    Builder b;
+    auto x = b.input("L_x_", {rows, cols});
+    auto mx = b.call("torch.Tensor.amax", {ref(x), Arg::integer(-1)}, {rows, 1}, {{"keepdim", Arg::boolean(true)}});
+    auto sc = b.call("operator.mul", {ref(mx), real(0.01, "0.01")}, {rows, 1});
+    auto ex = b.call("torch.exp", {ref(sc)}, {rows, 1});
+    auto e = b.call("operator.mul", {ref(x), ref(ex)}, {rows, cols});
+    auto sum = b.call("torch.Tensor.sum", {ref(e), Arg::integer(-1)}, {rows, 1}, {{"keepdim", Arg::boolean(true)}});
+    auto out = b.call("operator.truediv", {ref(e), ref(sum)}, {rows, cols});
+    b.g.setOutput({ref(out)});
+    return schedule(b.g);
+}
+
 // A one-op kernel: torch.TARGET(x) (op "torch.relu": then + 1), or x + 1 for "".
 inline Scheduled pointwise(const std::string& target, int64_t rows, int64_t cols) {
     Builder b;
