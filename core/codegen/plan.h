@@ -113,8 +113,8 @@ struct KernelPlan {
     // ---- both
     std::vector<Prefetch> prefetches; // fetched ahead: by the loop with `prefetch` set, or the
                                       // pointwise block loop (empty: none)
-    std::vector<std::string> opaqueConstants; // compared float constants as C literals, in order of
-                                              // first use: the emitter's fl_k0, fl_k1, ...
+    std::vector<std::string> opaqueConstants; // compared float constants hidden from the optimizer, as
+                                              // C literals, in order of first use: fl_k0, fl_k1, ...
     bool versioned = false;   // calls sin or cos: a fast version first, the full one if an argument was large
     std::vector<Choice> choices; // in the order they were made
 
