@@ -74,7 +74,7 @@ struct KeptValue {
 // One loop of a reduction kernel over its reduced dims.
 struct ReductionLoop {
     int index = 0;                // loop 1, 2, ...: a reduction runs in the loop after those it reads
-    std::vector<int> reductions;  // nodes it reduces (kLanes accumulators each)
+    std::vector<int> reductions;  // nodes it reduces (`lanes` accumulators each)
     std::vector<int> stores;      // nodes it stores
     std::vector<int> streamed;    // of those, the ones whose rows are written past the caches
     std::string interleave;       // the costly function that has it ask for four vectors at once ("": none)
@@ -102,7 +102,7 @@ struct KernelPlan {
     std::vector<ReductionLoop> loops;
     std::vector<int> rowLevel;      // pointwise nodes over the rows only, stored after the loops
     int64_t rowLength = -1;         // the reduced row's constant length (-1: not one constant dim)
-    std::vector<KeptValue> kept;    // by value
+    std::vector<KeptValue> kept;    // in the order of their values (valueKey): kept0, kept1, ...
     std::set<std::string> rowValues; // calls fixed for the row: computed once before its loops
     // Divisions x / s by a row value s, printed as x * (1 / s) with one reciprocal per row, where
     // they are computed (value -> its choice).
