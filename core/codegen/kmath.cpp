@@ -13,6 +13,7 @@ struct Fn {
 };
 
 // In emission order: every entry comes after the entries it uses.
+// Long: a table, one entry per math function (its C source and what it calls), read top to bottom.
 const std::vector<Fn>& table() {
     static const std::vector<Fn> fns = {
         {"fl_bits", {}, R"(

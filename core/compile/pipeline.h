@@ -34,6 +34,7 @@ struct Artifact {
     bool recomputable = true;           // no op with side effects or randomness: backward may rerun the graph
     fuse::Schedule schedule;
     std::vector<int> order; // execution units (see fuse::executionOrder)
+    std::vector<codegen::KernelPlan> plans; // per kernel, in order: codegen's choices
     std::vector<codegen::Kernel> kernels;
     std::map<int, size_t> kernelOfGroup; // schedule group -> kernel
     std::vector<int> producerOf;         // captured graph node -> program node holding its value
@@ -53,7 +54,10 @@ void lowerPass(const graph::Graph& g, Artifact& a);
 void dependencyPass(const graph::Graph& g, Artifact& a);
 // fuse: the scheduler's groups and decisions, and the order the units run in.
 void fusePass(Artifact& a);
-// emit: the kernels' C++ and the translation unit, the graph's cache key.
+// plan: per kernel, codegen's choices as data (kept values, row values, interleave, prefetching,
+// two stages, streamed outputs), each with its reason, for this machine (codegen::hostTarget).
+void planPass(Artifact& a);
+// emit: the plans printed as the kernels' C++, the translation unit, the graph's cache key.
 void emitPass(const graph::Graph& g, Artifact& a);
 // jit: the translation unit compiled and loaded (or found in a cache); false, with `status.error`,
 // when it did not compile. Adds the JIT's own steps to status.phaseSpans from `begin` on.

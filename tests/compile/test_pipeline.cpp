@@ -108,6 +108,7 @@ static std::vector<codegen::Kernel> kernelsOf(const char* source) {
         compile::lowerPass(g.printable, a);
         compile::dependencyPass(g.printable, a);
         compile::fusePass(a);
+        compile::planPass(a);
         compile::emitPass(g.printable, a);
         out = a.kernels;
     });
@@ -154,7 +155,7 @@ static void planChecks() {
 int main() {
     setenv("FUSELAB_BACKEND", "reference", 1);
     planChecks();
-    check(compile::passNames() == std::vector<std::string>{"lower", "dependencies", "fuse", "emit", "jit"}, "the passes, in order");
+    check(compile::passNames() == std::vector<std::string>{"lower", "dependencies", "fuse", "plan", "emit", "jit"}, "the passes, in order");
 
     std::string mlpKey;
     withFirstGraph(kMlp, [&](const capture::CapturedGraph& g) {
@@ -202,6 +203,11 @@ int main() {
         check(epilogue, "fuse: the kernel runs as the matmul's epilogue");
         check(!a.order.empty(), "fuse: an execution order");
 
+        // ---- plan
+        compile::planPass(a);
+        check(a.plans.size() == 1 && a.plans[0].group >= 0 && a.schedule.groups[a.plans[0].group].alive, "plan: one plan, for the live group");
+        check(a.kernels.empty(), "plan: nothing printed yet");
+
         // ---- emit
         compile::emitPass(g.printable, a);
         check(a.kernels.size() == 1, "emit: one kernel");
@@ -214,6 +220,7 @@ int main() {
         compile::lowerPass(g.printable, again);
         compile::dependencyPass(g.printable, again);
         compile::fusePass(again);
+        compile::planPass(again);
         compile::emitPass(g.printable, again);
         check(again.key == a.key && again.translationUnit == a.translationUnit, "emit: the same graph gives the same source and key");
         check(a.lib == nullptr && a.fns.empty(), "emit: nothing compiled yet");
