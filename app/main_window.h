@@ -92,7 +92,9 @@ private:
     void setDocument(const QString& path, const QString& text);
     void applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done);
     QList<fl::viz::LineMark> marksFor(const std::string& importedFile) const; // empty name: the script
+    QList<fl::viz::LineMark> breakMarks(const std::string& importedFile) const;
     void fillFileBox();
+    void updateStale();
     void entryChanged(int index);
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 

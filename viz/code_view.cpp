@@ -99,8 +99,8 @@ void CodeView::paintLineNumbers(QPaintEvent* event) {
     int number = block.blockNumber() + 1;
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
     int bottom = top + qRound(blockBoundingRect(block).height());
-    QMap<int, int> kinds; // line -> bit 1 break, bit 2 recompile
-    for (const LineMark& m : marks_) kinds[m.line] |= m.kind == LineMark::Break ? 1 : 2;
+    QMap<int, int> kinds; // line -> bit 1 break, bit 2 recompile, bit 4 a call into a break
+    for (const LineMark& m : marks_) kinds[m.line] |= m.kind == LineMark::Break ? 1 : m.kind == LineMark::Recompile ? 2 : 4;
     p.setRenderHint(QPainter::Antialiasing);
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top()) {
@@ -109,8 +109,14 @@ void CodeView::paintLineNumbers(QPaintEvent* event) {
                 int d = std::min(10, bottom - top - 4);
                 QRect dot(5, top + (bottom - top - d) / 2, d, d);
                 p.setPen(Qt::NoPen);
-                if (k & 2) { p.setBrush(kRecompile); p.drawEllipse(dot.translated(k & 1 ? 4 : 0, 0)); }
+                if (k & 2) { p.setBrush(kRecompile); p.drawEllipse(dot.translated(k & 5 ? 4 : 0, 0)); }
                 if (k & 1) { p.setBrush(kBreak); p.drawEllipse(dot); }
+                else if (k & 4) { // a ring: the graph ends at this call, the break is further in
+                    p.setPen(QPen(kBreak, 2.2));
+                    p.setBrush(palette().color(QPalette::AlternateBase));
+                    p.drawEllipse(QRectF(dot).adjusted(1, 1, -1, -1));
+                    p.setPen(Qt::NoPen);
+                }
             }
             if (highlighted_.contains(number)) p.fillRect(lineArea_->width() - 3, top, 3, bottom - top, palette().color(QPalette::Highlight));
             p.setPen(palette().color(QPalette::PlaceholderText));
@@ -187,7 +193,8 @@ void CodeView::refreshSelections() {
         s.cursor.setPosition(b.position() + start);
         s.cursor.setPosition(b.position() + text.size(), QTextCursor::KeepAnchor);
         s.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        s.format.setUnderlineColor(m.kind == LineMark::Break ? kBreak : kRecompile);
+        s.format.setUnderlineColor(m.kind == LineMark::Recompile ? kRecompile : kBreak);
+        if (m.kind == LineMark::BreakCall) s.format.setUnderlineStyle(QTextCharFormat::DashUnderline);
         sels.append(s);
     }
     setExtraSelections(sels);

@@ -1,5 +1,5 @@
 // A source view with line numbers and marked lines: the failing line of a run, graph-break lines
-// (red gutter mark, wavy underline), lines whose guard forced a recompile (amber), each with a
+// (red gutter mark, wavy underline; a red ring on the calls that led to a break in a helper), lines whose guard forced a recompile (amber), each with a
 // tooltip; lines tinted by the kernel that covers them (Compiler Explorer style) and lines
 // highlighted by a selection elsewhere. Clicks report the line: in the gutter as markClicked,
 // in the text as lineClicked.
@@ -13,7 +13,9 @@
 namespace fl::viz {
 
 struct LineMark {
-    enum Kind { Break, Recompile } kind = Break;
+    // Break: the line that broke; BreakCall: a call on the way to a break in a helper (the
+    // compiled frame's graph ends at that call); Recompile: a guard's line or a call that recompiled.
+    enum Kind { Break, Recompile, BreakCall } kind = Break;
     int line = 0;
     QString tooltip; // rich text: reason, explanation, hint
 };

@@ -255,6 +255,8 @@ void GuardsPane::setSnapshot(SnapshotP s) {
         for (auto& r : snap_->recompiles) {
             QString head = r.limitHit ? QString("%1 %2: recompile limit (8) hit; later misses run eagerly").arg(q(r.id), q(r.function))
                                       : QString("%1 %2: recompiled because the cached entries' guards failed").arg(q(r.id), q(r.function));
+            if (r.callLine > 0) head += QString(" (the call at line %1)").arg(r.callLine);
+            for (const std::string& c : r.changed) head += "; " + q(c);
             auto* it = new QTreeWidgetItem(rec, {head});
             it->setToolTip(0, head);
             it->setForeground(0, QColor("#b26a00"));
@@ -301,6 +303,16 @@ void GuardsPane::showEntry(int index) {
             QSignalBlocker b(tree_);
             tree_->setCurrentItem(it);
         }
+    }
+}
+
+void GuardsPane::showRecompile(int index) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* rec = tree_->topLevelItem(i);
+        if (rec->data(0, Qt::UserRole).toInt() != -2 || index < 0 || index >= rec->childCount()) continue;
+        QSignalBlocker b(tree_);
+        tree_->setCurrentItem(rec->child(index));
+        tree_->scrollToItem(rec->child(index));
     }
 }
 

@@ -68,6 +68,7 @@ public:
     void setSnapshot(SnapshotP s);
     void showEntry(int index);            // expands and scrolls to the entry's guards
     void showRecompileAt(int line);       // selects the recompile whose guard came from `line`
+    void showRecompile(int index);        // selects the snapshot's recompile `index`
     QTreeWidget* tree() const { return tree_; }
 
 Q_SIGNALS:

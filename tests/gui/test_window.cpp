@@ -15,6 +15,10 @@
 #include <QPlainTextEdit>
 #include <QTabBar>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QLabel>
+#include <QTextBlock>
+#include <algorithm>
 #include <QComboBox>
 #include <QTableWidget>
 #include <QHeaderView>
@@ -303,6 +307,75 @@ private Q_SLOTS:
         QVERIFY(w.sourceView()->highlightedLines().contains(14));
         w.openExample(":/models/seed.py");
         QCOMPARE(p->topLevelItemCount(), 0);
+    }
+
+    // A break inside a helper called twice from forward: each call ends forward's graph there.
+    // Both calls are marked (a ring on the call, the red dot on the helper's line), the call's
+    // tooltip names the break and holds the whole user stack, the Problems pane lists two
+    // distinct breaks by the forward line that called the helper, and a click on a call's mark
+    // selects the graph that ended there.
+    void aBreakInAHelperIsFollowedUpTheStack() {
+        fl::app::MainWindow w;
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/helper_break.py"));
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* p = w.problemsView();
+        QStringList breakLines;
+        for (int i = 0; i < p->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* row = p->topLevelItem(i);
+            if (row->text(0) != "graph break") continue;
+            breakLines << row->text(1);
+            QVERIFY2(row->text(2).contains("in log_stats, called from forward at line " + row->text(1)), qPrintable(row->text(2)));
+        }
+        QCOMPARE(breakLines, QStringList({"20", "22"}));
+        const fl::viz::CodeView* src = w.sourceView();
+        for (int line : {20, 22}) {
+            bool ring = false;
+            for (const auto& m : src->marks()) ring = ring || (m.kind == fl::viz::LineMark::BreakCall && m.line == line);
+            QVERIFY2(ring, qPrintable(QString("no mark on the call at line %1").arg(line)));
+            QString tip = src->markTooltip(line);
+            QVERIFY2(tip.contains("Graph ends here") && tip.contains("break in log_stats, line 8 (Tensor.item)"), qPrintable(tip));
+            QVERIFY2(tip.contains(QString("line %1, in forward").arg(line)) && tip.contains("line 8, in log_stats"), qPrintable(tip));
+        }
+        QCOMPARE(markCount(src, fl::viz::LineMark::BreakCall), 2);
+        QVERIFY(src->markTooltip(8).contains("Graph break"));
+        // the mark on the second call selects the graph that ended there (a resume of forward)
+        QRect r = src->gutterRectOfLine(22);
+        QWidget* gutter = src->childAt(r.center());
+        QVERIFY(gutter);
+        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+        QTest::qWait(30);
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        QCOMPARE(QString::fromStdString(e.function), QString("torch_dynamo_resume_in_forward_at_20"));
+        QVERIFY(src->highlightedLines().contains(22));
+    }
+
+    // A function that recompiles on every call because a Python int read by range() changes: the
+    // calling line is marked amber with the argument and the values its calls passed, and the
+    // Problems row says how many calls recompiled, leads to that line and names the argument.
+    void aRecompilingCallIsMarkedWithWhatChanged() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n\n@torch.compile\ndef f(x, n):\n    for _ in range(n):\n        x = x + 1\n    return x\n\n\n"
+                                     "x = torch.ones(3)\nfor i in range(1, 6):\n    f(x, i)\nprint('done')\n");
+        QVERIFY(runAndSettle(w));
+        const fl::viz::CodeView* src = w.sourceView();
+        bool onCall = false;
+        for (const auto& m : src->marks()) onCall = onCall || (m.kind == fl::viz::LineMark::Recompile && m.line == 13);
+        QVERIFY2(onCall, "the call f(x, i) at line 13 should be marked amber");
+        QString tip = src->markTooltip(13);
+        QVERIFY2(tip.contains("Recompiled on 4 calls made here") && tip.contains("n: 1 → 2 → 3 → 4 → 5, specialized by range()"), qPrintable(tip));
+        QTreeWidget* p = w.problemsView();
+        QCOMPARE(p->topLevelItemCount(), 1);
+        QTreeWidgetItem* row = p->topLevelItem(0);
+        QCOMPARE(row->text(0), QString("recompiles"));
+        QCOMPARE(row->text(1), QString("13"));
+        QVERIFY2(row->text(2).contains("4 of its 5 calls") && row->text(2).contains("n: 1 → 2 → 3 → 4 → 5, specialized by range() at line 6"),
+                 qPrintable(row->text(2)));
+        w.selectMark(13);
+        QTreeWidgetItem* cur = w.guardsPane()->tree()->currentItem();
+        QVERIFY(cur && cur->parent() && cur->parent()->data(0, Qt::UserRole).toInt() == -2);
+        QVERIFY2(cur->text(0).contains("the call at line 13"), qPrintable(cur->text(0)));
     }
 
     void seedExampleRunsAndPrints() {
