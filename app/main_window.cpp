@@ -37,6 +37,10 @@
 
 namespace fl::app {
 
+namespace {
+constexpr int kStateVersion = 2; // of the saved dock layout
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("Fuselab");
     setObjectName("FuselabMainWindow");
@@ -88,8 +92,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPane("Timing", "timing", timing_, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
     addPane("Problems", "problems", problems_, Qt::BottomDockWidgetArea);
+    // the graph and the kernels side by side: a node clicked shows its kernel with no tab to
+    // switch (split before the fusion tab joins the graph: a tabbed dock cannot be split)
+    splitDockWidget(docks_[0], docks_[2], Qt::Horizontal);
     tabifyDockWidget(docks_[0], docks_[1]);
-    tabifyDockWidget(docks_[0], docks_[2]);
     tabifyDockWidget(docks_[3], docks_[4]);
     tabifyDockWidget(docks_[3], docks_[5]);
     tabifyDockWidget(docks_[3], docks_[6]);
@@ -97,6 +103,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     docks_[5]->raise();
 
     connect(graphs_, &fl::viz::GraphsPane::entrySelected, this, &MainWindow::entryChanged);
+    graphs_->setLineText([this](int line) {
+        QTextBlock b = source_->document()->findBlockByNumber(line - 1);
+        return b.isValid() && (!fileBox_ || fileBox_->currentIndex() <= 0) ? b.text() : QString();
+    });
+    connect(graphs_, &fl::viz::GraphsPane::nodeLinkActivated, this, [this](int id) { selectNodes({id}); });
+    connect(graphs_, &fl::viz::GraphsPane::lineLinkActivated, this, [this](int line) { source_->setHighlightedLines({line}); });
+    connect(graphs_, &fl::viz::GraphsPane::kernelLinkActivated, this, [this](int k) {
+        std::vector<int> nodes;
+        if (graphs_->detailsNode() >= 0) nodes.push_back(graphs_->detailsNode());
+        kernels_->showKernel(k, nodes);
+        raisePane("kernels");
+    });
     connect(graphs_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
     connect(fusion_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
     connect(kernels_, &fl::viz::KernelsPane::nodesActivated, this, [this](const std::vector<int>& n) { selectNodes(n, true); });
@@ -118,20 +136,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
+    // version 2: the kernels beside the graph (a layout saved before keeps them tabbed: dropped)
+    firstLayout_ = !restoreState(s.value("window/state").toByteArray(), kStateVersion);
     if (!s.contains("window/geometry")) resize(1400, 900);
-    firstLayout_ = !s.contains("window/state");
 }
 
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     if (!firstLayout_) return;
     firstLayout_ = false;
-    // First start: the script on the left, the graph panes wide on the right, a low strip of
-    // guards / timing / output below.
+    // First start: the script on the left, the graph and its kernels side by side on the right,
+    // a low strip of guards / timing / output / problems below.
     QTimer::singleShot(0, this, [this] {
-        resizeDocks({docks_[0]}, {width() * 11 / 20}, Qt::Horizontal);
-        resizeDocks({docks_[5]}, {height() / 4}, Qt::Vertical);
+        resizeDocks({docks_[0], docks_[2]}, {width() * 7 / 20, width() * 6 / 20}, Qt::Horizontal);
+        resizeDocks({docks_[5]}, {height() / 5}, Qt::Vertical);
     });
 }
 
@@ -468,7 +486,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (worker_.joinable()) worker_.join();
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    s.setValue("window/state", saveState(kStateVersion));
     e->accept();
 }
 
@@ -784,6 +802,7 @@ void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
     if (!snap_ || index < 0 || nodes.empty()) return;
     const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     graphs_->graphView()->selectNodes(nodes);
+    graphs_->showNodeDetails(nodes.front());
     QList<int> lines;
     int kernel = -1;
     for (int id : nodes) {

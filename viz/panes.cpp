@@ -125,13 +125,30 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
     caption_ = captionLabel(right);
-    graph_ = new GraphView(right);
+    auto* vsplit = new QSplitter(Qt::Vertical, right);
+    graph_ = new GraphView(vsplit);
     graph_->setObjectName("graphView");
+    details_ = new QTextBrowser(vsplit);
+    details_->setObjectName("nodeDetails");
+    details_->setOpenLinks(false);
+    details_->setHtml("<p>Click a node to see its details.</p>");
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 1);
+    vsplit->setSizes({520, 170});
+    legend_ = new GraphLegend(right);
     rl->addWidget(caption_);
-    rl->addWidget(graph_, 1);
+    rl->addWidget(vsplit, 1);
+    rl->addWidget(legend_);
+    connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const QString s = url.toString();
+        const int value = s.section(':', 1).toInt();
+        if (s.startsWith("node:")) Q_EMIT nodeLinkActivated(value);
+        else if (s.startsWith("line:")) Q_EMIT lineLinkActivated(value);
+        else if (s.startsWith("kernel:")) Q_EMIT kernelLinkActivated(value);
+    });
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({230, 700});
+    split->setSizes({110, 700});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(split);
@@ -145,6 +162,7 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
 void GraphsPane::setSnapshot(SnapshotP s) {
     snap_ = std::move(s);
     current_ = -1;
+    showNodeDetails(-1);
     tree_->clear();
     std::map<std::string, QTreeWidgetItem*> frames; // by function + file + line of the frame
     for (size_t i = 0; i < snap_->entries.size(); ++i) {
@@ -183,6 +201,60 @@ QString GraphsPane::caption() const {
     return d.toPlainText();
 }
 
+void GraphsPane::showNodeDetails(int id) {
+    detailsNode_ = -1;
+    if (!snap_ || current_ < 0 || id < 0 || size_t(id) >= snap_->entries[size_t(current_)].nodes.size()) {
+        details_->setHtml("<p>Click a node to see its details.</p>");
+        return;
+    }
+    detailsNode_ = id;
+    const SnapEntry& e = snap_->entries[size_t(current_)];
+    const SnapNode& n = e.nodes[size_t(id)];
+    auto shown = [&](const SnapNode& x) { return q(x.kind == SnapNode::Kind::Parameter ? parameterPath(x.name) : x.name).toHtmlEscaped(); };
+    auto link = [&](int other) { return QString("<a href=\"node:%1\">%2</a>").arg(other).arg(shown(e.nodes[size_t(other)])); };
+    auto links = [&](const std::vector<int>& ids) {
+        QStringList l;
+        for (int x : ids) l << link(x);
+        return l.isEmpty() ? QString("—") : l.join(", ");
+    };
+    std::vector<int> users;
+    for (const SnapNode& m : e.nodes)
+        if (std::find(m.inputs.begin(), m.inputs.end(), id) != m.inputs.end()) users.push_back(m.id);
+    static const char* kinds[] = {"graph input", "parameter", "op", "library call", "runs eagerly", "output"};
+    const bool call = n.kind != SnapNode::Kind::Input && n.kind != SnapNode::Kind::Parameter && n.kind != SnapNode::Kind::Output;
+    QString rows;
+    auto row = [&](const QString& k, const QString& v) { rows += "<tr><td style='padding-right:10px;color:gray'>" + k + "</td><td>" + v + "</td></tr>"; };
+    row("op", n.kind == SnapNode::Kind::Output ? "output" : call ? "call_function" : "placeholder");
+    if (call) row("target", "<code>" + q(n.op).toHtmlEscaped() + "</code>");
+    row("shape", n.shape.empty() ? "—" : q(n.shape).toHtmlEscaped());
+    row("dtype", n.dtype.empty() ? "—" : q(n.dtype));
+    row("strides", n.strides.empty() ? "—" : q(n.strides));
+    row("module", n.module.empty() ? "—" : q(n.module).toHtmlEscaped());
+    QString src = "—";
+    if (n.line > 0) {
+        QString text = lineText_ ? lineText_(n.line).trimmed() : QString();
+        src = QString("<a href=\"line:%1\">line %1</a>").arg(n.line) + (text.isEmpty() ? "" : ": <code>" + text.toHtmlEscaped() + "</code>");
+    }
+    row("source", src);
+    row("inputs", links(n.inputs));
+    row("users", links(users));
+    if (n.kernel >= 0 && size_t(n.kernel) < e.kernels.size()) {
+        const auto& k = e.kernels[size_t(n.kernel)];
+        row("kernel", QString("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> <a href=\"kernel:%2\">%3</a> (%4)")
+                          .arg(keyColour(n.kernel).name()).arg(n.kernel).arg(q(k.name).toHtmlEscaped(), q(k.kind)));
+    } else {
+        row("kernel", "—");
+    }
+    // the fusion group after the last decision: the nodes one kernel computes together
+    std::vector<int> group;
+    if (!e.groupsAt.empty() && size_t(id) < e.groupsAt.back().size() && e.groupsAt.back()[size_t(id)] >= 0)
+        for (size_t g = 0; g < e.groupsAt.back().size(); ++g)
+            if (int(g) != id && e.groupsAt.back()[g] == e.groupsAt.back()[size_t(id)]) group.push_back(int(g));
+    row("fusion group", group.empty() ? QString("alone") : QString("with %1").arg(links(group)));
+    details_->setHtml(QString("<p><b>%1</b> &nbsp; <i>%2</i></p><table cellspacing=0 cellpadding=1>%3</table>")
+                          .arg(shown(n), kinds[int(n.kind)], rows));
+}
+
 void GraphsPane::selectEntry(int index) {
     if (!snap_ || index < 0 || size_t(index) >= snap_->entries.size()) return;
     bool changed = index != current_;
@@ -212,6 +284,7 @@ void GraphsPane::selectEntry(int index) {
                           .arg(e.status == "compiled" ? "" : " — " + q(e.status), why));
     graph_->setGraph(graphDataOf(e));
     graph_->setGroups(colourKeysAt(e, int(e.groupsAt.size()) - 1));
+    showNodeDetails(-1);
     Q_EMIT entrySelected(index);
 }
 
@@ -329,7 +402,8 @@ void GuardsPane::showRecompileAt(int line) {
 // ---------------------------------------------------------------- kernels
 
 KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // the run order above the code, so that the code has the pane's whole width beside the graph
+    auto* split = new QSplitter(Qt::Vertical, this);
     list_ = new QListWidget(split);
     list_->setObjectName("kernelList");
     list_->setUniformItemSizes(true);
@@ -353,7 +427,7 @@ KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
     tabs_->addTab(asm_, "Assembly");
     rl->addWidget(caption_);
     rl->addWidget(tabs_, 1);
-    split->setSizes({220, 700});
+    split->setSizes({90, 700});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(split);
@@ -576,7 +650,7 @@ void FusionPane::refresh() {
                        "<p>Score %7; fusing saves about %8 of memory traffic.</p>"
                        "<p><b>Verdict</b>: %9</p><p>%10</p><p>%11 groups after this step.</p>")
                    .arg(step_).arg(n).arg(q(d.kind))
-                   .arg(d.fused ? "<span style='color:#2e7d32'>accepted</span>" : "<span style='color:#c62828'>rejected</span>")
+                   .arg(d.fused ? "<span style='color:#2e7d32'>accepted</span>" : "<span style='color:#b26a00'>rejected</span>")
                    .arg(q(d.a).toHtmlEscaped(), q(d.b).toHtmlEscaped())
                    .arg(d.score, 0, 'f', 0).arg(bytesText(d.bytesSaved))
                    .arg(d.fused ? "fused" : "kept apart")

@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QList>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -25,7 +26,9 @@ class QTreeWidgetItem;
 
 namespace fl::viz {
 
+class CodeHighlighter;
 class CodeView;
+class GraphLegend;
 class GraphView;
 
 using SnapshotP = std::shared_ptr<const inspect::Snapshot>;
@@ -49,16 +52,32 @@ public:
     GraphView* graphView() const { return graph_; }
     QTreeWidget* entryTree() const { return tree_; }
     QString caption() const;       // the selected entry's line above the graph (plain text)
+    // The node details panel (Netron style): op, target, shape, dtype, strides, module, source
+    // line, inputs and users (links), kernel and fusion group of node `id` (-1: none).
+    void showNodeDetails(int id);
+    int detailsNode() const { return detailsNode_; }
+    QTextBrowser* nodeDetails() const { return details_; }
+    GraphLegend* legend() const { return legend_; }
+    // The script's text of a line, for the details' source row (the pane has no script).
+    void setLineText(std::function<QString(int)> f) { lineText_ = std::move(f); }
 
 Q_SIGNALS:
     void entrySelected(int index);
+    // links in the node details
+    void nodeLinkActivated(int id);
+    void lineLinkActivated(int line);
+    void kernelLinkActivated(int kernel);
 
 private:
     SnapshotP snap_;
     int current_ = -1;
+    int detailsNode_ = -1;
     QTreeWidget* tree_;
     GraphView* graph_;
     QLabel* caption_;
+    QTextBrowser* details_;
+    GraphLegend* legend_;
+    std::function<QString(int)> lineText_;
 };
 
 class GuardsPane : public QWidget {

@@ -378,6 +378,62 @@ private Q_SLOTS:
         QVERIFY2(cur->text(0).contains("the call at line 13"), qPrintable(cur->text(0)));
     }
 
+    // The node details panel: a clicked node's op, target, shape, dtype, strides, module, source
+    // line, inputs and users (links), kernel and fusion group; a link goes to that node. The
+    // kernel shows beside the graph, with no tab to switch, at the lines that compute the node.
+    void nodeDetailsShowTheClickedNodeBesideItsKernel() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openExample(":/models/seed.py");
+        QVERIFY(runAndSettle(w));
+        const auto& e = w.snapshot()->entries[0];
+        int gelu = -1;
+        for (auto& n : e.nodes)
+            if (n.op == "torch.nn.functional.gelu") gelu = n.id;
+        QVERIFY(gelu >= 0 && !e.nodes[size_t(gelu)].inputs.empty());
+        QTextBrowser* d = w.graphsPane()->nodeDetails();
+        QVERIFY(d->toPlainText().contains("Click a node"));
+        Q_EMIT w.graphsPane()->graphView()->nodeClicked(gelu);
+        QTest::qWait(20);
+        const auto& g = e.nodes[size_t(gelu)];
+        QString text = d->toPlainText();
+        for (const QString& want : {QString("call_function"), QString("torch.nn.functional.gelu"), QString::fromStdString(g.shape), QString("float32"),
+                                    QString::fromStdString(g.strides), QString("line %1").arg(g.line), QString::fromStdString(e.kernels[size_t(g.kernel)].name),
+                                    QString("inputs"), QString("users"), QString("fusion group")})
+            QVERIFY2(!want.isEmpty() && text.contains(want), qPrintable("'" + want + "' not in: " + text));
+        QVERIFY2(d->toHtml().contains(QString("node:%1").arg(g.inputs[0])), "the input is a link");
+        // graph and kernel side by side: both visible, the kernel at the node's lines
+        QVERIFY(w.graphsPane()->isVisible() && w.kernelsPane()->isVisible());
+        QCOMPARE(w.kernelsPane()->currentKernel(), g.kernel);
+        QVERIFY(!w.kernelsPane()->highlightedLines().isEmpty());
+        // following a link selects that node
+        Q_EMIT d->anchorClicked(QUrl(QString("node:%1").arg(g.inputs[0])));
+        QTest::qWait(20);
+        QCOMPARE(w.graphsPane()->detailsNode(), g.inputs[0]);
+        std::vector<int> sel = w.graphsPane()->graphView()->selectedNodes();
+        QVERIFY(std::find(sel.begin(), sel.end(), g.inputs[0]) != sel.end());
+    }
+
+    // The legend names each node style, and no kernel's colour is the red of a graph break.
+    void legendNamesTheStylesAndKernelsAreNeverRed() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        fl::viz::GraphLegend* l = w.graphsPane()->legend();
+        QVERIFY(l->isVisible() && l->height() >= l->heightForWidth(l->width()));
+        QStringList names = l->entries();
+        for (const QString& want : {"runs eagerly (dashed)", "library call (double border)", "parameter (dotted)"})
+            QVERIFY2(names.contains(want), qPrintable(names.join(", ")));
+        for (bool dark : {false, true})
+            for (int k = 0; k < 400; ++k) {
+                float hue = fl::viz::GraphView::groupColor(k, dark).hsvHueF() * 360.0f;
+                QVERIFY2(std::min(hue, 360.0f - hue) >= 30.0f, qPrintable(QString("colour key %1 has hue %2: a break's red").arg(k).arg(hue)));
+            }
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
