@@ -803,6 +803,7 @@ void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
     const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     graphs_->graphView()->selectNodes(nodes);
     graphs_->showNodeDetails(nodes.front());
+    fusion_->setSelectedNode(nodes.front());
     QList<int> lines;
     int kernel = -1;
     for (int id : nodes) {

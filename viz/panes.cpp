@@ -1,6 +1,7 @@
 #include "viz/panes.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -561,8 +562,21 @@ FusionPane::FusionPane(QWidget* parent) : QWidget(parent) {
     sl->addLayout(buttons);
     sl->addWidget(slider_);
     sl->addWidget(text_, 2);
-    sl->addWidget(new QLabel("All decisions, in order:", side));
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(new QLabel("Decisions:", side));
+    rejectedOnly_ = new QCheckBox("rejected only", side);
+    rejectedOnly_->setObjectName("fusionRejectedOnly");
+    rejectedOnly_->setToolTip("Show only the pairs the scheduler kept apart, and why");
+    involving_ = new QCheckBox("involving the selected node", side);
+    involving_->setObjectName("fusionInvolvingSelected");
+    involving_->setToolTip("Show only the decisions whose pair holds the node selected in a graph");
+    filters->addWidget(rejectedOnly_);
+    filters->addWidget(involving_);
+    filters->addStretch(1);
+    sl->addLayout(filters);
     sl->addWidget(list_, 3);
+    connect(rejectedOnly_, &QCheckBox::toggled, this, [this] { applyFilter(); });
+    connect(involving_, &QCheckBox::toggled, this, [this] { applyFilter(); });
     split->setSizes({600, 360});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
@@ -593,9 +607,13 @@ void FusionPane::setEntry(int index) {
         QSignalBlocker b(list_);
         list_->clear();
         if (entry_ >= 0)
-            for (auto& d : snap_->entries[size_t(entry_)].decisions)
-                list_->addItem(QString("%1. [%2] %3 | %4 — %5").arg(d.step + 1).arg(q(d.kind), q(d.a), q(d.b), d.fused ? "fused" : "kept apart"));
+            for (auto& d : snap_->entries[size_t(entry_)].decisions) {
+                auto* it = new QListWidgetItem(QString("%1. [%2] %3 — %4").arg(d.step + 1).arg(q(d.kind), pairName(snap_->entries[size_t(entry_)], d), d.fused ? "fused" : "kept apart"), list_);
+                it->setToolTip(QString("%1 | %2\n%3").arg(q(d.a), q(d.b), q(d.reason)));
+                if (!d.fused) it->setForeground(QColor("#b26a00"));
+            }
     }
+    applyFilter();
     graph_->setGraph(entry_ >= 0 ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
     step_ = -1;
     setStep(stepCount() - 1);
@@ -611,6 +629,61 @@ void FusionPane::setStep(int step) {
 
 QString FusionPane::decisionText() const { return text_->toPlainText(); }
 
+QString FusionPane::pairName(const SnapEntry& e, const inspect::SnapDecision& d) {
+    auto side = [&](const std::vector<int>& nodes) {
+        QStringList names;
+        for (int id : nodes) {
+            if (id < 0 || size_t(id) >= e.nodes.size()) continue;
+            const SnapNode& n = e.nodes[size_t(id)];
+            names << q(n.name) + (n.module.empty() ? QString() : "[" + q(n.module) + "]");
+        }
+        if (names.isEmpty()) return QString("?");
+        // a side that earlier steps grew: its last node (the value it produces) and how many more
+        return names.size() == 1 ? names[0] : QString("%1 (+%2)").arg(names.back()).arg(names.size() - 1);
+    };
+    return side(d.aNodes) + " + " + side(d.bNodes);
+}
+
+bool FusionPane::passes(int decision) const {
+    if (!snap_ || entry_ < 0) return true;
+    const auto& d = snap_->entries[size_t(entry_)].decisions[size_t(decision)];
+    if (rejectedOnly_->isChecked() && d.fused) return false;
+    if (involving_->isChecked()) {
+        auto has = [&](const std::vector<int>& v) { return std::find(v.begin(), v.end(), selectedNode_) != v.end(); };
+        if (selectedNode_ < 0 || !(has(d.aNodes) || has(d.bNodes))) return false;
+    }
+    return true;
+}
+
+void FusionPane::applyFilter() {
+    for (int i = 0; i < list_->count(); ++i) list_->setRowHidden(i, !passes(i));
+    refresh();
+}
+
+void FusionPane::setRejectedOnly(bool on) { rejectedOnly_->setChecked(on); }
+void FusionPane::setInvolvingSelected(bool on) { involving_->setChecked(on); }
+
+void FusionPane::setSelectedNode(int id) {
+    if (id == selectedNode_) return;
+    selectedNode_ = id;
+    if (involving_->isChecked()) applyFilter();
+}
+
+QStringList FusionPane::shownDecisions() const {
+    QStringList out;
+    for (int i = 0; i < list_->count(); ++i)
+        if (!list_->isRowHidden(i)) out << list_->item(i)->text();
+    return out;
+}
+
+void FusionPane::stepTo(int direction) {
+    const bool filtered = rejectedOnly_->isChecked() || involving_->isChecked();
+    if (!filtered) { setStep(step_ + direction); return; }
+    // step s shows decision s - 1
+    for (int s = step_ + direction; s >= 1 && s < stepCount(); s += direction)
+        if (passes(s - 1)) { setStep(s); return; }
+}
+
 void FusionPane::refresh() {
     int n = stepCount() - 1;
     {
@@ -623,9 +696,16 @@ void FusionPane::refresh() {
         list_->setCurrentRow(step_ - 1);
     }
     position_->setText(QString("step %1 of %2").arg(step_).arg(n));
+    bool before = false, after = false; // a decision the filter passes on either side
+    for (int s = 1; s <= n; ++s) {
+        if (!passes(s - 1)) continue;
+        if (s < step_) before = true;
+        if (s > step_) after = true;
+    }
+    const bool filtered = rejectedOnly_->isChecked() || involving_->isChecked();
     first_->setEnabled(step_ > 0);
-    prev_->setEnabled(step_ > 0);
-    next_->setEnabled(step_ < n);
+    prev_->setEnabled(filtered ? before : step_ > 0);
+    next_->setEnabled(filtered ? after : step_ < n);
     last_->setEnabled(step_ < n);
     if (entry_ < 0) {
         text_->setHtml("<p>No compiled graph selected.</p>");
@@ -646,7 +726,7 @@ void FusionPane::refresh() {
     } else {
         const auto& d = e.decisions[size_t(step_ - 1)];
         html = QString("<p><b>Decision %1 of %2</b> — %3 fusion %4.</p>"
-                       "<p>Pair: <code>%5</code> with <code>%6</code></p>"
+                       "<p>Pair: <b>%12</b> (<code>%5</code> with <code>%6</code>)</p>"
                        "<p>Score %7; fusing saves about %8 of memory traffic.</p>"
                        "<p><b>Verdict</b>: %9</p><p>%10</p><p>%11 groups after this step.</p>")
                    .arg(step_).arg(n).arg(q(d.kind))
@@ -655,7 +735,8 @@ void FusionPane::refresh() {
                    .arg(d.score, 0, 'f', 0).arg(bytesText(d.bytesSaved))
                    .arg(d.fused ? "fused" : "kept apart")
                    .arg(q(d.reason).toHtmlEscaped())
-                   .arg(distinct.size());
+                   .arg(distinct.size())
+                   .arg(pairName(e, d).toHtmlEscaped());
         std::vector<int> pair = d.aNodes;
         pair.insert(pair.end(), d.bNodes.begin(), d.bNodes.end());
         graph_->selectNodes(pair);

@@ -14,6 +14,7 @@
 #include "core/inspect/snapshot.h"
 #include "viz/graph_data.h"
 
+class QCheckBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -137,17 +138,29 @@ public:
     int step() const { return step_; }
     int stepCount() const;               // decisions + 1
     void first() { setStep(0); }
-    void previous() { setStep(step_ - 1); }
-    void next() { setStep(step_ + 1); }
+    void previous() { stepTo(-1); }
+    void next() { stepTo(+1); }
     void last() { setStep(stepCount() - 1); }
     GraphView* graphView() const { return graph_; }
     QString decisionText() const;
+    // Filters of the decision list (and of previous / next): rejected decisions only; decisions
+    // whose pair holds the selected graph node (setSelectedNode, -1: none).
+    void setRejectedOnly(bool on);
+    void setInvolvingSelected(bool on);
+    void setSelectedNode(int id);
+    QListWidget* decisionList() const { return list_; }
+    QStringList shownDecisions() const;  // the list's visible rows, in order
+    // "linear[mlp.2] + add": a decision's pair named as the graph names its nodes
+    static QString pairName(const inspect::SnapEntry& e, const inspect::SnapDecision& d);
 
 Q_SIGNALS:
     void stepChanged(int step);
 
 private:
     void refresh();
+    void applyFilter();
+    bool passes(int decision) const;
+    void stepTo(int direction); // the nearest decision the filter passes, before or after this one
     SnapshotP snap_;
     int entry_ = -1, step_ = 0;
     GraphView* graph_;
@@ -156,6 +169,8 @@ private:
     QTextBrowser* text_;
     QListWidget* list_;
     QPushButton *first_, *prev_, *next_, *last_;
+    QCheckBox *rejectedOnly_, *involving_;
+    int selectedNode_ = -1;
 };
 
 } // namespace fl::viz

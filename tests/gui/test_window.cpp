@@ -434,6 +434,39 @@ private Q_SLOTS:
             }
     }
 
+    // Fusion filters: rejected decisions only, and those involving the selected node; decisions
+    // are named as the graph names their nodes; stepping follows the filter.
+    void fusionDecisionsFilterAndNameTheirNodes() {
+        fl::app::MainWindow w;
+        w.openExample(":/models/transformer_block.py");
+        QVERIFY(runAndSettle(w));
+        fl::viz::FusionPane* f = w.fusionPane();
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        const int all = f->decisionList()->count();
+        QVERIFY(all > 4);
+        for (int i = 0; i < all; ++i) QVERIFY2(!f->decisionList()->item(i)->text().contains("buf"), qPrintable(f->decisionList()->item(i)->text()));
+        // named by the graph's nodes, with their module: "linear[ff.0] + ..."
+        const auto& d0 = e.decisions[0];
+        QVERIFY(f->decisionList()->item(0)->text().contains(fl::viz::FusionPane::pairName(e, d0)));
+        f->setRejectedOnly(true);
+        QStringList rejected = f->shownDecisions();
+        QVERIFY(!rejected.isEmpty() && rejected.size() < all);
+        for (const QString& r : rejected) QVERIFY2(r.endsWith("kept apart"), qPrintable(r));
+        f->first();
+        f->next();
+        QVERIFY2(!e.decisions[size_t(f->step() - 1)].fused, "next() should go to the first rejected decision");
+        f->setRejectedOnly(false);
+        const int node = d0.aNodes.at(0);
+        w.selectNodes({node});
+        f->setInvolvingSelected(true);
+        QStringList involving = f->shownDecisions();
+        QVERIFY(!involving.isEmpty() && involving.size() < all);
+        int expected = 0;
+        for (const auto& d : e.decisions)
+            expected += std::count(d.aNodes.begin(), d.aNodes.end(), node) + std::count(d.bNodes.begin(), d.bNodes.end(), node) > 0;
+        QCOMPARE(involving.size(), expected);
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
