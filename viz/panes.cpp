@@ -113,15 +113,28 @@ QColor keyColour(int key) {
     return GraphView::groupColor(key, dark);
 }
 
+QString frameName(const SnapEntry& e) {
+    const QString qual = q(e.qualname.empty() ? e.function : e.qualname);
+    const QString fn = q(e.function);
+    if (fn.startsWith("torch_dynamo_resume_in_")) return QString("resume in %1 at %2").arg(qual, fn.section("_at_", -1));
+    if (QString::fromStdString(e.file).startsWith("<fuselab:")) return qual + " (built in)";
+    return QString("%1:%2").arg(qual).arg(e.line);
+}
+
 // ---------------------------------------------------------------- graphs
 
 GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // The frames above the graph, as wide as the pane, so that their names and status show whole
+    // beside the kernels.
+    auto* split = new QSplitter(Qt::Vertical, this);
     tree_ = new QTreeWidget(split);
     tree_->setObjectName("entryTree");
     tree_->setHeaderLabels({"Frame / entry", "Status", "Ops"});
     tree_->setRootIsDecorated(true);
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setStretchLastSection(false);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     auto* right = new QWidget(split);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
@@ -171,9 +184,9 @@ void GraphsPane::setSnapshot(SnapshotP s) {
         std::string frameId = e.id.substr(0, e.id.find('/'));
         QTreeWidgetItem*& fr = frames[frameId];
         if (!fr) {
-            fr = new QTreeWidgetItem(tree_, {QString("[%1] %2").arg(q(frameId), q(e.function)), "", ""});
+            fr = new QTreeWidgetItem(tree_, {QString("[%1] %2").arg(q(frameId), frameName(e)), "", ""});
             fr->setData(0, Qt::UserRole, -1);
-            fr->setToolTip(0, QString("%1:%2").arg(q(e.file)).arg(e.line));
+            fr->setToolTip(0, QString("%1\n%2, line %3").arg(q(e.function), q(e.file)).arg(e.line));
             fr->setExpanded(true);
         }
         // the limit is the frame's: later misses of the frame run eagerly; its entries keep theirs
@@ -280,7 +293,7 @@ void GraphsPane::selectEntry(int index) {
             break;
         }
     caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8")
-                          .arg(q(e.id), q(e.function).toHtmlEscaped())
+                          .arg(q(e.id), frameName(e).toHtmlEscaped())
                           .arg(e.ops).arg(kernels).arg(libs).arg(eager)
                           .arg(e.status == "compiled" ? "" : " — " + q(e.status), why));
     graph_->setGraph(graphDataOf(e));

@@ -40,6 +40,8 @@ GraphData graphDataOf(const inspect::SnapEntry& e);
 // first node of) a final kernel takes that kernel's index, so the colours settle on the kernels'
 // as the steps go; other partial groups get keys of their own; -1 for nodes outside every group.
 std::vector<int> colourKeysAt(const inspect::SnapEntry& e, int step);
+// A frame as the entry list names it: "Block.forward:38", "resume in Block.forward at 41".
+QString frameName(const inspect::SnapEntry& e);
 // The fill colour of a colour key (the graph view's, the source tints' and the kernel list's).
 QColor keyColour(int key);
 

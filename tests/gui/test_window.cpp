@@ -467,6 +467,28 @@ private Q_SLOTS:
         QCOMPARE(involving.size(), expected);
     }
 
+    // Frames are named as a user knows them (class and function, line; a resume names what it
+    // resumes), with the full name on hover and the status column in view.
+    void framesAreNamedByClassFunctionAndLine() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/helper_break.py"));
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* t = w.graphsPane()->entryTree();
+        QStringList rows;
+        for (int i = 0; i < t->topLevelItemCount(); ++i) rows << t->topLevelItem(i)->text(0);
+        QVERIFY2(rows.contains("[0] Net.forward:18") && rows.contains("[3] resume in Net.forward at 20") && rows.contains("[1] log_stats:5"),
+                 qPrintable(rows.join(" | ")));
+        QTreeWidgetItem* resume = t->findItems("[3] resume in Net.forward at 20", Qt::MatchExactly).value(0);
+        QVERIFY(resume && resume->toolTip(0).contains("torch_dynamo_resume_in_forward_at_20"));
+        QTest::qWait(30);
+        QHeaderView* h = t->header();
+        QVERIFY2(!h->isSectionHidden(1) && h->sectionViewportPosition(1) + h->sectionSize(1) <= t->viewport()->width() && h->sectionSize(1) > 20,
+                 qPrintable(QString("status column at %1 + %2, viewport %3").arg(h->sectionViewportPosition(1)).arg(h->sectionSize(1)).arg(t->viewport()->width())));
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
