@@ -63,9 +63,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     note_->setForegroundRole(QPalette::ToolTipText);
     note_->setVisible(false);
     cl->addWidget(note_);
+    // The script was edited after its run: the marks, graphs and kernels are the last run's.
+    stale_ = new QLabel("<b>Results are from the previous run</b>: the script was edited since. Run (Ctrl+R) to update them.", centre);
+    stale_->setObjectName("staleNote");
+    stale_->setContentsMargins(8, 3, 8, 3);
+    stale_->setAutoFillBackground(true);
+    QPalette sp = stale_->palette();
+    sp.setColor(QPalette::Window, QColor(255, 236, 179));
+    sp.setColor(QPalette::WindowText, QColor(90, 60, 0));
+    stale_->setPalette(sp);
+    stale_->setVisible(false);
+    cl->addWidget(stale_);
     cl->addWidget(source_, 1);
     setCentralWidget(centre);
     connect(source_, &fl::viz::CodeView::lineClicked, this, &MainWindow::selectLine);
+    connect(source_->document(), &QTextDocument::contentsChanged, this, &MainWindow::updateStale);
     connect(source_, &fl::viz::CodeView::markClicked, this, &MainWindow::selectMark);
 
     graphs_ = new fl::viz::GraphsPane(this);
@@ -296,6 +308,8 @@ void MainWindow::setDocument(const QString& path, const QString& text) {
     path_ = path;
     source_->setReadOnly(false);
     scriptText_.clear();
+    ranText_ = QString();
+    stale_->setVisible(false);
     note_->setVisible(false);
     source_->setPlainText(text);
     clearResults();
@@ -361,6 +375,15 @@ void MainWindow::openExample(const QString& resourcePath) {
 
 QString MainWindow::outputText() const { return output_->toPlainText(); }
 
+bool MainWindow::resultsAreStale() const { return !stale_->isHidden(); }
+
+void MainWindow::updateStale() {
+    // only the script's own text counts: not an imported file shown, not before a run or during one
+    bool script = !fileBox_ || fileBox_->currentIndex() <= 0;
+    bool stale = script && !ranText_.isNull() && !running_ && source_->toPlainText() != ranText_;
+    if (stale != !stale_->isHidden()) stale_->setVisible(stale);
+}
+
 void MainWindow::appendOutput(const QString& text, bool isError) {
     QTextCursor c = output_->textCursor();
     c.movePosition(QTextCursor::End);
@@ -414,7 +437,9 @@ void MainWindow::run() {
     bool onDisk = !path_.isEmpty() && !path_.startsWith(":") && QFileInfo(path_).isFile();
     cfg.path = path_.isEmpty() ? QString("untitled.py").toStdString()
                                : (onDisk ? QFileInfo(path_).absoluteFilePath() : QFileInfo(path_).fileName()).toStdString();
-    cfg.source = source_->toPlainText().toStdString();
+    ranText_ = source_->toPlainText();
+    stale_->setVisible(false);
+    cfg.source = ranText_.toStdString();
     for (const QString& a : splitArguments(argsEdit_->text())) cfg.args.push_back(a.toStdString());
     cfg.haveSource = true;
     cfg.cancel = &cancel_;
@@ -473,6 +498,7 @@ void MainWindow::cancel() {
 
 void MainWindow::finishRun(int exitCode, int errorLine, double seconds) {
     running_ = false;
+    updateStale();
     progress_->setVisible(false);
     runAct_->setEnabled(true);
     cancelAct_->setEnabled(false);
@@ -689,6 +715,7 @@ void MainWindow::showFile(int index) {
         status_->setText("Showing " + file + " (imported by the script; read-only)");
     }
     fileBox_->setCurrentIndex(index);
+    updateStale();
 }
 
 bool MainWindow::openFolder(const QString& dir, const QString& entry) {

@@ -489,6 +489,29 @@ private Q_SLOTS:
                  qPrintable(QString("status column at %1 + %2, viewport %3").arg(h->sectionViewportPosition(1)).arg(h->sectionSize(1)).arg(t->viewport()->width())));
     }
 
+    // Editing the script after a run says that what the panes show is the previous run's.
+    void editingTheScriptMarksTheResultsAsThePreviousRuns() {
+        fl::app::MainWindow w;
+        w.show();
+        w.openExample(":/models/seed.py");
+        QVERIFY(!w.resultsAreStale());
+        QVERIFY(runAndSettle(w));
+        QVERIFY(!w.resultsAreStale());
+        QTextCursor c(w.sourceView()->document());
+        c.movePosition(QTextCursor::End);
+        c.insertText("\nprint('edited')\n");
+        QVERIFY(w.resultsAreStale());
+        QLabel* note = w.findChild<QLabel*>("staleNote");
+        QVERIFY(note && note->isVisible() && note->text().contains("previous run"));
+        c.movePosition(QTextCursor::End);
+        c.movePosition(QTextCursor::PreviousCharacter, QTextCursor::KeepAnchor, 17);
+        c.removeSelectedText(); // back to the text that ran
+        QVERIFY(!w.resultsAreStale());
+        c.insertText("print(1)\n");
+        QVERIFY(runAndSettle(w));
+        QVERIFY(!w.resultsAreStale() && !note->isVisible());
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
