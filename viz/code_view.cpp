@@ -151,6 +151,7 @@ void CodeView::setHighlightedLines(const QList<int>& lines) {
     refreshSelections();
     lineArea_->update();
     if (!lines.isEmpty()) {
+        if (folded_ && lines.first() > foldFirst_ && lines.first() <= foldLast_) setFolded(false);
         QTextBlock b = document()->findBlockByNumber(lines.first() - 1);
         if (b.isValid()) {
             QTextCursor c(b);
@@ -216,8 +217,55 @@ void CodeView::mouseReleaseEvent(QMouseEvent* e) {
     QPlainTextEdit::mouseReleaseEvent(e);
     if (e->button() == Qt::LeftButton && !textCursor().hasSelection()) {
         int line = lineAt(e->position().toPoint());
+        if (line > 0 && line == foldFirst_) setFolded(!folded_);
         if (line > 0) Q_EMIT lineClicked(line);
     }
+}
+
+void CodeView::setFoldRegion(int first, int last, const QString& label) {
+    if (foldFirst_ > 0) setFolded(false);
+    foldFirst_ = first > 0 && last > first ? first : 0;
+    foldLast_ = foldFirst_ ? last : 0;
+    foldLabel_ = label;
+    folded_ = false;
+}
+
+void CodeView::setFolded(bool folded) {
+    if (!foldFirst_) return;
+    folded_ = folded;
+    QTextBlock b = document()->findBlockByNumber(foldFirst_); // line first + 1
+    for (int line = foldFirst_ + 1; b.isValid() && line <= foldLast_; ++line, b = b.next()) b.setVisible(!folded);
+    QTextBlock first = document()->findBlockByNumber(foldFirst_ - 1);
+    int end = b.isValid() ? b.position() : document()->characterCount() - 1;
+    document()->markContentsDirty(first.position(), end - first.position());
+    viewport()->update();
+    lineArea_->update();
+}
+
+bool CodeView::isLineVisible(int line) const {
+    QTextBlock b = document()->findBlockByNumber(line - 1);
+    return b.isValid() && b.isVisible();
+}
+
+void CodeView::paintEvent(QPaintEvent* e) {
+    QPlainTextEdit::paintEvent(e);
+    if (!foldFirst_) return;
+    // the fold's line says what it holds and how to open or close it
+    QTextBlock b = document()->findBlockByNumber(foldFirst_ - 1);
+    if (!b.isValid()) return;
+    QRectF r = blockBoundingGeometry(b).translated(contentOffset());
+    if (r.bottom() < 0 || r.top() > viewport()->height()) return;
+    QPainter p(viewport());
+    QFontMetrics fm(font());
+    QString text = folded_ ? QString("  ▸ … %1 (click to unfold)").arg(foldLabel_) : QString("  ▾ %1 (click to fold)").arg(foldLabel_);
+    qreal x = r.left() + document()->documentMargin() + fm.horizontalAdvance(b.text()) + fm.horizontalAdvance(' ') * 2;
+    QRectF box(x, r.top() + 1, fm.horizontalAdvance(text) + 8, r.height() - 2);
+    QColor bg = palette().color(QPalette::AlternateBase);
+    p.setPen(palette().color(QPalette::Mid));
+    p.setBrush(bg);
+    p.drawRoundedRect(box, 3, 3);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(box.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
 } // namespace fl::viz

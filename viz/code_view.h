@@ -40,12 +40,21 @@ public:
     QRect gutterRectOfLine(int line) const; // in the view's coordinates (for tests)
     void clickGutter(int line) { Q_EMIT markClicked(line); }
 
+    // One foldable region (a kernel's math helpers): lines first+1 .. last hide behind line
+    // `first`, which then reads "… label"; a click on that line folds or unfolds it.
+    void setFoldRegion(int first, int last, const QString& label); // first 0: none
+    void setFolded(bool folded);
+    bool isFolded() const { return folded_; }
+    int foldFirst() const { return foldFirst_; }
+    bool isLineVisible(int line) const;
+
 Q_SIGNALS:
     void lineClicked(int line);
     void markClicked(int line);
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
     bool event(QEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
 
@@ -59,6 +68,9 @@ private:
     QList<LineMark> marks_;
     QMap<int, QColor> tints_;
     QList<int> highlighted_;
+    int foldFirst_ = 0, foldLast_ = 0;
+    bool folded_ = false;
+    QString foldLabel_;
 };
 
 } // namespace fl::viz

@@ -10,6 +10,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTextDocument>
 #include <QSlider>
 #include <QSplitter>
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <map>
 
+#include "viz/code_highlighter.h"
 #include "viz/code_view.h"
 #include "viz/graph_view.h"
 
@@ -436,6 +438,9 @@ KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
         t->setLineWrapMode(QPlainTextEdit::NoWrap);
         t->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     }
+    new CodeHighlighter(code_->document(), CodeHighlighter::Language::Cpp);
+    irHl_ = new CodeHighlighter(ir_->document(), CodeHighlighter::Language::LlvmIr);
+    asmHl_ = new CodeHighlighter(asm_->document(), CodeHighlighter::Language::Assembly);
     tabs_->addTab(code_, "C++");
     tabs_->addTab(ir_, "LLVM IR");
     tabs_->addTab(asm_, "Assembly");
@@ -513,6 +518,7 @@ void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
             list_->setCurrentRow(k);
         }
         code_->setPlainText(q(kn.source));
+        foldMathHelpers();
         QString lines;
         for (int l : kn.lines) lines += (lines.isEmpty() ? "" : ", ") + QString::number(l);
         QString how = e.backend == "disk" ? "loaded from the disk cache"
@@ -531,12 +537,42 @@ void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
     code_->setHighlightedLines(hl);
 }
 
+// The math helpers at the top of a kernel (static inline fl_exp_poly, fl_gelu, ...) are the same
+// in every kernel that needs them: folded, so the kernel's own loops come first.
+void KernelsPane::foldMathHelpers() {
+    const QStringList lines = code_->toPlainText().split('\n');
+    int first = 0, last = 0;
+    QStringList names;
+    static const QRegularExpression helper("^static inline [^(]*\\b(fl_[A-Za-z0-9_]+)\\(");
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString& l = lines[i];
+        if (QRegularExpressionMatch m = helper.match(l); m.hasMatch()) {
+            if (!first) first = i + 1;
+            names << m.captured(1);
+            if (l.trimmed().endsWith("}")) last = i + 1; // a one-line helper
+            continue;
+        }
+        if (!first) continue;
+        if (l.startsWith("static ") || l.startsWith("extern ")) break; // the kernel itself
+        if (l.startsWith("}")) last = i + 1;
+    }
+    if (!first || last <= first) { code_->setFoldRegion(0, 0, {}); return; }
+    QString label = QString("%1 math helper%2: %3").arg(names.size()).arg(names.size() == 1 ? "" : "s")
+                        .arg(names.size() > 4 ? names.mid(0, 4).join(", ") + ", …" : names.join(", "));
+    code_->setFoldRegion(first, last, label);
+    code_->setFolded(true);
+}
+
 // LLVM IR and assembly cover the whole module and can run to megabytes: they are put into
 // their views only when one of those tabs is opened.
 void KernelsPane::showModuleText() {
     if (irShown_ || !snap_ || entry_ < 0) return;
     irShown_ = true;
     const SnapEntry& e = snap_->entries[size_t(entry_)];
+    // colours only where they cost little: a big graph's module runs to megabytes
+    constexpr size_t kColourLimit = 400000;
+    irHl_->setDocument(e.ir.size() < kColourLimit ? ir_->document() : nullptr);
+    asmHl_->setDocument(e.assembly.size() < kColourLimit ? asm_->document() : nullptr);
     ir_->setPlainText(e.ir.empty() ? "(LLVM IR is shown when the in-process LLVM backend compiled this graph; it was compiled by " + q(e.backend) + ")" : q(e.ir));
     asm_->setPlainText(e.assembly.empty() ? "(no assembly available)" : q(e.assembly));
 }

@@ -119,6 +119,7 @@ Q_SIGNALS:
 
 private:
     void showModuleText();
+    void foldMathHelpers();
     SnapshotP snap_;
     int entry_ = -1, kernel_ = -1;
     bool irShown_ = false;
@@ -127,6 +128,8 @@ private:
     CodeView* code_;
     QPlainTextEdit* ir_;
     QPlainTextEdit* asm_;
+    CodeHighlighter* irHl_ = nullptr;
+    CodeHighlighter* asmHl_ = nullptr;
     QLabel* caption_;
 };
 

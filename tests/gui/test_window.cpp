@@ -512,6 +512,31 @@ private Q_SLOTS:
         QVERIFY(!w.resultsAreStale() && !note->isVisible());
     }
 
+    // Kernel source: coloured C++ (and IR, assembly), with the math helpers at its top folded
+    // behind one line that a click opens.
+    void kernelSourceIsColouredAndItsHelpersFold() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        w.openExample(":/models/seed.py");
+        QVERIFY(runAndSettle(w));
+        fl::viz::CodeView* code = w.kernelsPane()->sourceView();
+        const QStringList lines = code->toPlainText().split('\n');
+        int helper = -1, kernel = -1;
+        for (int i = 0; i < lines.size(); ++i) {
+            if (helper < 0 && lines[i].startsWith("static inline")) helper = i + 1;
+            if (lines[i].startsWith("extern \"C\"")) kernel = i + 1;
+        }
+        QVERIFY2(helper > 0 && kernel > helper, qPrintable(code->toPlainText().left(400)));
+        QVERIFY(code->isFolded());
+        QCOMPARE(code->foldFirst(), helper);
+        QVERIFY(code->isLineVisible(helper) && !code->isLineVisible(helper + 2) && code->isLineVisible(kernel));
+        code->setFolded(false);
+        QVERIFY(code->isLineVisible(helper + 2));
+        QTextBlock b = code->document()->findBlockByNumber(kernel - 1);
+        QVERIFY2(!b.layout()->formats().isEmpty(), "the kernel's C++ is coloured");
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
