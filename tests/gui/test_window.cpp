@@ -15,10 +15,10 @@
 #include <QPlainTextEdit>
 #include <QTabBar>
 #include <QTemporaryDir>
-#include <QTextBrowser>
-#include <QLabel>
-#include <QTextBlock>
 #include <algorithm>
+#include <QTextBlock>
+#include <QLabel>
+#include <QTextBrowser>
 #include <QComboBox>
 #include <QTableWidget>
 #include <QHeaderView>
@@ -537,6 +537,67 @@ private Q_SLOTS:
         QVERIFY2(!b.layout()->formats().isEmpty(), "the kernel's C++ is coloured");
     }
 
+    // A user's session, driven through the widgets: open a script, run it (Ctrl+R), click the
+    // ring on the call of a helper that broke, click a node in the graph, step the fusion (Alt+Right),
+    // open another file; each pane shows what that step should.
+    void aUserSessionThroughTheWidgets() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/helper_break.py"));
+        QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
+        QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.takeFirst().at(0).toInt(), 0);
+        for (QElapsedTimer t; !t.isValid() || (w.graphsPane()->graphView()->isLayingOut() && t.elapsed() < 30000); QTest::qWait(10))
+            if (!t.isValid()) t.start();
+        QVERIFY(w.outputText().contains("torch.Size([])"));
+        QVERIFY(w.problemsView()->isVisible());
+        // the ring on the first call of the helper: forward's first graph, which ends there
+        fl::viz::CodeView* src = w.sourceView();
+        QRect r = src->gutterRectOfLine(20);
+        QWidget* gutter = src->childAt(r.center());
+        QVERIFY(gutter);
+        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+        QTest::qWait(30);
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        QCOMPARE(QString::fromStdString(e.id), QString("0/0"));
+        QVERIFY(src->highlightedLines().contains(20));
+        for (QElapsedTimer t; !t.isValid() || (w.graphsPane()->graphView()->isLayingOut() && t.elapsed() < 30000); QTest::qWait(10))
+            if (!t.isValid()) t.start();
+        // a click on the relu node in the drawn graph
+        int relu = -1;
+        for (const auto& n : e.nodes)
+            if (n.op == "torch.relu") relu = n.id;
+        QVERIFY(relu >= 0);
+        fl::viz::GraphView* g = w.graphsPane()->graphView();
+        g->fit();
+        QTest::qWait(20);
+        QPoint at = g->view()->mapFromScene(g->nodeRect(relu).center());
+        QTest::mouseClick(g->view()->viewport(), Qt::LeftButton, {}, at);
+        QTest::qWait(30);
+        QCOMPARE(w.graphsPane()->detailsNode(), relu);
+        QVERIFY(w.graphsPane()->nodeDetails()->toPlainText().contains("torch.relu"));
+        QVERIFY(src->highlightedLines().contains(19));
+        QCOMPARE(w.kernelsPane()->currentKernel(), e.nodes[size_t(relu)].kernel);
+        // step the fusion back to the start and forward one decision, by the keyboard
+        w.fusionPane()->first();
+        QTest::keyClick(&w, Qt::Key_Right, Qt::AltModifier);
+        QTest::qWait(20);
+        if (w.fusionPane()->stepCount() > 1) {
+            QCOMPARE(w.fusionPane()->step(), 1);
+            QVERIFY(w.fusionPane()->decisionText().contains("Decision 1"));
+        }
+        // another file: the last run's results go
+        w.openExample(":/models/seed.py");
+        QVERIFY(w.sourceView()->toPlainText().contains("torch.compile(model)"));
+        QCOMPARE(w.problemsView()->topLevelItemCount(), 0);
+        QVERIFY(w.sourceView()->marks().isEmpty());
+        QVERIFY(w.graphsPane()->nodeDetails()->toPlainText().contains("Click a node"));
+        QCOMPARE(entryCount(w.graphsPane()->entryTree()), 0);
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
@@ -718,6 +779,8 @@ private Q_SLOTS:
         LatencyProbe probe;
         QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
         QSignalSpy laid(w.graphsPane()->graphView(), &fl::viz::GraphView::layoutFinished);
+        QElapsedTimer opening;
+        opening.start();
         w.run();
         QVERIFY2(w.isRunning() && done.isEmpty(), "run() should return with the script running in the background");
         QVERIFY(done.wait(240000));
@@ -726,8 +789,11 @@ private Q_SLOTS:
             t.start();
             while (g->isLayingOut() && t.elapsed() < 30000) QTest::qWait(5);
         };
+        const qint64 runMs = opening.elapsed();
         settle(w.graphsPane()->graphView());
         settle(w.fusionPane()->graphView());
+        w.graphsPane()->graphView()->view()->viewport()->grab();
+        qInfo("12-layer transformer opened: run, compile and snapshot %lld ms, then the graph drawn at %lld ms", runMs, opening.elapsed());
         qint64 runGap = probe.worst;
         // Lay the graph out again from scratch and draw it, timed (as it opens: the layers
         // collapsed), then with every module expanded (reported only).
@@ -752,6 +818,30 @@ private Q_SLOTS:
         qInfo("12-layer transformer: %zu graph nodes; layout + draw %lld ms (%d boxes, layers collapsed), %lld ms expanded (%d boxes); "
               "largest UI-thread gap %lld ms during the run, %lld ms overall (dot: %.0f ms expanded)",
               e.nodes.size(), layoutMs, boxes, expandedMs, expandedBoxes, runGap, probe.worst, expandedDot);
+        // UI-thread latency of picks on this graph (printed, not asserted): selecting a node
+        // (graph, details, source, kernel) and stepping the fusion stepper, each with a repaint.
+        auto median = [](std::vector<qint64> v) { std::sort(v.begin(), v.end()); return v.empty() ? 0 : v[v.size() / 2]; };
+        std::vector<qint64> select, step;
+        for (size_t i = 1; i < e.nodes.size() && select.size() < 40; i += e.nodes.size() / 40) {
+            QElapsedTimer t;
+            t.start();
+            w.selectNodes({int(i)});
+            QCoreApplication::processEvents();
+            g->view()->viewport()->grab();
+            select.push_back(t.elapsed());
+        }
+        w.fusionPane()->first();
+        for (int i = 0; i < 40 && w.fusionPane()->step() + 1 < w.fusionPane()->stepCount(); ++i) {
+            QElapsedTimer t;
+            t.start();
+            w.fusionPane()->next();
+            QCoreApplication::processEvents();
+            w.fusionPane()->graphView()->view()->viewport()->grab();
+            step.push_back(t.elapsed());
+        }
+        qInfo("12-layer transformer picks: select a node %lld ms median, %lld ms worst (%zu picks); fusion step %lld ms median, %lld ms worst (%zu steps)",
+              median(select), select.empty() ? 0 : *std::max_element(select.begin(), select.end()), select.size(), median(step),
+              step.empty() ? 0 : *std::max_element(step.begin(), step.end()), step.size());
         QVERIFY(e.nodes.size() > 1500);
         QVERIFY(expandedBoxes > 1500);
         QVERIFY2(async, "a new layout should return at once and run on the worker thread");
