@@ -149,8 +149,8 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
     details_->setOpenLinks(false);
     details_->setHtml("<p>Click a node to see its details.</p>");
     vsplit->setStretchFactor(0, 3);
-    vsplit->setStretchFactor(1, 1);
-    vsplit->setSizes({520, 170});
+    vsplit->setStretchFactor(1, 2);
+    vsplit->setSizes({360, 240});
     legend_ = new GraphLegend(right);
     rl->addWidget(caption_);
     rl->addWidget(vsplit, 1);
@@ -164,7 +164,8 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
     });
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({110, 700});
+    tree_->setMinimumHeight(60);
+    split->setSizes({90, 700});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(split);
@@ -690,7 +691,16 @@ QString FusionPane::pairName(const SnapEntry& e, const inspect::SnapDecision& d)
         // a side that earlier steps grew: its last node (the value it produces) and how many more
         return names.size() == 1 ? names[0] : QString("%1 (+%2)").arg(names.back()).arg(names.size() - 1);
     };
-    return side(d.aNodes) + " + " + side(d.bNodes);
+    QString a = side(d.aNodes), b = side(d.bNodes);
+    if (a == b) { // two parts of one decomposed node (layer_norm's sum and var): name the parts
+        // the side's last buffer, "buf7(layer_norm)": its op, or the buffer too if the ops match
+        auto last = [](const std::string& desc) { return q(desc).section(" + ", -1); };
+        auto op = [](const QString& buf) { return buf.section('(', 1).section(')', 0, 0); };
+        QString la = last(d.a), lb = last(d.b);
+        const bool sameOp = op(la) == op(lb);
+        a += " (" + (sameOp ? la : op(la)) + ")", b += " (" + (sameOp ? lb : op(lb)) + ")";
+    }
+    return a + " + " + b;
 }
 
 bool FusionPane::passes(int decision) const {

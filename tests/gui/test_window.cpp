@@ -444,7 +444,12 @@ private Q_SLOTS:
         const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
         const int all = f->decisionList()->count();
         QVERIFY(all > 4);
-        for (int i = 0; i < all; ++i) QVERIFY2(!f->decisionList()->item(i)->text().contains("buf"), qPrintable(f->decisionList()->item(i)->text()));
+        for (int i = 0; i < all; ++i) {
+            QVERIFY2(!f->decisionList()->item(i)->text().contains("buf"), qPrintable(f->decisionList()->item(i)->text()));
+            // two parts of one decomposed node (layer_norm's sum and var) are told apart
+            QString pair = fl::viz::FusionPane::pairName(e, e.decisions[size_t(i)]);
+            QVERIFY2(pair.section(" + ", 0, 0) != pair.section(" + ", 1), qPrintable(pair));
+        }
         // named by the graph's nodes, with their module: "linear[ff.0] + ..."
         const auto& d0 = e.decisions[0];
         QVERIFY(f->decisionList()->item(0)->text().contains(fl::viz::FusionPane::pairName(e, d0)));
