@@ -37,9 +37,11 @@ std::string usage() {
            "                                                 where compile time goes and what cached calls cost; writes a Perfetto trace\n"
            "       fuselab api --coverage [--missing] [--json]\n"
            "                                                 which of torch 1.13's public names Fuselab provides, per namespace\n"
-           "       fuselab --screenshot OUT.png [--pane NAME | --raise NAME,...] [MODEL.py]\n"
+           "       fuselab --screenshot OUT.png [--pane NAME | --raise NAME,...] [--select LINE]\n"
+           "               [--fusion-filter rejected|involving] [MODEL.py]\n"
            "                                                 run the script and save the window (or one pane) as a PNG;\n"
-           "                                                 panes: source, graph, fusion, kernels, guards, timing, output\n"
+           "                                                 panes: source, graph, fusion, kernels, guards, timing, output, problems;\n"
+           "                                                 --select picks a script line's nodes first, as a click on it does\n"
            "       fuselab --version\n"
            "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";
 }

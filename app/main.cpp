@@ -82,8 +82,15 @@ void settle(fl::app::MainWindow& w) {
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
 }
 
+// What a screenshot shows besides the run: a script line picked (its nodes, their details and
+// kernel), a filter of the fusion decisions ("rejected", "involving" the picked node).
+struct ShotPicks {
+    int line = 0;
+    std::string fusionFilter;
+};
+
 int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot, const std::string& paneName,
-           const std::string& raise, bool startupTime) {
+           const std::string& raise, bool startupTime, const ShotPicks& picks) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Fuselab");
     QApplication::setApplicationName("Fuselab");
@@ -102,6 +109,10 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
         w.run();
         loop.exec();
         settle(w);
+        if (picks.line > 0) w.selectLine(picks.line);
+        if (picks.fusionFilter == "rejected") w.fusionPane()->setRejectedOnly(true);
+        if (picks.fusionFilter == "involving") w.fusionPane()->setInvolvingSelected(true);
+        if (!picks.fusionFilter.empty()) w.fusionPane()->last(), w.fusionPane()->previous(); // the last decision the filter shows
         for (const QString& name : QString::fromStdString(raise).split(',', Qt::SkipEmptyParts)) w.raisePane(name);
         settle(w);
         QWidget* target = &w;
@@ -185,6 +196,7 @@ static int runFuselab(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && fl::app::isSubcommand(args[0])) return fl::app::runCli(args);
     std::string model, screenshot, pane, raise;
+    ShotPicks picks;
     bool startupTime = false;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -197,6 +209,15 @@ static int runFuselab(int argc, char** argv) {
         if (a == "-h" || a == "--help") { std::cout << fl::app::usage(); return 0; }
         if (a == "--screenshot" && i + 1 < args.size()) { screenshot = args[++i]; continue; }
         if (a == "--startup-time") { startupTime = true; continue; }
+        if (a == "--select" && i + 1 < args.size()) { picks.line = std::atoi(args[++i].c_str()); continue; }
+        if (a == "--fusion-filter" && i + 1 < args.size()) {
+            picks.fusionFilter = args[++i];
+            if (picks.fusionFilter != "rejected" && picks.fusionFilter != "involving") {
+                std::cerr << "fuselab: --fusion-filter takes rejected or involving\n";
+                return 2;
+            }
+            continue;
+        }
         if ((a == "--pane" || a == "--raise") && i + 1 < args.size()) {
             std::string v = args[++i];
 #ifdef FUSELAB_HAVE_GUI
@@ -214,10 +235,13 @@ static int runFuselab(int argc, char** argv) {
         model = a;
     }
 #ifdef FUSELAB_HAVE_GUI
-    if ((!pane.empty() || !raise.empty()) && screenshot.empty()) { std::cerr << "fuselab: --pane and --raise go with --screenshot\n"; return 2; }
+    if ((!pane.empty() || !raise.empty() || picks.line || !picks.fusionFilter.empty()) && screenshot.empty()) {
+        std::cerr << "fuselab: --pane, --raise, --select and --fusion-filter go with --screenshot\n";
+        return 2;
+    }
     // A screenshot needs no display: without one, Qt draws offscreen.
     if ((!screenshot.empty() || startupTime) && !haveDisplay()) setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    if (haveDisplay() || !screenshot.empty() || startupTime) return runGui(argc, argv, model, screenshot, pane, raise, startupTime);
+    if (haveDisplay() || !screenshot.empty() || startupTime) return runGui(argc, argv, model, screenshot, pane, raise, startupTime, picks);
 #endif
     if (model.empty()) model = FUSELAB_DEFAULT_MODEL;
     return fl::app::runHeadlessReport(model);

@@ -20,8 +20,10 @@
 #include <QHeaderView>
 #include <QTreeWidget>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTextBlock>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -34,6 +36,10 @@
 #include "viz/timing_view.h"
 
 namespace fl::app {
+
+namespace {
+constexpr int kStateVersion = 2; // of the saved dock layout
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("Fuselab");
@@ -57,9 +63,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     note_->setForegroundRole(QPalette::ToolTipText);
     note_->setVisible(false);
     cl->addWidget(note_);
+    // The script was edited after its run: the marks, graphs and kernels are the last run's.
+    stale_ = new QLabel("<b>Results are from the previous run</b>: the script was edited since. Run (Ctrl+R) to update them.", centre);
+    stale_->setObjectName("staleNote");
+    stale_->setContentsMargins(8, 3, 8, 3);
+    stale_->setAutoFillBackground(true);
+    QPalette sp = stale_->palette();
+    sp.setColor(QPalette::Window, QColor(255, 236, 179));
+    sp.setColor(QPalette::WindowText, QColor(90, 60, 0));
+    stale_->setPalette(sp);
+    stale_->setVisible(false);
+    cl->addWidget(stale_);
     cl->addWidget(source_, 1);
     setCentralWidget(centre);
     connect(source_, &fl::viz::CodeView::lineClicked, this, &MainWindow::selectLine);
+    connect(source_->document(), &QTextDocument::contentsChanged, this, &MainWindow::updateStale);
     connect(source_, &fl::viz::CodeView::markClicked, this, &MainWindow::selectMark);
 
     graphs_ = new fl::viz::GraphsPane(this);
@@ -86,8 +104,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPane("Timing", "timing", timing_, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
     addPane("Problems", "problems", problems_, Qt::BottomDockWidgetArea);
+    // the graph and the kernels side by side: a node clicked shows its kernel with no tab to
+    // switch (split before the fusion tab joins the graph: a tabbed dock cannot be split)
+    splitDockWidget(docks_[0], docks_[2], Qt::Horizontal);
     tabifyDockWidget(docks_[0], docks_[1]);
-    tabifyDockWidget(docks_[0], docks_[2]);
     tabifyDockWidget(docks_[3], docks_[4]);
     tabifyDockWidget(docks_[3], docks_[5]);
     tabifyDockWidget(docks_[3], docks_[6]);
@@ -95,12 +115,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     docks_[5]->raise();
 
     connect(graphs_, &fl::viz::GraphsPane::entrySelected, this, &MainWindow::entryChanged);
+    graphs_->setLineText([this](int line) {
+        QTextBlock b = source_->document()->findBlockByNumber(line - 1);
+        return b.isValid() && (!fileBox_ || fileBox_->currentIndex() <= 0) ? b.text() : QString();
+    });
+    connect(graphs_, &fl::viz::GraphsPane::nodeLinkActivated, this, [this](int id) { selectNodes({id}); });
+    connect(graphs_, &fl::viz::GraphsPane::lineLinkActivated, this, [this](int line) { source_->setHighlightedLines({line}); });
+    connect(graphs_, &fl::viz::GraphsPane::kernelLinkActivated, this, [this](int k) {
+        std::vector<int> nodes;
+        if (graphs_->detailsNode() >= 0) nodes.push_back(graphs_->detailsNode());
+        kernels_->showKernel(k, nodes);
+        raisePane("kernels");
+    });
     connect(graphs_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
     connect(fusion_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
     connect(kernels_, &fl::viz::KernelsPane::nodesActivated, this, [this](const std::vector<int>& n) { selectNodes(n, true); });
     connect(guards_, &fl::viz::GuardsPane::lineActivated, this, [this](int line) { source_->setHighlightedLines({line}); });
     connect(problems_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
-        if (int line = it->data(1, Qt::UserRole).toInt(); line > 0) source_->setHighlightedLines({line});
+        QList<int> lines;
+        for (const QVariant& v : it->data(1, Qt::UserRole).toList()) lines << v.toInt();
+        if (!lines.isEmpty()) source_->setHighlightedLines(lines);
     });
 
     status_ = new QLabel("Ready", this);
@@ -114,20 +148,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     QSettings s;
     restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
+    // version 2: the kernels beside the graph (a layout saved before keeps them tabbed: dropped)
+    firstLayout_ = !restoreState(s.value("window/state").toByteArray(), kStateVersion);
     if (!s.contains("window/geometry")) resize(1400, 900);
-    firstLayout_ = !s.contains("window/state");
 }
 
 void MainWindow::showEvent(QShowEvent* e) {
     QMainWindow::showEvent(e);
     if (!firstLayout_) return;
     firstLayout_ = false;
-    // First start: the script on the left, the graph panes wide on the right, a low strip of
-    // guards / timing / output below.
+    // First start: the script on the left, the graph and its kernels side by side on the right,
+    // a low strip of guards / timing / output / problems below.
     QTimer::singleShot(0, this, [this] {
-        resizeDocks({docks_[0]}, {width() * 11 / 20}, Qt::Horizontal);
-        resizeDocks({docks_[5]}, {height() / 4}, Qt::Vertical);
+        resizeDocks({docks_[0], docks_[2]}, {width() * 7 / 20, width() * 6 / 20}, Qt::Horizontal);
+        resizeDocks({docks_[5]}, {height() / 5}, Qt::Vertical);
     });
 }
 
@@ -274,6 +308,8 @@ void MainWindow::setDocument(const QString& path, const QString& text) {
     path_ = path;
     source_->setReadOnly(false);
     scriptText_.clear();
+    ranText_ = QString();
+    stale_->setVisible(false);
     note_->setVisible(false);
     source_->setPlainText(text);
     clearResults();
@@ -339,6 +375,15 @@ void MainWindow::openExample(const QString& resourcePath) {
 
 QString MainWindow::outputText() const { return output_->toPlainText(); }
 
+bool MainWindow::resultsAreStale() const { return !stale_->isHidden(); }
+
+void MainWindow::updateStale() {
+    // only the script's own text counts: not an imported file shown, not before a run or during one
+    bool script = !fileBox_ || fileBox_->currentIndex() <= 0;
+    bool stale = script && !ranText_.isNull() && !running_ && source_->toPlainText() != ranText_;
+    if (stale != !stale_->isHidden()) stale_->setVisible(stale);
+}
+
 void MainWindow::appendOutput(const QString& text, bool isError) {
     QTextCursor c = output_->textCursor();
     c.movePosition(QTextCursor::End);
@@ -392,7 +437,9 @@ void MainWindow::run() {
     bool onDisk = !path_.isEmpty() && !path_.startsWith(":") && QFileInfo(path_).isFile();
     cfg.path = path_.isEmpty() ? QString("untitled.py").toStdString()
                                : (onDisk ? QFileInfo(path_).absoluteFilePath() : QFileInfo(path_).fileName()).toStdString();
-    cfg.source = source_->toPlainText().toStdString();
+    ranText_ = source_->toPlainText();
+    stale_->setVisible(false);
+    cfg.source = ranText_.toStdString();
     for (const QString& a : splitArguments(argsEdit_->text())) cfg.args.push_back(a.toStdString());
     cfg.haveSource = true;
     cfg.cancel = &cancel_;
@@ -451,6 +498,7 @@ void MainWindow::cancel() {
 
 void MainWindow::finishRun(int exitCode, int errorLine, double seconds) {
     running_ = false;
+    updateStale();
     progress_->setVisible(false);
     runAct_->setEnabled(true);
     cancelAct_->setEnabled(false);
@@ -464,7 +512,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (worker_.joinable()) worker_.join();
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    s.setValue("window/state", saveState(kStateVersion));
     e->accept();
 }
 
@@ -484,9 +532,16 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
     fillFileBox();
     problems_->clear();
     for (const auto& p : s.problems) {
-        auto* it = new QTreeWidgetItem(problems_, {QString::fromStdString(p.kind), p.line > 0 ? QString::number(p.line) : QString(),
+        // the line that led there first: the compiled frame's call of the helper that broke, the
+        // call that recompiled
+        int line = p.callLine > 0 ? p.callLine : p.line;
+        auto* it = new QTreeWidgetItem(problems_, {QString::fromStdString(p.kind), line > 0 ? QString::number(line) : QString(),
                                                    QString::fromStdString(p.text + "  [" + p.ids + "]")});
-        it->setData(1, Qt::UserRole, p.line);
+        QVariantList lines;
+        for (int l : {p.callLine, p.line})
+            if (l > 0 && !lines.contains(l)) lines << l;
+        it->setData(1, Qt::UserRole, lines);
+        it->setToolTip(1, p.callLine > 0 && p.line > 0 && p.callLine != p.line ? QString("line %1, led to from line %2").arg(p.line).arg(p.callLine) : QString());
         it->setToolTip(2, QString::fromStdString(p.text));
         it->setForeground(0, p.kind == "graph break" ? QColor("#c62828") : QColor("#b26a00"));
     }
@@ -513,25 +568,91 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
     (*next)(0);
 }
 
-// Marks on the script (importedFile empty) or on a file it imported: graph breaks (red) and,
-// on the script, the lines whose guards failed (amber).
-QList<fl::viz::LineMark> MainWindow::marksFor(const std::string& importedFile) const {
+// A short name for what broke, for the call sites' marks ("Tensor.item").
+static QString breakLabel(const std::string& kind) {
+    static const QMap<QString, QString> labels = {{"item", "Tensor.item"}, {"tolist", "Tensor.tolist"}, {"print", "print"},
+                                                  {"data_dependent", "data-dependent branch"}, {"graph_break", "graph_break()"},
+                                                  {"nonzero", "nonzero"}, {"backward", "Tensor.backward"}, {"disable", "disabled function"},
+                                                  {"observed_exception", "exception"}, {"side_effect", "side effect"}};
+    QString k = QString::fromStdString(kind);
+    return labels.value(k, k);
+}
+
+// "File \"m.py\", line 20, in forward..." -> file, line, function.
+struct StackFrame {
+    std::string file, function;
+    int line = 0;
+};
+static StackFrame stackFrame(const std::string& entry) {
+    static const QRegularExpression re(R"re(File "([^"]*)", line (\d+), in ([^\n]*))re");
+    QRegularExpressionMatch m = re.match(QString::fromStdString(entry));
+    if (!m.hasMatch()) return {};
+    return {m.captured(1).toStdString(), m.captured(3).toStdString(), m.captured(2).toInt()};
+}
+
+// The marks of graph breaks on the script (importedFile empty) or on a file it imported: the
+// line that broke, and each line of a compiled frame or helper that called into it (a break in a
+// helper ends the graph of the frame that called the helper, at that call). Each tooltip holds
+// the whole user stack.
+QList<fl::viz::LineMark> MainWindow::breakMarks(const std::string& importedFile) const {
     const inspect::Snapshot& s = *snap_;
-    QList<fl::viz::LineMark> marks;
     auto same = [](const std::string& a, const std::string& b) {
         return QFileInfo(QString::fromStdString(a)).canonicalFilePath() == QFileInfo(QString::fromStdString(b)).canonicalFilePath();
     };
-    for (const auto& b : s.breaks) {
-        if (b.line <= 0) continue;
-        if (importedFile.empty() ? inspect::scriptLineIn("File \"" + b.file + "\", line " + std::to_string(b.line), s.file) != b.line
-                                 : !same(b.file, importedFile))
-            continue;
-        QString tip = QString("<b>Graph break</b> in %1: %2<br>%3").arg(QString::fromStdString(b.id), QString::fromStdString(b.reason).toHtmlEscaped(),
-                                                                       QString::fromStdString(b.explanation).toHtmlEscaped());
-        for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
-        if (b.skippedFrame) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
-        marks << fl::viz::LineMark{fl::viz::LineMark::Break, b.line, tip};
+    // the line in the shown file, else 0
+    auto lineHere = [&](const std::string& file, int line) {
+        if (line <= 0) return 0;
+        if (importedFile.empty()) return inspect::scriptLineIn("File \"" + file + "\", line " + std::to_string(line), s.file) == line ? line : 0;
+        return same(file, importedFile) ? line : 0;
+    };
+    // The same break is often recorded by several frames (the frame, then the helper as a frame of
+    // its own): one mark, naming every compile id. "{ids}" in a tooltip stands for them.
+    QList<fl::viz::LineMark> marks;
+    QList<QStringList> ids;
+    QMap<QString, int> seen; // kind, line and text -> index in marks
+    auto add = [&](fl::viz::LineMark::Kind kind, int line, const QString& tip, const std::string& id) {
+        QString key = QString("%1:%2:%3").arg(int(kind)).arg(line).arg(tip);
+        auto it = seen.find(key);
+        if (it == seen.end()) {
+            it = seen.insert(key, int(marks.size()));
+            marks << fl::viz::LineMark{kind, line, tip};
+            ids << QStringList();
+        }
+        if (!ids[*it].contains(QString::fromStdString(id))) ids[*it] << QString::fromStdString(id);
+    };
+    for (size_t i = 0; i < s.breaks.size(); ++i) {
+        const events::BreakFacts& b = s.breaks[i];
+        const std::vector<std::string> chain = i < s.breakChains.size() ? s.breakChains[i] : std::vector<std::string>{};
+        QString stack = "<br><b>User stack</b> (outermost first):";
+        for (const std::string& f : b.userStack) stack += "<br><code>" + QString::fromStdString(f).toHtmlEscaped().replace("\n", "<br>&nbsp;&nbsp;") + "</code>";
+        QString what = QString::fromStdString(b.reason).toHtmlEscaped();
+        if (int line = lineHere(b.file, b.line)) {
+            QString tip = QString("<b>Graph break</b> in {ids}: %1<br>%2").arg(what, QString::fromStdString(b.explanation).toHtmlEscaped());
+            for (auto& h : b.hints) tip += "<br><i>Hint:</i> " + QString::fromStdString(h).toHtmlEscaped();
+            if (b.skippedFrame) tip += "<br>The break is inside a loop: the whole frame runs eagerly.";
+            add(fl::viz::LineMark::Break, line, tip + stack, b.id);
+        }
+        // the calls that led to it: outermost, the compiled frame's line where its graph ends
+        for (size_t k = 0; k + 1 < chain.size(); ++k) {
+            StackFrame caller = stackFrame(chain[k]), callee = stackFrame(chain[k + 1]);
+            int line = lineHere(caller.file, caller.line);
+            if (!line) continue;
+            QString where = same(callee.file, caller.file) ? QString("line %1").arg(b.line)
+                                                           : QString("%1:%2").arg(QFileInfo(QString::fromStdString(b.file)).fileName()).arg(b.line);
+            QString head = k == 0 ? "<b>Graph ends here</b> ({ids}): break in %1, %2 (%3)" : "<b>Calls into a graph break</b> ({ids}): break in %1, %2 (%3)";
+            QString tip = head.arg(QString::fromStdString(stackFrame(chain.back()).function).toHtmlEscaped(), where, breakLabel(b.kind)) + "<br>" + what;
+            add(fl::viz::LineMark::BreakCall, line, tip + stack, b.id);
+        }
     }
+    for (int i = 0; i < marks.size(); ++i) marks[i].tooltip.replace("{ids}", ids[i].join(", "));
+    return marks;
+}
+
+// Marks on the script (importedFile empty) or on a file it imported: graph breaks (red) and,
+// on the script, the lines whose guards failed and the calls that recompiled (amber).
+QList<fl::viz::LineMark> MainWindow::marksFor(const std::string& importedFile) const {
+    const inspect::Snapshot& s = *snap_;
+    QList<fl::viz::LineMark> marks = breakMarks(importedFile);
     if (!importedFile.empty()) return marks; // recompile marks: the guard lines are the script's
     for (const auto& r : s.recompiles)
         for (size_t i = 0; i < r.reasons.size(); ++i) {
@@ -542,6 +663,19 @@ QList<fl::viz::LineMark> MainWindow::marksFor(const std::string& importedFile) c
                                    QString::fromStdString(r.reasons[i]).toHtmlEscaped());
             marks << fl::viz::LineMark{fl::viz::LineMark::Recompile, line, tip};
         }
+    // The calls that recompiled: one mark a line, naming what changed between the calls.
+    QMap<int, QStringList> ids;
+    QMap<int, const inspect::SnapRecompile*> last;
+    for (const auto& r : s.recompiles)
+        if (r.callLine > 0 && !r.limitHit) ids[r.callLine] << QString::fromStdString(r.id), last[r.callLine] = &r;
+    for (auto it = ids.begin(); it != ids.end(); ++it) {
+        const inspect::SnapRecompile& r = *last[it.key()];
+        QString tip = QString("<b>Recompiled on %1 call%2 made here</b>: %3 (%4)")
+                          .arg(it.value().size()).arg(it.value().size() == 1 ? "" : "s", QString::fromStdString(r.function).toHtmlEscaped(), it.value().join(", "));
+        for (const std::string& c : r.changed) tip += "<br><b>" + QString::fromStdString(c).toHtmlEscaped() + "</b>";
+        if (!r.reasons.empty()) tip += "<br>The last because guard failed: <code>" + QString::fromStdString(r.reasons.front()).toHtmlEscaped() + "</code>";
+        marks << fl::viz::LineMark{fl::viz::LineMark::Recompile, it.key(), tip};
+    }
     return marks;
 }
 
@@ -581,6 +715,7 @@ void MainWindow::showFile(int index) {
         status_->setText("Showing " + file + " (imported by the script; read-only)");
     }
     fileBox_->setCurrentIndex(index);
+    updateStale();
 }
 
 bool MainWindow::openFolder(const QString& dir, const QString& entry) {
@@ -642,8 +777,13 @@ void MainWindow::selectLine(int line) {
 void MainWindow::selectMark(int line) {
     if (fileBox_ && fileBox_->currentIndex() > 0) return;
     if (!snap_) return;
-    for (const auto& b : snap_->breaks) {
-        if (b.line != line) continue;
+    for (size_t bi = 0; bi < snap_->breaks.size(); ++bi) {
+        const events::BreakFacts& b = snap_->breaks[bi];
+        // the line that broke, or a call on the way to it (a helper's call in the compiled frame)
+        bool onChain = false;
+        if (bi < snap_->breakChains.size())
+            for (const std::string& f : snap_->breakChains[bi]) onChain = onChain || inspect::scriptLineIn(f, snap_->file) == line;
+        if (b.line != line && !onChain) continue;
         // The frame that broke: its graph holds what ran before the break (and the ops of the
         // breaking line that could be traced).
         for (int i = 0; i < int(snap_->entries.size()); ++i) {
@@ -666,6 +806,13 @@ void MainWindow::selectMark(int line) {
             return;
         }
     }
+    for (int i = 0; i < int(snap_->recompiles.size()); ++i)
+        if (snap_->recompiles[size_t(i)].callLine == line) { // a call that recompiled
+            raisePane("guards");
+            guards_->showRecompile(i);
+            source_->setHighlightedLines({line});
+            return;
+        }
     for (const auto& r : snap_->recompiles)
         for (int gl : r.guardLines)
             if (gl == line) {
@@ -682,6 +829,8 @@ void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
     if (!snap_ || index < 0 || nodes.empty()) return;
     const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     graphs_->graphView()->selectNodes(nodes);
+    graphs_->showNodeDetails(nodes.front());
+    fusion_->setSelectedNode(nodes.front());
     QList<int> lines;
     int kernel = -1;
     for (int id : nodes) {

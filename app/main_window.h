@@ -52,6 +52,8 @@ public:
     void run();
     void cancel();
     bool isRunning() const { return running_; }
+    // The script was edited since its last run: the panes show that run's results (and say so).
+    bool resultsAreStale() const;
     QString outputText() const;
     fl::viz::CodeView* sourceView() const { return source_; }
     fl::viz::GraphsPane* graphsPane() const { return graphs_; }
@@ -92,7 +94,9 @@ private:
     void setDocument(const QString& path, const QString& text);
     void applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done);
     QList<fl::viz::LineMark> marksFor(const std::string& importedFile) const; // empty name: the script
+    QList<fl::viz::LineMark> breakMarks(const std::string& importedFile) const;
     void fillFileBox();
+    void updateStale();
     void entryChanged(int index);
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
@@ -107,6 +111,8 @@ private:
     QList<QDockWidget*> docks_;
     QLabel* status_ = nullptr;
     QLabel* note_ = nullptr;
+    QLabel* stale_ = nullptr;       // "results are from the previous run" while the script is edited
+    QString ranText_;               // the script's text at the last run (null: not run)
     QProgressBar* progress_ = nullptr;
     QAction* runAct_ = nullptr;
     QAction* cancelAct_ = nullptr;

@@ -99,8 +99,8 @@ void CodeView::paintLineNumbers(QPaintEvent* event) {
     int number = block.blockNumber() + 1;
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
     int bottom = top + qRound(blockBoundingRect(block).height());
-    QMap<int, int> kinds; // line -> bit 1 break, bit 2 recompile
-    for (const LineMark& m : marks_) kinds[m.line] |= m.kind == LineMark::Break ? 1 : 2;
+    QMap<int, int> kinds; // line -> bit 1 break, bit 2 recompile, bit 4 a call into a break
+    for (const LineMark& m : marks_) kinds[m.line] |= m.kind == LineMark::Break ? 1 : m.kind == LineMark::Recompile ? 2 : 4;
     p.setRenderHint(QPainter::Antialiasing);
     while (block.isValid() && top <= event->rect().bottom()) {
         if (block.isVisible() && bottom >= event->rect().top()) {
@@ -109,8 +109,14 @@ void CodeView::paintLineNumbers(QPaintEvent* event) {
                 int d = std::min(10, bottom - top - 4);
                 QRect dot(5, top + (bottom - top - d) / 2, d, d);
                 p.setPen(Qt::NoPen);
-                if (k & 2) { p.setBrush(kRecompile); p.drawEllipse(dot.translated(k & 1 ? 4 : 0, 0)); }
+                if (k & 2) { p.setBrush(kRecompile); p.drawEllipse(dot.translated(k & 5 ? 4 : 0, 0)); }
                 if (k & 1) { p.setBrush(kBreak); p.drawEllipse(dot); }
+                else if (k & 4) { // a ring: the graph ends at this call, the break is further in
+                    p.setPen(QPen(kBreak, 2.2));
+                    p.setBrush(palette().color(QPalette::AlternateBase));
+                    p.drawEllipse(QRectF(dot).adjusted(1, 1, -1, -1));
+                    p.setPen(Qt::NoPen);
+                }
             }
             if (highlighted_.contains(number)) p.fillRect(lineArea_->width() - 3, top, 3, bottom - top, palette().color(QPalette::Highlight));
             p.setPen(palette().color(QPalette::PlaceholderText));
@@ -145,6 +151,7 @@ void CodeView::setHighlightedLines(const QList<int>& lines) {
     refreshSelections();
     lineArea_->update();
     if (!lines.isEmpty()) {
+        if (folded_ && lines.first() > foldFirst_ && lines.first() <= foldLast_) setFolded(false);
         QTextBlock b = document()->findBlockByNumber(lines.first() - 1);
         if (b.isValid()) {
             QTextCursor c(b);
@@ -187,7 +194,8 @@ void CodeView::refreshSelections() {
         s.cursor.setPosition(b.position() + start);
         s.cursor.setPosition(b.position() + text.size(), QTextCursor::KeepAnchor);
         s.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-        s.format.setUnderlineColor(m.kind == LineMark::Break ? kBreak : kRecompile);
+        s.format.setUnderlineColor(m.kind == LineMark::Recompile ? kRecompile : kBreak);
+        if (m.kind == LineMark::BreakCall) s.format.setUnderlineStyle(QTextCharFormat::DashUnderline);
         sels.append(s);
     }
     setExtraSelections(sels);
@@ -209,8 +217,55 @@ void CodeView::mouseReleaseEvent(QMouseEvent* e) {
     QPlainTextEdit::mouseReleaseEvent(e);
     if (e->button() == Qt::LeftButton && !textCursor().hasSelection()) {
         int line = lineAt(e->position().toPoint());
+        if (line > 0 && line == foldFirst_) setFolded(!folded_);
         if (line > 0) Q_EMIT lineClicked(line);
     }
+}
+
+void CodeView::setFoldRegion(int first, int last, const QString& label) {
+    if (foldFirst_ > 0) setFolded(false);
+    foldFirst_ = first > 0 && last > first ? first : 0;
+    foldLast_ = foldFirst_ ? last : 0;
+    foldLabel_ = label;
+    folded_ = false;
+}
+
+void CodeView::setFolded(bool folded) {
+    if (!foldFirst_) return;
+    folded_ = folded;
+    QTextBlock b = document()->findBlockByNumber(foldFirst_); // line first + 1
+    for (int line = foldFirst_ + 1; b.isValid() && line <= foldLast_; ++line, b = b.next()) b.setVisible(!folded);
+    QTextBlock first = document()->findBlockByNumber(foldFirst_ - 1);
+    int end = b.isValid() ? b.position() : document()->characterCount() - 1;
+    document()->markContentsDirty(first.position(), end - first.position());
+    viewport()->update();
+    lineArea_->update();
+}
+
+bool CodeView::isLineVisible(int line) const {
+    QTextBlock b = document()->findBlockByNumber(line - 1);
+    return b.isValid() && b.isVisible();
+}
+
+void CodeView::paintEvent(QPaintEvent* e) {
+    QPlainTextEdit::paintEvent(e);
+    if (!foldFirst_) return;
+    // the fold's line says what it holds and how to open or close it
+    QTextBlock b = document()->findBlockByNumber(foldFirst_ - 1);
+    if (!b.isValid()) return;
+    QRectF r = blockBoundingGeometry(b).translated(contentOffset());
+    if (r.bottom() < 0 || r.top() > viewport()->height()) return;
+    QPainter p(viewport());
+    QFontMetrics fm(font());
+    QString text = folded_ ? QString("  ▸ … %1 (click to unfold)").arg(foldLabel_) : QString("  ▾ %1 (click to fold)").arg(foldLabel_);
+    qreal x = r.left() + document()->documentMargin() + fm.horizontalAdvance(b.text()) + fm.horizontalAdvance(' ') * 2;
+    QRectF box(x, r.top() + 1, fm.horizontalAdvance(text) + 8, r.height() - 2);
+    QColor bg = palette().color(QPalette::AlternateBase);
+    p.setPen(palette().color(QPalette::Mid));
+    p.setBrush(bg);
+    p.drawRoundedRect(box, 3, 3);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(box.adjusted(4, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
 } // namespace fl::viz

@@ -85,6 +85,40 @@ namespace {
 
 enum ItemType { NodeType = QGraphicsItem::UserType + 1, EdgeType, ClusterType };
 
+// A node's box as the graph and its legend draw it: the outline tells the kind (thick round:
+// input, dotted: parameter, double border: library call, dashed: runs eagerly, bold: output, a
+// stack of cards: a collapsed module), the fill its kernel. Returns the corner radius.
+double paintNodeBox(QPainter* p, const QRectF& r, GraphNodeData::Kind kind, bool collapsed, const QColor& fill, const GraphView::Style& st) {
+    using Kind = GraphNodeData::Kind;
+    QPen pen(st.border, 1.2);
+    double radius = 6;
+    if (collapsed) {
+        p->setPen(QPen(st.border, 1));
+        p->setBrush(st.collapsedFill.darker(108));
+        p->drawRoundedRect(r.translated(4, 4), 4, 4);
+        pen.setWidthF(1.6);
+        radius = 4;
+    } else {
+        switch (kind) {
+        case Kind::Input: pen.setWidthF(2); radius = r.height() / 2; break;
+        case Kind::Parameter: pen.setStyle(Qt::DotLine); radius = r.height() / 2; break;
+        case Kind::Extern: pen.setWidthF(2.2); radius = 1.5; break;
+        case Kind::Fallback: pen.setStyle(Qt::DashLine); pen.setWidthF(1.6); break;
+        case Kind::Output: pen.setColor(st.text); pen.setWidthF(2.5); radius = r.height() / 2; break;
+        case Kind::Op: break;
+        }
+    }
+    p->setPen(pen);
+    p->setBrush(fill);
+    p->drawRoundedRect(r, radius, radius);
+    if (!collapsed && kind == Kind::Extern) {  // library call: a double border
+        p->setPen(QPen(st.border, 0.8));
+        p->setBrush(Qt::NoBrush);
+        p->drawRect(r.adjusted(3, 3, -3, -3));
+    }
+    return radius;
+}
+
 // One box: a graph node or a collapsed module.
 class NodeItem : public QGraphicsItem {
 public:
@@ -116,40 +150,13 @@ public:
     QRectF boundingRect() const override { return rect_.adjusted(-6, -6, 6, 6); }
 
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override {
-        using Kind = GraphNodeData::Kind;
         const double lod = option->levelOfDetailFromTransform(p->worldTransform());
         const QRectF r = rect_;
         if (lod < 0.25) {  // far out: a plain block is all that shows
             p->fillRect(r, isMarked() ? (selected_ ? style_->selection : style_->match) : fill_);
             return;
         }
-        QPen pen(style_->border, 1.2);
-        double radius = 6;
-        if (collapsed_) {
-            // A stack of cards: one offset outline behind the box.
-            p->setPen(QPen(style_->border, 1));
-            p->setBrush(style_->collapsedFill.darker(108));
-            p->drawRoundedRect(r.translated(4, 4), 4, 4);
-            pen.setWidthF(1.6);
-            radius = 4;
-        } else {
-            switch (kind_) {
-            case Kind::Input: pen.setWidthF(2); radius = r.height() / 2; break;
-            case Kind::Parameter: pen.setStyle(Qt::DotLine); radius = r.height() / 2; break;
-            case Kind::Extern: pen.setWidthF(2.2); radius = 1.5; break;
-            case Kind::Fallback: pen.setStyle(Qt::DashLine); pen.setWidthF(1.6); break;
-            case Kind::Output: pen.setColor(style_->text); pen.setWidthF(2.5); radius = r.height() / 2; break;
-            case Kind::Op: break;
-            }
-        }
-        p->setPen(pen);
-        p->setBrush(fill_);
-        p->drawRoundedRect(r, radius, radius);
-        if (!collapsed_ && kind_ == Kind::Extern) {  // library call: a double border
-            p->setPen(QPen(style_->border, 0.8));
-            p->setBrush(Qt::NoBrush);
-            p->drawRect(r.adjusted(3, 3, -3, -3));
-        }
+        const double radius = paintNodeBox(p, r, kind_, collapsed_, fill_, *style_);
         if (isMarked()) {
             p->setBrush(Qt::NoBrush);
             p->setPen(QPen(selected_ ? style_->selection : style_->match, selected_ ? 3.5 : 2.5));
@@ -584,7 +591,8 @@ void GraphView::collapseAll() {
 QColor GraphView::groupColor(int group, bool darkPalette) {
     if (group < 0) return {};
     // Golden-angle hue steps: neighbouring group numbers land far apart on the colour wheel.
-    const double hue = std::fmod(group * 137.50776405, 360.0) / 360.0;
+    // Red is kept for problems (graph breaks): hues within 35 degrees of it are never used.
+    const double hue = (35.0 + std::fmod(group * 137.50776405, 360.0) * (290.0 / 360.0)) / 360.0;
     return darkPalette ? QColor::fromHsvF(float(hue), 0.55f, 0.50f) : QColor::fromHsvF(float(hue), 0.38f, 0.98f);
 }
 
@@ -772,6 +780,90 @@ void GraphView::refreshStyle() {
     canvas_->setBackgroundBrush(style_->background);
     recolour();
     items_->scene->update();
+}
+
+// ---------------------------------------------------------------- legend
+
+namespace {
+struct LegendEntry {
+    QString label;
+    GraphNodeData::Kind kind;
+    bool collapsed = false;
+    int fill = -2;     // -2: neutral, -1: none, else a colour key
+    int outline = 0;   // 1: selection, 2: search match
+};
+const std::vector<LegendEntry>& legendEntries() {
+    using K = GraphNodeData::Kind;
+    static const std::vector<LegendEntry> entries = {
+        {"input", K::Input}, {"parameter (dotted)", K::Parameter}, {"op, filled with its kernel's colour", K::Op, false, 0},
+        {"library call (double border)", K::Extern, false, 1}, {"runs eagerly (dashed)", K::Fallback}, {"output", K::Output},
+        {"collapsed module (double-click)", K::Op, true}, {"selected", K::Op, false, -2, 1}, {"search match", K::Op, false, -2, 2},
+    };
+    return entries;
+}
+constexpr int kSwatchW = 30, kSwatchH = 16, kGap = 14;
+} // namespace
+
+GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent), style_(std::make_unique<GraphView::Style>()) {
+    setObjectName("graphLegend");
+    setToolTip("How the graph is drawn. A node's fill is the colour of the kernel that computes it (the same in the source and "
+               "the kernel list); red is never a kernel's colour: it marks problems (graph breaks).");
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+GraphLegend::~GraphLegend() = default;
+
+QStringList GraphLegend::entries() const {
+    QStringList out;
+    for (const LegendEntry& e : legendEntries()) out << e.label;
+    return out;
+}
+
+// Entry rectangles for a width: left to right, wrapping.
+static std::vector<QRect> legendRects(const QFontMetrics& fm, int width) {
+    std::vector<QRect> out;
+    int x = 4, y = 4;
+    const int h = std::max(kSwatchH, fm.height()) + 4;
+    for (const LegendEntry& e : legendEntries()) {
+        int w = kSwatchW + 6 + fm.horizontalAdvance(e.label);
+        if (x > 4 && x + w > width - 4) x = 4, y += h;
+        out.emplace_back(x, y, w, h);
+        x += w + kGap;
+    }
+    return out;
+}
+
+bool GraphLegend::hasHeightForWidth() const { return true; }
+int GraphLegend::heightForWidth(int w) const {
+    std::vector<QRect> r = legendRects(fontMetrics(), w);
+    return r.empty() ? 0 : r.back().bottom() + 5;
+}
+QSize GraphLegend::sizeHint() const { return {400, heightForWidth(width() > 0 ? width() : 400)}; }
+
+void GraphLegend::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (height() != heightForWidth(width())) updateGeometry();
+}
+
+void GraphLegend::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    style_->update(palette(), font());
+    std::vector<QRect> rects = legendRects(fontMetrics(), width());
+    const auto& entries = legendEntries();
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const LegendEntry& e = entries[i];
+        QRectF box(rects[i].x() + 2, rects[i].center().y() - kSwatchH / 2.0, kSwatchW - 6, kSwatchH - 2);
+        QColor fill = e.fill >= 0 ? GraphView::groupColor(e.fill, style_->dark) : e.collapsed ? style_->collapsedFill : style_->neutralFill;
+        double radius = paintNodeBox(&p, box, e.kind, e.collapsed, fill, *style_);
+        if (e.outline) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(e.outline == 1 ? style_->selection : style_->match, e.outline == 1 ? 2.5 : 2));
+            p.drawRoundedRect(box.adjusted(-2, -2, 2, 2), radius + 1, radius + 1);
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRect(rects[i].x() + kSwatchW + 4, rects[i].y(), rects[i].width() - kSwatchW, rects[i].height()), Qt::AlignVCenter | Qt::AlignLeft, e.label);
+    }
 }
 
 } // namespace fl::viz

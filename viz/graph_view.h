@@ -131,4 +131,25 @@ private:
     QLabel* status_ = nullptr;
 };
 
+// The key to the graph's drawing: what each outline means (dashed: runs eagerly, double border:
+// library call, dotted: parameter, ...), the fill (the node's kernel) and the selection and
+// search outlines. Drawn with the graph's own painting code, so the two cannot disagree.
+class GraphLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphLegend(QWidget* parent = nullptr);
+    ~GraphLegend() override;
+    QStringList entries() const; // the labels, in order
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int w) const override;
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    std::unique_ptr<GraphView::Style> style_;
+};
+
 } // namespace fl::viz

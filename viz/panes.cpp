@@ -1,6 +1,7 @@
 #include "viz/panes.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -9,6 +10,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTextDocument>
 #include <QSlider>
 #include <QSplitter>
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <map>
 
+#include "viz/code_highlighter.h"
 #include "viz/code_view.h"
 #include "viz/graph_view.h"
 
@@ -112,26 +115,57 @@ QColor keyColour(int key) {
     return GraphView::groupColor(key, dark);
 }
 
+QString frameName(const SnapEntry& e) {
+    const QString qual = q(e.qualname.empty() ? e.function : e.qualname);
+    const QString fn = q(e.function);
+    if (fn.startsWith("torch_dynamo_resume_in_")) return QString("resume in %1 at %2").arg(qual, fn.section("_at_", -1));
+    if (QString::fromStdString(e.file).startsWith("<fuselab:")) return qual + " (built in)";
+    return QString("%1:%2").arg(qual).arg(e.line);
+}
+
 // ---------------------------------------------------------------- graphs
 
 GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // The frames above the graph, as wide as the pane, so that their names and status show whole
+    // beside the kernels.
+    auto* split = new QSplitter(Qt::Vertical, this);
     tree_ = new QTreeWidget(split);
     tree_->setObjectName("entryTree");
     tree_->setHeaderLabels({"Frame / entry", "Status", "Ops"});
     tree_->setRootIsDecorated(true);
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setStretchLastSection(false);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     auto* right = new QWidget(split);
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
     caption_ = captionLabel(right);
-    graph_ = new GraphView(right);
+    auto* vsplit = new QSplitter(Qt::Vertical, right);
+    graph_ = new GraphView(vsplit);
     graph_->setObjectName("graphView");
+    details_ = new QTextBrowser(vsplit);
+    details_->setObjectName("nodeDetails");
+    details_->setOpenLinks(false);
+    details_->setHtml("<p>Click a node to see its details.</p>");
+    vsplit->setStretchFactor(0, 3);
+    vsplit->setStretchFactor(1, 2);
+    vsplit->setSizes({360, 240});
+    legend_ = new GraphLegend(right);
     rl->addWidget(caption_);
-    rl->addWidget(graph_, 1);
+    rl->addWidget(vsplit, 1);
+    rl->addWidget(legend_);
+    connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const QString s = url.toString();
+        const int value = s.section(':', 1).toInt();
+        if (s.startsWith("node:")) Q_EMIT nodeLinkActivated(value);
+        else if (s.startsWith("line:")) Q_EMIT lineLinkActivated(value);
+        else if (s.startsWith("kernel:")) Q_EMIT kernelLinkActivated(value);
+    });
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setSizes({230, 700});
+    tree_->setMinimumHeight(60);
+    split->setSizes({90, 700});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(split);
@@ -145,6 +179,7 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
 void GraphsPane::setSnapshot(SnapshotP s) {
     snap_ = std::move(s);
     current_ = -1;
+    showNodeDetails(-1);
     tree_->clear();
     std::map<std::string, QTreeWidgetItem*> frames; // by function + file + line of the frame
     for (size_t i = 0; i < snap_->entries.size(); ++i) {
@@ -152,9 +187,9 @@ void GraphsPane::setSnapshot(SnapshotP s) {
         std::string frameId = e.id.substr(0, e.id.find('/'));
         QTreeWidgetItem*& fr = frames[frameId];
         if (!fr) {
-            fr = new QTreeWidgetItem(tree_, {QString("[%1] %2").arg(q(frameId), q(e.function)), "", ""});
+            fr = new QTreeWidgetItem(tree_, {QString("[%1] %2").arg(q(frameId), frameName(e)), "", ""});
             fr->setData(0, Qt::UserRole, -1);
-            fr->setToolTip(0, QString("%1:%2").arg(q(e.file)).arg(e.line));
+            fr->setToolTip(0, QString("%1\n%2, line %3").arg(q(e.function), q(e.file)).arg(e.line));
             fr->setExpanded(true);
         }
         // the limit is the frame's: later misses of the frame run eagerly; its entries keep theirs
@@ -183,6 +218,60 @@ QString GraphsPane::caption() const {
     return d.toPlainText();
 }
 
+void GraphsPane::showNodeDetails(int id) {
+    detailsNode_ = -1;
+    if (!snap_ || current_ < 0 || id < 0 || size_t(id) >= snap_->entries[size_t(current_)].nodes.size()) {
+        details_->setHtml("<p>Click a node to see its details.</p>");
+        return;
+    }
+    detailsNode_ = id;
+    const SnapEntry& e = snap_->entries[size_t(current_)];
+    const SnapNode& n = e.nodes[size_t(id)];
+    auto shown = [&](const SnapNode& x) { return q(x.kind == SnapNode::Kind::Parameter ? parameterPath(x.name) : x.name).toHtmlEscaped(); };
+    auto link = [&](int other) { return QString("<a href=\"node:%1\">%2</a>").arg(other).arg(shown(e.nodes[size_t(other)])); };
+    auto links = [&](const std::vector<int>& ids) {
+        QStringList l;
+        for (int x : ids) l << link(x);
+        return l.isEmpty() ? QString("—") : l.join(", ");
+    };
+    std::vector<int> users;
+    for (const SnapNode& m : e.nodes)
+        if (std::find(m.inputs.begin(), m.inputs.end(), id) != m.inputs.end()) users.push_back(m.id);
+    static const char* kinds[] = {"graph input", "parameter", "op", "library call", "runs eagerly", "output"};
+    const bool call = n.kind != SnapNode::Kind::Input && n.kind != SnapNode::Kind::Parameter && n.kind != SnapNode::Kind::Output;
+    QString rows;
+    auto row = [&](const QString& k, const QString& v) { rows += "<tr><td style='padding-right:10px;color:gray'>" + k + "</td><td>" + v + "</td></tr>"; };
+    row("op", n.kind == SnapNode::Kind::Output ? "output" : call ? "call_function" : "placeholder");
+    if (call) row("target", "<code>" + q(n.op).toHtmlEscaped() + "</code>");
+    row("shape", n.shape.empty() ? "—" : q(n.shape).toHtmlEscaped());
+    row("dtype", n.dtype.empty() ? "—" : q(n.dtype));
+    row("strides", n.strides.empty() ? "—" : q(n.strides));
+    row("module", n.module.empty() ? "—" : q(n.module).toHtmlEscaped());
+    QString src = "—";
+    if (n.line > 0) {
+        QString text = lineText_ ? lineText_(n.line).trimmed() : QString();
+        src = QString("<a href=\"line:%1\">line %1</a>").arg(n.line) + (text.isEmpty() ? "" : ": <code>" + text.toHtmlEscaped() + "</code>");
+    }
+    row("source", src);
+    row("inputs", links(n.inputs));
+    row("users", links(users));
+    if (n.kernel >= 0 && size_t(n.kernel) < e.kernels.size()) {
+        const auto& k = e.kernels[size_t(n.kernel)];
+        row("kernel", QString("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> <a href=\"kernel:%2\">%3</a> (%4)")
+                          .arg(keyColour(n.kernel).name()).arg(n.kernel).arg(q(k.name).toHtmlEscaped(), q(k.kind)));
+    } else {
+        row("kernel", "—");
+    }
+    // the fusion group after the last decision: the nodes one kernel computes together
+    std::vector<int> group;
+    if (!e.groupsAt.empty() && size_t(id) < e.groupsAt.back().size() && e.groupsAt.back()[size_t(id)] >= 0)
+        for (size_t g = 0; g < e.groupsAt.back().size(); ++g)
+            if (int(g) != id && e.groupsAt.back()[g] == e.groupsAt.back()[size_t(id)]) group.push_back(int(g));
+    row("fusion group", group.empty() ? QString("alone") : QString("with %1").arg(links(group)));
+    details_->setHtml(QString("<p><b>%1</b> &nbsp; <i>%2</i></p><table cellspacing=0 cellpadding=1>%3</table>")
+                          .arg(shown(n), kinds[int(n.kind)], rows));
+}
+
 void GraphsPane::selectEntry(int index) {
     if (!snap_ || index < 0 || size_t(index) >= snap_->entries.size()) return;
     bool changed = index != current_;
@@ -207,11 +296,12 @@ void GraphsPane::selectEntry(int index) {
             break;
         }
     caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8")
-                          .arg(q(e.id), q(e.function).toHtmlEscaped())
+                          .arg(q(e.id), frameName(e).toHtmlEscaped())
                           .arg(e.ops).arg(kernels).arg(libs).arg(eager)
                           .arg(e.status == "compiled" ? "" : " — " + q(e.status), why));
     graph_->setGraph(graphDataOf(e));
     graph_->setGroups(colourKeysAt(e, int(e.groupsAt.size()) - 1));
+    showNodeDetails(-1);
     Q_EMIT entrySelected(index);
 }
 
@@ -255,6 +345,8 @@ void GuardsPane::setSnapshot(SnapshotP s) {
         for (auto& r : snap_->recompiles) {
             QString head = r.limitHit ? QString("%1 %2: recompile limit (8) hit; later misses run eagerly").arg(q(r.id), q(r.function))
                                       : QString("%1 %2: recompiled because the cached entries' guards failed").arg(q(r.id), q(r.function));
+            if (r.callLine > 0) head += QString(" (the call at line %1)").arg(r.callLine);
+            for (const std::string& c : r.changed) head += "; " + q(c);
             auto* it = new QTreeWidgetItem(rec, {head});
             it->setToolTip(0, head);
             it->setForeground(0, QColor("#b26a00"));
@@ -304,6 +396,16 @@ void GuardsPane::showEntry(int index) {
     }
 }
 
+void GuardsPane::showRecompile(int index) {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* rec = tree_->topLevelItem(i);
+        if (rec->data(0, Qt::UserRole).toInt() != -2 || index < 0 || index >= rec->childCount()) continue;
+        QSignalBlocker b(tree_);
+        tree_->setCurrentItem(rec->child(index));
+        tree_->scrollToItem(rec->child(index));
+    }
+}
+
 void GuardsPane::showRecompileAt(int line) {
     for (QTreeWidgetItemIterator it(tree_); *it; ++it)
         if ((*it)->parent() && (*it)->parent()->data(0, Qt::UserRole).toInt() == -2 && (*it)->data(1, Qt::UserRole).toInt() == line) {
@@ -317,7 +419,8 @@ void GuardsPane::showRecompileAt(int line) {
 // ---------------------------------------------------------------- kernels
 
 KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    // the run order above the code, so that the code has the pane's whole width beside the graph
+    auto* split = new QSplitter(Qt::Vertical, this);
     list_ = new QListWidget(split);
     list_->setObjectName("kernelList");
     list_->setUniformItemSizes(true);
@@ -336,12 +439,15 @@ KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
         t->setLineWrapMode(QPlainTextEdit::NoWrap);
         t->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     }
+    new CodeHighlighter(code_->document(), CodeHighlighter::Language::Cpp);
+    irHl_ = new CodeHighlighter(ir_->document(), CodeHighlighter::Language::LlvmIr);
+    asmHl_ = new CodeHighlighter(asm_->document(), CodeHighlighter::Language::Assembly);
     tabs_->addTab(code_, "C++");
     tabs_->addTab(ir_, "LLVM IR");
     tabs_->addTab(asm_, "Assembly");
     rl->addWidget(caption_);
     rl->addWidget(tabs_, 1);
-    split->setSizes({220, 700});
+    split->setSizes({90, 700});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     l->addWidget(split);
@@ -413,6 +519,7 @@ void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
             list_->setCurrentRow(k);
         }
         code_->setPlainText(q(kn.source));
+        foldMathHelpers();
         QString lines;
         for (int l : kn.lines) lines += (lines.isEmpty() ? "" : ", ") + QString::number(l);
         QString how = e.backend == "disk" ? "loaded from the disk cache"
@@ -431,12 +538,42 @@ void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
     code_->setHighlightedLines(hl);
 }
 
+// The math helpers at the top of a kernel (static inline fl_exp_poly, fl_gelu, ...) are the same
+// in every kernel that needs them: folded, so the kernel's own loops come first.
+void KernelsPane::foldMathHelpers() {
+    const QStringList lines = code_->toPlainText().split('\n');
+    int first = 0, last = 0;
+    QStringList names;
+    static const QRegularExpression helper("^static inline [^(]*\\b(fl_[A-Za-z0-9_]+)\\(");
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString& l = lines[i];
+        if (QRegularExpressionMatch m = helper.match(l); m.hasMatch()) {
+            if (!first) first = i + 1;
+            names << m.captured(1);
+            if (l.trimmed().endsWith("}")) last = i + 1; // a one-line helper
+            continue;
+        }
+        if (!first) continue;
+        if (l.startsWith("static ") || l.startsWith("extern ")) break; // the kernel itself
+        if (l.startsWith("}")) last = i + 1;
+    }
+    if (!first || last <= first) { code_->setFoldRegion(0, 0, {}); return; }
+    QString label = QString("%1 math helper%2: %3").arg(names.size()).arg(names.size() == 1 ? "" : "s")
+                        .arg(names.size() > 4 ? names.mid(0, 4).join(", ") + ", …" : names.join(", "));
+    code_->setFoldRegion(first, last, label);
+    code_->setFolded(true);
+}
+
 // LLVM IR and assembly cover the whole module and can run to megabytes: they are put into
 // their views only when one of those tabs is opened.
 void KernelsPane::showModuleText() {
     if (irShown_ || !snap_ || entry_ < 0) return;
     irShown_ = true;
     const SnapEntry& e = snap_->entries[size_t(entry_)];
+    // colours only where they cost little: a big graph's module runs to megabytes
+    constexpr size_t kColourLimit = 400000;
+    irHl_->setDocument(e.ir.size() < kColourLimit ? ir_->document() : nullptr);
+    asmHl_->setDocument(e.assembly.size() < kColourLimit ? asm_->document() : nullptr);
     ir_->setPlainText(e.ir.empty() ? "(LLVM IR is shown when the in-process LLVM backend compiled this graph; it was compiled by " + q(e.backend) + ")" : q(e.ir));
     asm_->setPlainText(e.assembly.empty() ? "(no assembly available)" : q(e.assembly));
 }
@@ -475,8 +612,21 @@ FusionPane::FusionPane(QWidget* parent) : QWidget(parent) {
     sl->addLayout(buttons);
     sl->addWidget(slider_);
     sl->addWidget(text_, 2);
-    sl->addWidget(new QLabel("All decisions, in order:", side));
+    auto* filters = new QHBoxLayout;
+    filters->addWidget(new QLabel("Decisions:", side));
+    rejectedOnly_ = new QCheckBox("rejected only", side);
+    rejectedOnly_->setObjectName("fusionRejectedOnly");
+    rejectedOnly_->setToolTip("Show only the pairs the scheduler kept apart, and why");
+    involving_ = new QCheckBox("involving the selected node", side);
+    involving_->setObjectName("fusionInvolvingSelected");
+    involving_->setToolTip("Show only the decisions whose pair holds the node selected in a graph");
+    filters->addWidget(rejectedOnly_);
+    filters->addWidget(involving_);
+    filters->addStretch(1);
+    sl->addLayout(filters);
     sl->addWidget(list_, 3);
+    connect(rejectedOnly_, &QCheckBox::toggled, this, [this] { applyFilter(); });
+    connect(involving_, &QCheckBox::toggled, this, [this] { applyFilter(); });
     split->setSizes({600, 360});
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
@@ -507,9 +657,13 @@ void FusionPane::setEntry(int index) {
         QSignalBlocker b(list_);
         list_->clear();
         if (entry_ >= 0)
-            for (auto& d : snap_->entries[size_t(entry_)].decisions)
-                list_->addItem(QString("%1. [%2] %3 | %4 — %5").arg(d.step + 1).arg(q(d.kind), q(d.a), q(d.b), d.fused ? "fused" : "kept apart"));
+            for (auto& d : snap_->entries[size_t(entry_)].decisions) {
+                auto* it = new QListWidgetItem(QString("%1. [%2] %3 — %4").arg(d.step + 1).arg(q(d.kind), pairName(snap_->entries[size_t(entry_)], d), d.fused ? "fused" : "kept apart"), list_);
+                it->setToolTip(QString("%1 | %2\n%3").arg(q(d.a), q(d.b), q(d.reason)));
+                if (!d.fused) it->setForeground(QColor("#b26a00"));
+            }
     }
+    applyFilter();
     graph_->setGraph(entry_ >= 0 ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
     step_ = -1;
     setStep(stepCount() - 1);
@@ -525,6 +679,70 @@ void FusionPane::setStep(int step) {
 
 QString FusionPane::decisionText() const { return text_->toPlainText(); }
 
+QString FusionPane::pairName(const SnapEntry& e, const inspect::SnapDecision& d) {
+    auto side = [&](const std::vector<int>& nodes) {
+        QStringList names;
+        for (int id : nodes) {
+            if (id < 0 || size_t(id) >= e.nodes.size()) continue;
+            const SnapNode& n = e.nodes[size_t(id)];
+            names << q(n.name) + (n.module.empty() ? QString() : "[" + q(n.module) + "]");
+        }
+        if (names.isEmpty()) return QString("?");
+        // a side that earlier steps grew: its last node (the value it produces) and how many more
+        return names.size() == 1 ? names[0] : QString("%1 (+%2)").arg(names.back()).arg(names.size() - 1);
+    };
+    QString a = side(d.aNodes), b = side(d.bNodes);
+    if (a == b) { // two parts of one decomposed node (layer_norm's sum and var): name the parts
+        // the side's last buffer, "buf7(layer_norm)": its op, or the buffer too if the ops match
+        auto last = [](const std::string& desc) { return q(desc).section(" + ", -1); };
+        auto op = [](const QString& buf) { return buf.section('(', 1).section(')', 0, 0); };
+        QString la = last(d.a), lb = last(d.b);
+        const bool sameOp = op(la) == op(lb);
+        a += " (" + (sameOp ? la : op(la)) + ")", b += " (" + (sameOp ? lb : op(lb)) + ")";
+    }
+    return a + " + " + b;
+}
+
+bool FusionPane::passes(int decision) const {
+    if (!snap_ || entry_ < 0) return true;
+    const auto& d = snap_->entries[size_t(entry_)].decisions[size_t(decision)];
+    if (rejectedOnly_->isChecked() && d.fused) return false;
+    if (involving_->isChecked()) {
+        auto has = [&](const std::vector<int>& v) { return std::find(v.begin(), v.end(), selectedNode_) != v.end(); };
+        if (selectedNode_ < 0 || !(has(d.aNodes) || has(d.bNodes))) return false;
+    }
+    return true;
+}
+
+void FusionPane::applyFilter() {
+    for (int i = 0; i < list_->count(); ++i) list_->setRowHidden(i, !passes(i));
+    refresh();
+}
+
+void FusionPane::setRejectedOnly(bool on) { rejectedOnly_->setChecked(on); }
+void FusionPane::setInvolvingSelected(bool on) { involving_->setChecked(on); }
+
+void FusionPane::setSelectedNode(int id) {
+    if (id == selectedNode_) return;
+    selectedNode_ = id;
+    if (involving_->isChecked()) applyFilter();
+}
+
+QStringList FusionPane::shownDecisions() const {
+    QStringList out;
+    for (int i = 0; i < list_->count(); ++i)
+        if (!list_->isRowHidden(i)) out << list_->item(i)->text();
+    return out;
+}
+
+void FusionPane::stepTo(int direction) {
+    const bool filtered = rejectedOnly_->isChecked() || involving_->isChecked();
+    if (!filtered) { setStep(step_ + direction); return; }
+    // step s shows decision s - 1
+    for (int s = step_ + direction; s >= 1 && s < stepCount(); s += direction)
+        if (passes(s - 1)) { setStep(s); return; }
+}
+
 void FusionPane::refresh() {
     int n = stepCount() - 1;
     {
@@ -537,9 +755,16 @@ void FusionPane::refresh() {
         list_->setCurrentRow(step_ - 1);
     }
     position_->setText(QString("step %1 of %2").arg(step_).arg(n));
+    bool before = false, after = false; // a decision the filter passes on either side
+    for (int s = 1; s <= n; ++s) {
+        if (!passes(s - 1)) continue;
+        if (s < step_) before = true;
+        if (s > step_) after = true;
+    }
+    const bool filtered = rejectedOnly_->isChecked() || involving_->isChecked();
     first_->setEnabled(step_ > 0);
-    prev_->setEnabled(step_ > 0);
-    next_->setEnabled(step_ < n);
+    prev_->setEnabled(filtered ? before : step_ > 0);
+    next_->setEnabled(filtered ? after : step_ < n);
     last_->setEnabled(step_ < n);
     if (entry_ < 0) {
         text_->setHtml("<p>No compiled graph selected.</p>");
@@ -560,16 +785,17 @@ void FusionPane::refresh() {
     } else {
         const auto& d = e.decisions[size_t(step_ - 1)];
         html = QString("<p><b>Decision %1 of %2</b> — %3 fusion %4.</p>"
-                       "<p>Pair: <code>%5</code> with <code>%6</code></p>"
+                       "<p>Pair: <b>%12</b> (<code>%5</code> with <code>%6</code>)</p>"
                        "<p>Score %7; fusing saves about %8 of memory traffic.</p>"
                        "<p><b>Verdict</b>: %9</p><p>%10</p><p>%11 groups after this step.</p>")
                    .arg(step_).arg(n).arg(q(d.kind))
-                   .arg(d.fused ? "<span style='color:#2e7d32'>accepted</span>" : "<span style='color:#c62828'>rejected</span>")
+                   .arg(d.fused ? "<span style='color:#2e7d32'>accepted</span>" : "<span style='color:#b26a00'>rejected</span>")
                    .arg(q(d.a).toHtmlEscaped(), q(d.b).toHtmlEscaped())
                    .arg(d.score, 0, 'f', 0).arg(bytesText(d.bytesSaved))
                    .arg(d.fused ? "fused" : "kept apart")
                    .arg(q(d.reason).toHtmlEscaped())
-                   .arg(distinct.size());
+                   .arg(distinct.size())
+                   .arg(pairName(e, d).toHtmlEscaped());
         std::vector<int> pair = d.aNodes;
         pair.insert(pair.end(), d.bNodes.begin(), d.bNodes.end());
         graph_->selectNodes(pair);

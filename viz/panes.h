@@ -7,12 +7,14 @@
 #include <QColor>
 #include <QList>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "core/inspect/snapshot.h"
 #include "viz/graph_data.h"
 
+class QCheckBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
@@ -25,7 +27,9 @@ class QTreeWidgetItem;
 
 namespace fl::viz {
 
+class CodeHighlighter;
 class CodeView;
+class GraphLegend;
 class GraphView;
 
 using SnapshotP = std::shared_ptr<const inspect::Snapshot>;
@@ -36,6 +40,8 @@ GraphData graphDataOf(const inspect::SnapEntry& e);
 // first node of) a final kernel takes that kernel's index, so the colours settle on the kernels'
 // as the steps go; other partial groups get keys of their own; -1 for nodes outside every group.
 std::vector<int> colourKeysAt(const inspect::SnapEntry& e, int step);
+// A frame as the entry list names it: "Block.forward:38", "resume in Block.forward at 41".
+QString frameName(const inspect::SnapEntry& e);
 // The fill colour of a colour key (the graph view's, the source tints' and the kernel list's).
 QColor keyColour(int key);
 
@@ -49,16 +55,32 @@ public:
     GraphView* graphView() const { return graph_; }
     QTreeWidget* entryTree() const { return tree_; }
     QString caption() const;       // the selected entry's line above the graph (plain text)
+    // The node details panel (Netron style): op, target, shape, dtype, strides, module, source
+    // line, inputs and users (links), kernel and fusion group of node `id` (-1: none).
+    void showNodeDetails(int id);
+    int detailsNode() const { return detailsNode_; }
+    QTextBrowser* nodeDetails() const { return details_; }
+    GraphLegend* legend() const { return legend_; }
+    // The script's text of a line, for the details' source row (the pane has no script).
+    void setLineText(std::function<QString(int)> f) { lineText_ = std::move(f); }
 
 Q_SIGNALS:
     void entrySelected(int index);
+    // links in the node details
+    void nodeLinkActivated(int id);
+    void lineLinkActivated(int line);
+    void kernelLinkActivated(int kernel);
 
 private:
     SnapshotP snap_;
     int current_ = -1;
+    int detailsNode_ = -1;
     QTreeWidget* tree_;
     GraphView* graph_;
     QLabel* caption_;
+    QTextBrowser* details_;
+    GraphLegend* legend_;
+    std::function<QString(int)> lineText_;
 };
 
 class GuardsPane : public QWidget {
@@ -68,6 +90,7 @@ public:
     void setSnapshot(SnapshotP s);
     void showEntry(int index);            // expands and scrolls to the entry's guards
     void showRecompileAt(int line);       // selects the recompile whose guard came from `line`
+    void showRecompile(int index);        // selects the snapshot's recompile `index`
     QTreeWidget* tree() const { return tree_; }
 
 Q_SIGNALS:
@@ -96,6 +119,7 @@ Q_SIGNALS:
 
 private:
     void showModuleText();
+    void foldMathHelpers();
     SnapshotP snap_;
     int entry_ = -1, kernel_ = -1;
     bool irShown_ = false;
@@ -104,6 +128,8 @@ private:
     CodeView* code_;
     QPlainTextEdit* ir_;
     QPlainTextEdit* asm_;
+    CodeHighlighter* irHl_ = nullptr;
+    CodeHighlighter* asmHl_ = nullptr;
     QLabel* caption_;
 };
 
@@ -117,17 +143,29 @@ public:
     int step() const { return step_; }
     int stepCount() const;               // decisions + 1
     void first() { setStep(0); }
-    void previous() { setStep(step_ - 1); }
-    void next() { setStep(step_ + 1); }
+    void previous() { stepTo(-1); }
+    void next() { stepTo(+1); }
     void last() { setStep(stepCount() - 1); }
     GraphView* graphView() const { return graph_; }
     QString decisionText() const;
+    // Filters of the decision list (and of previous / next): rejected decisions only; decisions
+    // whose pair holds the selected graph node (setSelectedNode, -1: none).
+    void setRejectedOnly(bool on);
+    void setInvolvingSelected(bool on);
+    void setSelectedNode(int id);
+    QListWidget* decisionList() const { return list_; }
+    QStringList shownDecisions() const;  // the list's visible rows, in order
+    // "linear[mlp.2] + add": a decision's pair named as the graph names its nodes
+    static QString pairName(const inspect::SnapEntry& e, const inspect::SnapDecision& d);
 
 Q_SIGNALS:
     void stepChanged(int step);
 
 private:
     void refresh();
+    void applyFilter();
+    bool passes(int decision) const;
+    void stepTo(int direction); // the nearest decision the filter passes, before or after this one
     SnapshotP snap_;
     int entry_ = -1, step_ = 0;
     GraphView* graph_;
@@ -136,6 +174,8 @@ private:
     QTextBrowser* text_;
     QListWidget* list_;
     QPushButton *first_, *prev_, *next_, *last_;
+    QCheckBox *rejectedOnly_, *involving_;
+    int selectedNode_ = -1;
 };
 
 } // namespace fl::viz

@@ -1591,6 +1591,7 @@ CFrame& Session::frameFor(const FrameKey& key, FunctionObj* fn, const std::vecto
     fr->path = path;
     fr->file = fn->ast ? fn->ast->filename : "";
     fr->function = fn->name;
+    fr->qualname = fn->qualname.empty() ? fn->name : fn->qualname;
     fr->line = firstLine(fn);
     if (!path.empty()) {
         // named like Dynamo's resume functions: after the statement that broke
@@ -1723,6 +1724,12 @@ Value Session::runFrame(FunctionObj* fn, const std::vector<int>& path, const Sco
     if (!reasons.empty()) {
         std::string cid = compileId(fr, fr.compiles);
         RecompileEvent rev{cid, fr.function, fr.file, fr.line, reasons, comments};
+        // the user line that made this call (a resume frame is called by its own function)
+        for (auto it = in_.frames().rbegin(); path.empty() && it != in_.frames().rend(); ++it)
+            if (it->module && it->module->filename.rfind("<fuselab:", 0) != 0) {
+                rev.callFile = it->module->filename, rev.callLine = it->line;
+                break;
+            }
         report_.recompiles.push_back(rev);
         if (events.at(events::Level::Compile)) {
             std::string joined;

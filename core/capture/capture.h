@@ -218,6 +218,7 @@ struct CFrame {
     int index = -1;          // Dynamo's frame number (order of first compile)
     FrameKey key;
     std::string function;    // "f", or "torch_dynamo_resume_in_f_at_6"
+    std::string qualname;    // the function's qualified name: "Block.forward" (of the resumed one too)
     std::string file;
     int line = 0;            // first line of the function (or of the resume statement)
     std::vector<int> path;
@@ -246,6 +247,8 @@ struct RecompileEvent {
     int line = 0;
     std::vector<std::string> reasons; // "0/0: c == 1", most recent entry first
     std::vector<std::string> comments; // the user line of each reason (may be empty)
+    std::string callFile;              // the user line that made the call that recompiled
+    int callLine = 0;                  // (0: none, e.g. a resume frame called by its function)
 };
 struct LimitEvent {
     std::string id, function, file;
@@ -369,8 +372,30 @@ struct Problem {
     std::string file;
     int line = 0;
     std::string text;   // one line, what happened and what it costs
+    // The line in user code that led there: for a break inside a helper, the compiled frame's
+    // line that called it; for recompiles, the line that made the last recompiling call.
+    std::string callFile;
+    int callLine = 0;
 };
 std::vector<Problem> problems(const Session& s);
+
+// A break's user stack from the compiled function it happened in (frames above it, such as the
+// script's `<module>` line that called the model, dropped): "File \"m.py\", line 20, in forward"
+// entries, outermost first. Breaks with the same chain and reason are one distinct break.
+std::vector<std::string> breakChain(const Session& s, const events::BreakFacts& b);
+
+// An argument a frame was specialized on that took different values from entry to entry (a
+// Python int read by range(), say): its name, the values its entries were compiled for, in order,
+// and what read it (from the guard's user line).
+struct ChangedArgument {
+    std::string name;                // "n"
+    std::vector<std::string> values; // "1", "2", "3"
+    std::string by;                  // "range()" when a call reads it, else ""
+    std::string file;                // the line that read it
+    int line = 0;
+    std::string describe() const;    // "n: 1 → 2 → 3, specialized by range()"
+};
+std::vector<ChangedArgument> changedArguments(const CFrame& fr);
 std::string explainText(const Session& s, const std::string& file, const std::string& output);
 std::string explainJson(const Session& s, const std::string& file, const std::string& output);
 

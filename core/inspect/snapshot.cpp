@@ -200,7 +200,7 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
         for (const auto& ep : fr->entries) {
             const capture::Entry& e = *ep;
             SnapEntry se;
-            se.id = e.id, se.function = fr->function, se.file = fr->file, se.line = fr->line;
+            se.id = e.id, se.function = fr->function, se.qualname = fr->qualname, se.file = fr->file, se.line = fr->line;
             se.status = fr->skip ? "eager" : capture::statusName(e.status);
             se.limitHit = fr->limitHit;
             se.ops = e.graph.ops;
@@ -215,6 +215,14 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
                 sn.id = int(i);
                 sn.name = n.name;
                 sn.shape = shapeText(n.meta);
+                if (!n.meta.empty()) {
+                    sn.dtype = n.meta[0].dtype;
+                    if (!n.meta[0].strides.empty()) {
+                        sn.strides = "[";
+                        for (size_t d = 0; d < n.meta[0].strides.size(); ++d) sn.strides += (d ? ", " : "") + std::to_string(n.meta[0].strides[d]);
+                        sn.strides += "]";
+                    }
+                }
                 sn.module = n.modulePath;
                 sn.line = nodeLine(n, file, sn.col, sn.endCol);
                 for (auto& a : n.args) collectRefs(a, index, sn.inputs);
@@ -248,10 +256,20 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
         }
     }
     snap.breaks = s.report().breaks;
+    for (const events::BreakFacts& b : snap.breaks) snap.breakChains.push_back(capture::breakChain(s, b));
+    auto scriptLine = [&](const std::string& f, int line) { return line > 0 ? scriptLineIn("File \"" + f + "\", line " + std::to_string(line), file) : 0; };
+    std::map<std::string, std::vector<std::string>> changed; // by function + file + line of the frame
+    for (const capture::CFrame* fr : s.framesInOrder())
+        for (const capture::ChangedArgument& a : capture::changedArguments(*fr)) {
+            std::string where = scriptLine(a.file, a.line) ? " at line " + std::to_string(a.line) : "";
+            changed[fr->function + "\n" + fr->file + "\n" + std::to_string(fr->line)].push_back(a.describe() + where);
+        }
     for (const capture::RecompileEvent& r : s.report().recompiles) {
         SnapRecompile sr;
         sr.id = r.id, sr.function = r.function, sr.file = r.file, sr.line = r.line;
         sr.reasons = r.reasons, sr.userLines = r.comments;
+        sr.callLine = scriptLine(r.callFile, r.callLine);
+        sr.changed = changed[r.function + "\n" + r.file + "\n" + std::to_string(r.line)];
         // The guard's line; a guard made by no line of the script (grad mode) shows on the
         // recompiled function's first line.
         int fnLine = scriptLineIn("File \"" + r.file + "\", line " + std::to_string(r.line), file);
@@ -262,7 +280,7 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
         snap.recompiles.push_back(std::move(sr));
     }
     for (const capture::Problem& p : capture::problems(s))
-        snap.problems.push_back({p.kind, p.ids, p.text, scriptLineIn("File \"" + p.file + "\", line " + std::to_string(p.line), file)});
+        snap.problems.push_back({p.kind, p.ids, p.text, scriptLine(p.file, p.line), scriptLine(p.callFile, p.callLine)});
     for (const capture::LimitEvent& l : s.report().limits) {
         SnapRecompile sr;
         sr.id = l.id, sr.function = l.function, sr.file = l.file, sr.line = l.line, sr.limitHit = true;

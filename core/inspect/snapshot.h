@@ -24,6 +24,8 @@ struct SnapNode {
     std::string name;           // "linear_1"
     std::string op;             // "torch.nn.functional.gelu", "placeholder", "output"
     std::string shape;          // "f32[32, 256]"
+    std::string dtype;          // "float32" (of the first result; "" for non-tensors)
+    std::string strides;        // "[256, 1]" as eager gave them at trace time ("" unknown)
     Kind kind = Kind::Op;
     std::string module;         // "layers.0.attn"
     int line = 0, col = 0, endCol = 0; // in the script (0: not in the script)
@@ -60,6 +62,7 @@ struct SnapGuard {
 struct SnapEntry {
     std::string id;             // "0/1"
     std::string function, file;
+    std::string qualname;       // "Block.forward" (a resume frame: the function it resumes)
     int line = 0;
     std::string status;         // compiled | empty | error | eager
     bool limitHit = false;      // the frame reached the recompile limit: later misses run eagerly
@@ -89,6 +92,8 @@ struct SnapRecompile {
     std::vector<int> guardLines;        // per reason: the script line that created the guard, else the
                                         // function's first line (0: neither is in the script)
     bool limitHit = false;
+    int callLine = 0;                   // the script line whose call recompiled (0: not in the script)
+    std::vector<std::string> changed;   // the frame's arguments that changed: "n: 1 → 2 → 3, specialized by range()"
 };
 
 // One row of the Problems pane (capture::problems, as explain prints them first).
@@ -97,6 +102,8 @@ struct SnapProblem {
     std::string ids;            // compile ids involved
     std::string text;
     int line = 0;               // in the script (0: not in the script)
+    int callLine = 0;           // the script line that led there (the call of the helper that broke,
+                                // the call that recompiled); 0: none in the script
 };
 
 struct Snapshot {
@@ -105,6 +112,9 @@ struct Snapshot {
     std::vector<SnapProblem> problems;
     std::vector<SnapEntry> entries;
     std::vector<events::BreakFacts> breaks; // as capture recorded them
+    // per break: its user stack from the compiled function in ("File \"m.py\", line 20, in
+    // forward", outermost first; capture::breakChain): the helper calls that led to it
+    std::vector<std::vector<std::string>> breakChains;
     std::vector<SnapRecompile> recompiles; // recompile-limit hits included, with limitHit set
     int graphCount = 0;
 };

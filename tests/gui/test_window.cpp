@@ -15,6 +15,10 @@
 #include <QPlainTextEdit>
 #include <QTabBar>
 #include <QTemporaryDir>
+#include <algorithm>
+#include <QTextBlock>
+#include <QLabel>
+#include <QTextBrowser>
 #include <QComboBox>
 #include <QTableWidget>
 #include <QHeaderView>
@@ -305,6 +309,300 @@ private Q_SLOTS:
         QCOMPARE(p->topLevelItemCount(), 0);
     }
 
+    // A break inside a helper called twice from forward: each call ends forward's graph there.
+    // Both calls are marked (a ring on the call, the red dot on the helper's line), the call's
+    // tooltip names the break and holds the whole user stack, the Problems pane lists two
+    // distinct breaks by the forward line that called the helper, and a click on a call's mark
+    // selects the graph that ended there.
+    void aBreakInAHelperIsFollowedUpTheStack() {
+        fl::app::MainWindow w;
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/helper_break.py"));
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* p = w.problemsView();
+        QStringList breakLines;
+        for (int i = 0; i < p->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* row = p->topLevelItem(i);
+            if (row->text(0) != "graph break") continue;
+            breakLines << row->text(1);
+            QVERIFY2(row->text(2).contains("in log_stats, called from forward at line " + row->text(1)), qPrintable(row->text(2)));
+        }
+        QCOMPARE(breakLines, QStringList({"20", "22"}));
+        const fl::viz::CodeView* src = w.sourceView();
+        for (int line : {20, 22}) {
+            bool ring = false;
+            for (const auto& m : src->marks()) ring = ring || (m.kind == fl::viz::LineMark::BreakCall && m.line == line);
+            QVERIFY2(ring, qPrintable(QString("no mark on the call at line %1").arg(line)));
+            QString tip = src->markTooltip(line);
+            QVERIFY2(tip.contains("Graph ends here") && tip.contains("break in log_stats, line 8 (Tensor.item)"), qPrintable(tip));
+            QVERIFY2(tip.contains(QString("line %1, in forward").arg(line)) && tip.contains("line 8, in log_stats"), qPrintable(tip));
+        }
+        QCOMPARE(markCount(src, fl::viz::LineMark::BreakCall), 2);
+        QVERIFY(src->markTooltip(8).contains("Graph break"));
+        // the mark on the second call selects the graph that ended there (a resume of forward)
+        QRect r = src->gutterRectOfLine(22);
+        QWidget* gutter = src->childAt(r.center());
+        QVERIFY(gutter);
+        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+        QTest::qWait(30);
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        QCOMPARE(QString::fromStdString(e.function), QString("torch_dynamo_resume_in_forward_at_20"));
+        QVERIFY(src->highlightedLines().contains(22));
+    }
+
+    // A function that recompiles on every call because a Python int read by range() changes: the
+    // calling line is marked amber with the argument and the values its calls passed, and the
+    // Problems row says how many calls recompiled, leads to that line and names the argument.
+    void aRecompilingCallIsMarkedWithWhatChanged() {
+        fl::app::MainWindow w;
+        w.sourceView()->setPlainText("import torch\n\n\n@torch.compile\ndef f(x, n):\n    for _ in range(n):\n        x = x + 1\n    return x\n\n\n"
+                                     "x = torch.ones(3)\nfor i in range(1, 6):\n    f(x, i)\nprint('done')\n");
+        QVERIFY(runAndSettle(w));
+        const fl::viz::CodeView* src = w.sourceView();
+        bool onCall = false;
+        for (const auto& m : src->marks()) onCall = onCall || (m.kind == fl::viz::LineMark::Recompile && m.line == 13);
+        QVERIFY2(onCall, "the call f(x, i) at line 13 should be marked amber");
+        QString tip = src->markTooltip(13);
+        QVERIFY2(tip.contains("Recompiled on 4 calls made here") && tip.contains("n: 1 → 2 → 3 → 4 → 5, specialized by range()"), qPrintable(tip));
+        QTreeWidget* p = w.problemsView();
+        QCOMPARE(p->topLevelItemCount(), 1);
+        QTreeWidgetItem* row = p->topLevelItem(0);
+        QCOMPARE(row->text(0), QString("recompiles"));
+        QCOMPARE(row->text(1), QString("13"));
+        QVERIFY2(row->text(2).contains("4 of its 5 calls") && row->text(2).contains("n: 1 → 2 → 3 → 4 → 5, specialized by range() at line 6"),
+                 qPrintable(row->text(2)));
+        w.selectMark(13);
+        QTreeWidgetItem* cur = w.guardsPane()->tree()->currentItem();
+        QVERIFY(cur && cur->parent() && cur->parent()->data(0, Qt::UserRole).toInt() == -2);
+        QVERIFY2(cur->text(0).contains("the call at line 13"), qPrintable(cur->text(0)));
+    }
+
+    // The node details panel: a clicked node's op, target, shape, dtype, strides, module, source
+    // line, inputs and users (links), kernel and fusion group; a link goes to that node. The
+    // kernel shows beside the graph, with no tab to switch, at the lines that compute the node.
+    void nodeDetailsShowTheClickedNodeBesideItsKernel() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openExample(":/models/seed.py");
+        QVERIFY(runAndSettle(w));
+        const auto& e = w.snapshot()->entries[0];
+        int gelu = -1;
+        for (auto& n : e.nodes)
+            if (n.op == "torch.nn.functional.gelu") gelu = n.id;
+        QVERIFY(gelu >= 0 && !e.nodes[size_t(gelu)].inputs.empty());
+        QTextBrowser* d = w.graphsPane()->nodeDetails();
+        QVERIFY(d->toPlainText().contains("Click a node"));
+        Q_EMIT w.graphsPane()->graphView()->nodeClicked(gelu);
+        QTest::qWait(20);
+        const auto& g = e.nodes[size_t(gelu)];
+        QString text = d->toPlainText();
+        for (const QString& want : {QString("call_function"), QString("torch.nn.functional.gelu"), QString::fromStdString(g.shape), QString("float32"),
+                                    QString::fromStdString(g.strides), QString("line %1").arg(g.line), QString::fromStdString(e.kernels[size_t(g.kernel)].name),
+                                    QString("inputs"), QString("users"), QString("fusion group")})
+            QVERIFY2(!want.isEmpty() && text.contains(want), qPrintable("'" + want + "' not in: " + text));
+        QVERIFY2(d->toHtml().contains(QString("node:%1").arg(g.inputs[0])), "the input is a link");
+        // graph and kernel side by side: both visible, the kernel at the node's lines
+        QVERIFY(w.graphsPane()->isVisible() && w.kernelsPane()->isVisible());
+        QCOMPARE(w.kernelsPane()->currentKernel(), g.kernel);
+        QVERIFY(!w.kernelsPane()->highlightedLines().isEmpty());
+        // following a link selects that node
+        Q_EMIT d->anchorClicked(QUrl(QString("node:%1").arg(g.inputs[0])));
+        QTest::qWait(20);
+        QCOMPARE(w.graphsPane()->detailsNode(), g.inputs[0]);
+        std::vector<int> sel = w.graphsPane()->graphView()->selectedNodes();
+        QVERIFY(std::find(sel.begin(), sel.end(), g.inputs[0]) != sel.end());
+    }
+
+    // The legend names each node style, and no kernel's colour is the red of a graph break.
+    void legendNamesTheStylesAndKernelsAreNeverRed() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        fl::viz::GraphLegend* l = w.graphsPane()->legend();
+        QVERIFY(l->isVisible() && l->height() >= l->heightForWidth(l->width()));
+        QStringList names = l->entries();
+        for (const QString& want : {"runs eagerly (dashed)", "library call (double border)", "parameter (dotted)"})
+            QVERIFY2(names.contains(want), qPrintable(names.join(", ")));
+        for (bool dark : {false, true})
+            for (int k = 0; k < 400; ++k) {
+                float hue = fl::viz::GraphView::groupColor(k, dark).hsvHueF() * 360.0f;
+                QVERIFY2(std::min(hue, 360.0f - hue) >= 30.0f, qPrintable(QString("colour key %1 has hue %2: a break's red").arg(k).arg(hue)));
+            }
+    }
+
+    // Fusion filters: rejected decisions only, and those involving the selected node; decisions
+    // are named as the graph names their nodes; stepping follows the filter.
+    void fusionDecisionsFilterAndNameTheirNodes() {
+        fl::app::MainWindow w;
+        w.openExample(":/models/transformer_block.py");
+        QVERIFY(runAndSettle(w));
+        fl::viz::FusionPane* f = w.fusionPane();
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        const int all = f->decisionList()->count();
+        QVERIFY(all > 4);
+        for (int i = 0; i < all; ++i) {
+            QVERIFY2(!f->decisionList()->item(i)->text().contains("buf"), qPrintable(f->decisionList()->item(i)->text()));
+            // two parts of one decomposed node (layer_norm's sum and var) are told apart
+            QString pair = fl::viz::FusionPane::pairName(e, e.decisions[size_t(i)]);
+            QVERIFY2(pair.section(" + ", 0, 0) != pair.section(" + ", 1), qPrintable(pair));
+        }
+        // named by the graph's nodes, with their module: "linear[ff.0] + ..."
+        const auto& d0 = e.decisions[0];
+        QVERIFY(f->decisionList()->item(0)->text().contains(fl::viz::FusionPane::pairName(e, d0)));
+        f->setRejectedOnly(true);
+        QStringList rejected = f->shownDecisions();
+        QVERIFY(!rejected.isEmpty() && rejected.size() < all);
+        for (const QString& r : rejected) QVERIFY2(r.endsWith("kept apart"), qPrintable(r));
+        f->first();
+        f->next();
+        QVERIFY2(!e.decisions[size_t(f->step() - 1)].fused, "next() should go to the first rejected decision");
+        f->setRejectedOnly(false);
+        const int node = d0.aNodes.at(0);
+        w.selectNodes({node});
+        f->setInvolvingSelected(true);
+        QStringList involving = f->shownDecisions();
+        QVERIFY(!involving.isEmpty() && involving.size() < all);
+        int expected = 0;
+        for (const auto& d : e.decisions)
+            expected += std::count(d.aNodes.begin(), d.aNodes.end(), node) + std::count(d.bNodes.begin(), d.bNodes.end(), node) > 0;
+        QCOMPARE(involving.size(), expected);
+    }
+
+    // Frames are named as a user knows them (class and function, line; a resume names what it
+    // resumes), with the full name on hover and the status column in view.
+    void framesAreNamedByClassFunctionAndLine() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/helper_break.py"));
+        QVERIFY(runAndSettle(w));
+        QTreeWidget* t = w.graphsPane()->entryTree();
+        QStringList rows;
+        for (int i = 0; i < t->topLevelItemCount(); ++i) rows << t->topLevelItem(i)->text(0);
+        QVERIFY2(rows.contains("[0] Net.forward:18") && rows.contains("[3] resume in Net.forward at 20") && rows.contains("[1] log_stats:5"),
+                 qPrintable(rows.join(" | ")));
+        QTreeWidgetItem* resume = t->findItems("[3] resume in Net.forward at 20", Qt::MatchExactly).value(0);
+        QVERIFY(resume && resume->toolTip(0).contains("torch_dynamo_resume_in_forward_at_20"));
+        QTest::qWait(30);
+        QHeaderView* h = t->header();
+        QVERIFY2(!h->isSectionHidden(1) && h->sectionViewportPosition(1) + h->sectionSize(1) <= t->viewport()->width() && h->sectionSize(1) > 20,
+                 qPrintable(QString("status column at %1 + %2, viewport %3").arg(h->sectionViewportPosition(1)).arg(h->sectionSize(1)).arg(t->viewport()->width())));
+    }
+
+    // Editing the script after a run says that what the panes show is the previous run's.
+    void editingTheScriptMarksTheResultsAsThePreviousRuns() {
+        fl::app::MainWindow w;
+        w.show();
+        w.openExample(":/models/seed.py");
+        QVERIFY(!w.resultsAreStale());
+        QVERIFY(runAndSettle(w));
+        QVERIFY(!w.resultsAreStale());
+        QTextCursor c(w.sourceView()->document());
+        c.movePosition(QTextCursor::End);
+        c.insertText("\nprint('edited')\n");
+        QVERIFY(w.resultsAreStale());
+        QLabel* note = w.findChild<QLabel*>("staleNote");
+        QVERIFY(note && note->isVisible() && note->text().contains("previous run"));
+        c.movePosition(QTextCursor::End);
+        c.movePosition(QTextCursor::PreviousCharacter, QTextCursor::KeepAnchor, 17);
+        c.removeSelectedText(); // back to the text that ran
+        QVERIFY(!w.resultsAreStale());
+        c.insertText("print(1)\n");
+        QVERIFY(runAndSettle(w));
+        QVERIFY(!w.resultsAreStale() && !note->isVisible());
+    }
+
+    // Kernel source: coloured C++ (and IR, assembly), with the math helpers at its top folded
+    // behind one line that a click opens.
+    void kernelSourceIsColouredAndItsHelpersFold() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        w.openExample(":/models/seed.py");
+        QVERIFY(runAndSettle(w));
+        fl::viz::CodeView* code = w.kernelsPane()->sourceView();
+        const QStringList lines = code->toPlainText().split('\n');
+        int helper = -1, kernel = -1;
+        for (int i = 0; i < lines.size(); ++i) {
+            if (helper < 0 && lines[i].startsWith("static inline")) helper = i + 1;
+            if (lines[i].startsWith("extern \"C\"")) kernel = i + 1;
+        }
+        QVERIFY2(helper > 0 && kernel > helper, qPrintable(code->toPlainText().left(400)));
+        QVERIFY(code->isFolded());
+        QCOMPARE(code->foldFirst(), helper);
+        QVERIFY(code->isLineVisible(helper) && !code->isLineVisible(helper + 2) && code->isLineVisible(kernel));
+        code->setFolded(false);
+        QVERIFY(code->isLineVisible(helper + 2));
+        QTextBlock b = code->document()->findBlockByNumber(kernel - 1);
+        QVERIFY2(!b.layout()->formats().isEmpty(), "the kernel's C++ is coloured");
+    }
+
+    // A user's session, driven through the widgets: open a script, run it (Ctrl+R), click the
+    // ring on the call of a helper that broke, click a node in the graph, step the fusion (Alt+Right),
+    // open another file; each pane shows what that step should.
+    void aUserSessionThroughTheWidgets() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/helper_break.py"));
+        QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
+        QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.takeFirst().at(0).toInt(), 0);
+        for (QElapsedTimer t; !t.isValid() || (w.graphsPane()->graphView()->isLayingOut() && t.elapsed() < 30000); QTest::qWait(10))
+            if (!t.isValid()) t.start();
+        QVERIFY(w.outputText().contains("torch.Size([])"));
+        QVERIFY(w.problemsView()->isVisible());
+        // the ring on the first call of the helper: forward's first graph, which ends there
+        fl::viz::CodeView* src = w.sourceView();
+        QRect r = src->gutterRectOfLine(20);
+        QWidget* gutter = src->childAt(r.center());
+        QVERIFY(gutter);
+        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+        QTest::qWait(30);
+        const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
+        QCOMPARE(QString::fromStdString(e.id), QString("0/0"));
+        QVERIFY(src->highlightedLines().contains(20));
+        for (QElapsedTimer t; !t.isValid() || (w.graphsPane()->graphView()->isLayingOut() && t.elapsed() < 30000); QTest::qWait(10))
+            if (!t.isValid()) t.start();
+        // a click on the relu node in the drawn graph
+        int relu = -1;
+        for (const auto& n : e.nodes)
+            if (n.op == "torch.relu") relu = n.id;
+        QVERIFY(relu >= 0);
+        fl::viz::GraphView* g = w.graphsPane()->graphView();
+        g->fit();
+        QTest::qWait(20);
+        QPoint at = g->view()->mapFromScene(g->nodeRect(relu).center());
+        QTest::mouseClick(g->view()->viewport(), Qt::LeftButton, {}, at);
+        QTest::qWait(30);
+        QCOMPARE(w.graphsPane()->detailsNode(), relu);
+        QVERIFY(w.graphsPane()->nodeDetails()->toPlainText().contains("torch.relu"));
+        QVERIFY(src->highlightedLines().contains(19));
+        QCOMPARE(w.kernelsPane()->currentKernel(), e.nodes[size_t(relu)].kernel);
+        // step the fusion back to the start and forward one decision, by the keyboard
+        w.fusionPane()->first();
+        QTest::keyClick(&w, Qt::Key_Right, Qt::AltModifier);
+        QTest::qWait(20);
+        if (w.fusionPane()->stepCount() > 1) {
+            QCOMPARE(w.fusionPane()->step(), 1);
+            QVERIFY(w.fusionPane()->decisionText().contains("Decision 1"));
+        }
+        // another file: the last run's results go
+        w.openExample(":/models/seed.py");
+        QVERIFY(w.sourceView()->toPlainText().contains("torch.compile(model)"));
+        QCOMPARE(w.problemsView()->topLevelItemCount(), 0);
+        QVERIFY(w.sourceView()->marks().isEmpty());
+        QVERIFY(w.graphsPane()->nodeDetails()->toPlainText().contains("Click a node"));
+        QCOMPARE(entryCount(w.graphsPane()->entryTree()), 0);
+    }
+
     void seedExampleRunsAndPrints() {
         fl::app::MainWindow w;
         w.openExample(":/models/seed.py");
@@ -486,6 +784,8 @@ private Q_SLOTS:
         LatencyProbe probe;
         QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
         QSignalSpy laid(w.graphsPane()->graphView(), &fl::viz::GraphView::layoutFinished);
+        QElapsedTimer opening;
+        opening.start();
         w.run();
         QVERIFY2(w.isRunning() && done.isEmpty(), "run() should return with the script running in the background");
         QVERIFY(done.wait(240000));
@@ -494,8 +794,11 @@ private Q_SLOTS:
             t.start();
             while (g->isLayingOut() && t.elapsed() < 30000) QTest::qWait(5);
         };
+        const qint64 runMs = opening.elapsed();
         settle(w.graphsPane()->graphView());
         settle(w.fusionPane()->graphView());
+        w.graphsPane()->graphView()->view()->viewport()->grab();
+        qInfo("12-layer transformer opened: run, compile and snapshot %lld ms, then the graph drawn at %lld ms", runMs, opening.elapsed());
         qint64 runGap = probe.worst;
         // Lay the graph out again from scratch and draw it, timed (as it opens: the layers
         // collapsed), then with every module expanded (reported only).
@@ -520,6 +823,30 @@ private Q_SLOTS:
         qInfo("12-layer transformer: %zu graph nodes; layout + draw %lld ms (%d boxes, layers collapsed), %lld ms expanded (%d boxes); "
               "largest UI-thread gap %lld ms during the run, %lld ms overall (dot: %.0f ms expanded)",
               e.nodes.size(), layoutMs, boxes, expandedMs, expandedBoxes, runGap, probe.worst, expandedDot);
+        // UI-thread latency of picks on this graph (printed, not asserted): selecting a node
+        // (graph, details, source, kernel) and stepping the fusion stepper, each with a repaint.
+        auto median = [](std::vector<qint64> v) { std::sort(v.begin(), v.end()); return v.empty() ? 0 : v[v.size() / 2]; };
+        std::vector<qint64> select, step;
+        for (size_t i = 1; i < e.nodes.size() && select.size() < 40; i += e.nodes.size() / 40) {
+            QElapsedTimer t;
+            t.start();
+            w.selectNodes({int(i)});
+            QCoreApplication::processEvents();
+            g->view()->viewport()->grab();
+            select.push_back(t.elapsed());
+        }
+        w.fusionPane()->first();
+        for (int i = 0; i < 40 && w.fusionPane()->step() + 1 < w.fusionPane()->stepCount(); ++i) {
+            QElapsedTimer t;
+            t.start();
+            w.fusionPane()->next();
+            QCoreApplication::processEvents();
+            w.fusionPane()->graphView()->view()->viewport()->grab();
+            step.push_back(t.elapsed());
+        }
+        qInfo("12-layer transformer picks: select a node %lld ms median, %lld ms worst (%zu picks); fusion step %lld ms median, %lld ms worst (%zu steps)",
+              median(select), select.empty() ? 0 : *std::max_element(select.begin(), select.end()), select.size(), median(step),
+              step.empty() ? 0 : *std::max_element(step.begin(), step.end()), step.size());
         QVERIFY(e.nodes.size() > 1500);
         QVERIFY(expandedBoxes > 1500);
         QVERIFY2(async, "a new layout should return at once and run on the worker thread");
