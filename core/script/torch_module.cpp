@@ -520,8 +520,6 @@ Value compileTarget(Interp& in, const Value& target, const std::vector<std::pair
     });
 }
 
-// Long: a table of torch's functions and namespaces (torch.*, torch._dynamo, torch.compiler), one
-// short entry each.
 // x.__add__(y), torch.Tensor.__getitem__(x, i): the operators and protocols as methods. The
 // interpreter runs `x + y` and `x[i]` without them; code that names them gets the same operation
 // (traced the same way under torch.compile). `self` is Missing for the unbound class attribute.
@@ -607,6 +605,8 @@ static bool tensorDunder(Interp& in, const Value& self, const std::string& name,
     return true;
 }
 
+// Long: a table of torch's functions and namespaces (torch.*, torch._dynamo, torch.compiler), one
+// short entry each.
 void installTorch(Interp& in) {
     Value torch = in.newModule("torch");
     in.registerModule("torch", torch);
