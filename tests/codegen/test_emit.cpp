@@ -7,20 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "../support/check.h"
 #include "../support/hand_graphs.h"
 #include "core/codegen/codegen.h"
 
 using namespace fl;
 using codegen::KernelPlan;
-
-static int passed = 0, failed = 0;
-static void check(bool ok, const std::string& what) {
-    if (ok) ++passed;
-    else {
-        ++failed;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 static size_t count(const std::string& s, const std::string& what) {
     size_t n = 0;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/check.h"
 #include "../support/hand_graphs.h"
 #include "core/codegen/plan.h"
 #include "core/codegen/view.h"
@@ -14,15 +15,6 @@
 using namespace fl;
 using codegen::ChoiceKind;
 using codegen::KernelPlan;
-
-static int passed = 0, failed = 0;
-static void check(bool ok, const std::string& what) {
-    if (ok) ++passed;
-    else {
-        ++failed;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 static std::vector<KernelPlan> plans(const hand::Scheduled& s, const codegen::Target& t = {}) {
     return codegen::planKernels(s.program(), s.schedule, s.order, t);

@@ -6,18 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "../support/check.h"
 #include "../support/hand_graphs.h"
 
 using namespace fl;
-
-static int passed = 0, failed = 0;
-static void check(bool ok, const std::string& what) {
-    if (ok) ++passed;
-    else {
-        ++failed;
-        std::printf("FAIL %s\n", what.c_str());
-    }
-}
 
 static std::vector<const fuse::Group*> live(const fuse::Schedule& s) {
     std::vector<const fuse::Group*> r;
