@@ -7,6 +7,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "core/graph/ops.h"
+
 namespace fl::fuse {
 
 using lower::Node;
@@ -390,7 +392,7 @@ private:
             std::string why;
             if (en.callee != "linear" && en.callee != "matmul") why = "not fused: " + en.what + " is not a matrix product";
             else if (!sameShape(en.shape, g.domain.outer)) why = "not fused: the kernel loops over " + dimsText(g.domain.outer) + ", not over " + en.what + "'s rows " + dimsText(en.shape);
-            else if (en.callee == "matmul" && en.shape.size() != 2) why = "not fused: a batched matmul's rows are not computed in blocks";
+            else if (graph::opNamed(en.callee) == graph::Op::Matmul && en.shape.size() != 2) why = "not fused: a batched matmul's rows are not computed in blocks";
             for (int n : g.nodes)
                 for (int dep : deps_[n]) {
                     if (!why.empty()) break;

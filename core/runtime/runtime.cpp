@@ -388,7 +388,7 @@ struct Run {
             for (auto& [k, x] : op.kw)
                 if (k == "weight" || k == "other") bArg = &x;
         at::Tensor b = script::tensorOf(instantiate(*bArg));
-        at::Tensor rhs = n.callee == "linear" ? b.t() : b;
+        at::Tensor rhs = graph::opNamed(n.callee) == graph::Op::Linear ? b.t() : b;
         std::vector<int64_t> outSizes = sizes(n.shape);
         if (a.dim() >= 2 && rhs.dim() == 2 && a.scalar_type() == at::kFloat && rhs.scalar_type() == at::kFloat) {
             // one GEMM over all rows of a (its leading dims folded), into a pool block. A 2-D a
