@@ -828,6 +828,11 @@ void installTorch(Interp& in) {
         nnOps.as<ModuleObj>()->lazyAttr = dispatchNnAttr;
         nsSet(C, "_nn", nnOps);
         nsSet(torch, "_C", C);
+        // torch.linalg.LinAlgError: a RuntimeError subclass that LibTorch's LinAlgError becomes
+        ClassP linAlgError = in.makeClass("_LinAlgError", in.runtimeError, "torch._C");
+        in.registry["torch.linalg.LinAlgError"] = Value(linAlgError);
+        nsSet(C, "_LinAlgError", Value(linAlgError));
+        nsSet(in.findModule("torch.linalg"), "LinAlgError", Value(linAlgError));
     }
     {
         ClassP gf = in.makeClass("grad_fn", in.objectCls, "torch.autograd");

@@ -55,6 +55,10 @@ void rethrowTorchError(Interp& in) {
         in.raise(in.valueError, cleanTorchMessage(e.what_without_backtrace()));
     } catch (const c10::TypeError& e) {
         in.raise(in.typeError, cleanTorchMessage(e.what_without_backtrace()));
+    } catch (const c10::LinAlgError& e) {
+        auto cls = in.registry.find("torch.linalg.LinAlgError");
+        if (cls == in.registry.end()) in.raise(in.runtimeError, cleanTorchMessage(e.what_without_backtrace()));
+        in.raise(std::static_pointer_cast<ClassObj>(cls->second.objp()), cleanTorchMessage(e.what_without_backtrace()));
     } catch (const c10::NotImplementedError& e) {
         in.raise(in.notImplementedError, cleanTorchMessage(e.what_without_backtrace()));
     } catch (const c10::Error& e) {
