@@ -49,7 +49,10 @@ at::Scalar toScalar(Interp& in, const Value& v, const char* what);
 at::Tensor wrapScalar(const at::Scalar& s); // a "wrapped number" tensor: promotes like a Python scalar
 std::vector<int64_t> toIntList(Interp& in, const Value& v, const char* what);
 // torch.zeros(2, 3) / torch.zeros((2, 3)) / torch.zeros([2, 3]) / torch.zeros(torch.Size(...))
-std::vector<int64_t> sizeArgs(Interp& in, const Value& varargs, const char* what);
+// The sizes of `fn(*size)` or `fn(size)` (view, reshape, zeros, ...): one int list or the ints
+// themselves, with PyTorch's TypeError naming `fn`, the parameter and what it takes ("tuple of
+// SymInts" for most; randn, rand and permute say "tuple of ints").
+std::vector<int64_t> sizeArgs(Interp& in, const Value& varargs, const char* fn, const char* param = "size", bool symInts = true);
 std::optional<at::ScalarType> toDtype(Interp& in, const Value& v);
 // torch.FloatTensor, torch.LongTensor, ...: the legacy tensor types and their dtypes
 const std::vector<std::pair<const char*, at::ScalarType>>& legacyTensorTypes();

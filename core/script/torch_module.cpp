@@ -847,7 +847,7 @@ void installTorch(Interp& in) {
     // ---- factories
     auto factory = [&](const std::string& name, int kind) {
         defn(in, torch, name, "*size, out=, dtype=, layout=, device=, requires_grad=, generator=, pin_memory=", [kind, name](FArgs& a) {
-            auto sz = sizeArgs(a.in, a.v[0], name.c_str());
+            auto sz = sizeArgs(a.in, a.v[0], name.c_str(), "size", kind < 3); // randn and rand say "tuple of ints"
             checkDevice(a.in, a.has(4) ? a.v[4] : Value());
             at::ScalarType st = toDtype(a.in, a.has(2) ? a.v[2] : Value()).value_or(at::typeMetaToScalarType(at::get_default_dtype()));
             checkNumel(a.in, sz, st);

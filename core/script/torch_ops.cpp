@@ -450,20 +450,20 @@ void installTensorOps(Interp& in, const Value& torchModule) {
         if (items.size() == 1 && (items[0].is(OK::Dtype))) return wrap(a.t(0).view(*toDtype(a.in, items[0])));
         return wrap(a.t(0).view(sizeArgs(a.in, a[1], "view")));
     });
-    R.def("reshape", "input, *shape", BOTH, [](Args& a) { return wrap(a.t(0).reshape(sizeArgs(a.in, a[1], "reshape"))); });
+    R.def("reshape", "input, *shape", BOTH, [](Args& a) { return wrap(a.t(0).reshape(sizeArgs(a.in, a[1], "reshape", "shape"))); });
     R.def("view_as", "self, other", METHOD, [](Args& a) { return wrap(a.t(0).view_as(a.t(1))); });
     R.def("reshape_as", "self, other", METHOD, [](Args& a) { return wrap(a.t(0).reshape_as(a.t(1))); });
     R.def("expand", "self, *sizes", METHOD, [](Args& a) { return wrap(a.t(0).expand(sizeArgs(a.in, a[1], "expand"))); });
     R.def("expand_as", "self, other", METHOD, [](Args& a) { return wrap(a.t(0).expand_as(a.t(1))); });
     R.def("repeat", "self, *sizes", METHOD, [](Args& a) {
-        auto sizes = sizeArgs(a.in, a[1], "repeat");
+        auto sizes = sizeArgs(a.in, a[1], "repeat", "repeats");
         std::vector<int64_t> out(sizes);
         for (int64_t d = 0, off = int64_t(sizes.size()) - a.t(0).dim(); d < a.t(0).dim(); ++d)
             if (off + d >= 0) out[off + d] *= a.t(0).size(d);
         checkNumel(a.in, out, a.t(0).scalar_type());
         return wrap(a.t(0).repeat(sizes));
     });
-    R.def("permute", "input, *dims", BOTH, [](Args& a) { return wrap(a.t(0).permute(sizeArgs(a.in, a[1], "permute"))); });
+    R.def("permute", "input, *dims", BOTH, [](Args& a) { return wrap(a.t(0).permute(sizeArgs(a.in, a[1], "permute", "dims", false))); });
     R.def("transpose swapaxes swapdims", "input, dim0, dim1", BOTH, [](Args& a) { return wrap(at::transpose(a.t(0), a.i(1), a.i(2))); });
     R.def("transpose_", "self, dim0, dim1", METHOD, [](Args& a) { a.t(0).transpose_(a.i(1), a.i(2)); return a[0]; });
     R.def("t", "input", BOTH, [](Args& a) { return wrap(at::t(a.t(0))); });
@@ -630,7 +630,7 @@ void installTensorOps(Interp& in, const Value& torchModule) {
             std::vector<Value> items = a[1].as<TupleObj>()->items;
             Value fill = a.given(2) ? a[2] : Value();
             if (kind == 3 && !a.given(2) && !items.empty()) { fill = items.back(); items.pop_back(); } // new_full(size, fill)
-            auto sz = items.size() == 1 && !items[0].isIntLike() ? toIntList(a.in, items[0], "size") : sizeArgs(a.in, makeTuple(items), "size");
+            auto sz = sizeArgs(a.in, makeTuple(items), a.fname.c_str());
             at::TensorOptions o = t.options().dtype(a.dtype(3).value_or(t.scalar_type()));
             checkNumel(a.in, sz, o.dtype().toScalarType());
             at::Tensor r = kind == 0 ? at::zeros(sz, o) : kind == 1 ? at::ones(sz, o) : kind == 2 ? at::empty(sz, o) : at::full(sz, toScalar(a.in, fill, "fill_value"), o);

@@ -168,13 +168,23 @@ std::vector<int64_t> toIntList(Interp& in, const Value& v, const char* what) {
     in.raiseType(std::string(what) + " must be tuple of ints, not " + in.typeName(v));
 }
 
-std::vector<int64_t> sizeArgs(Interp& in, const Value& varargs, const char* what) {
-    const auto& items = varargs.as<TupleObj>()->items;
-    if (items.size() == 1 && !items[0].isIntLike()) return toIntList(in, items[0], what);
+std::vector<int64_t> sizeArgs(Interp& in, const Value& varargs, const char* fn, const char* param, bool symInts) {
+    const std::string arg = std::string(fn) + "(): argument '" + param + "'", kind = symInts ? "tuple of SymInts" : "tuple of ints";
+    auto isSize = [](const Value& x) { return x.isIntLike() || (x.isTensor() && tensorOf(x).numel() == 1 && !tensorOf(x).is_floating_point()); };
+    const auto& all = varargs.as<TupleObj>()->items;
+    const std::vector<Value>* items = &all;
+    if (all.size() == 1 && !all[0].isIntLike()) {
+        if (!all[0].is(OK::List) && !all[0].is(OK::Tuple)) {
+            if (all[0].isTensor() && isSize(all[0]) && tensorOf(all[0]).dim() == 0) return {toInt(in, all[0], arg.c_str())};
+            in.raiseType(arg + " (position 1) must be " + kind + ", not " + in.typeName(all[0]));
+        }
+        items = all[0].is(OK::List) ? &all[0].as<ListObj>()->items : &all[0].as<TupleObj>()->items;
+    }
     std::vector<int64_t> out;
-    for (auto& x : items) {
-        if (!x.isIntLike()) in.raiseType(std::string(what) + "(): argument 'size' must be tuple of ints, but found element of type " + in.typeName(x));
-        out.push_back(x.i());
+    for (size_t i = 0; i < items->size(); ++i) {
+        const Value& x = (*items)[i];
+        if (!isSize(x)) in.raiseType(arg + " must be " + kind + ", but found element of type " + in.typeName(x) + " at pos " + std::to_string(i + 1));
+        out.push_back(x.isIntLike() ? x.i() : toInt(in, x, arg.c_str()));
     }
     return out;
 }
