@@ -212,11 +212,12 @@ public:
     // Returns one Value per parameter (Missing when not given). Raises TypeError like CPython.
     std::vector<Value> bind(Interp& in, CallArgs& a) const;
     const std::string& name() const { return fname_; }
-    // The name of parameter i ("" past the last).
+    // The name of parameter i ("" past the last), and whether it is keyword-only.
     const std::string& paramName(size_t i) const {
         static const std::string kNone;
         return i < params_.size() ? params_[i].name : kNone;
     }
+    bool paramKeywordOnly(size_t i) const { return i < params_.size() && params_[i].kwOnly; }
     // Moves a positional argument for parameter `param` into the keywords, so that the positional
     // and keyword forms of one call are the same call (`F.relu(x, True)` is `F.relu(x, inplace=True)`).
     // Returns false when the parameter is absent or was not passed positionally.

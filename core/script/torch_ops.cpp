@@ -21,10 +21,17 @@ struct Args {
     std::vector<Value> v;
     const std::string& fname;
     const Sig& sig;
+    bool method = false; // called as tensor.NAME(...): the tensor is parameter 0 and has no position
     bool has(size_t i) const { return i < v.size() && !v[i].isMissing() && !v[i].isNone(); }
     bool given(size_t i) const { return i < v.size() && !v[i].isMissing(); }
     const Value& operator[](size_t i) const { return v[i]; }
-    at::Tensor t(size_t i) { return toTensor(in, v[i], (fname + "(): argument").c_str()); }
+    // "add(): argument 'other' (position 2)", as PyTorch's argument parser names a parameter
+    std::string argName(size_t i) const {
+        std::string s = fname + "(): argument '" + sig.paramName(i) + "'";
+        if (!sig.paramKeywordOnly(i) && !(method && i == 0)) s += " (position " + std::to_string(method ? i : i + 1) + ")";
+        return s;
+    }
+    at::Tensor t(size_t i) { return v[i].isTensor() ? tensorOf(v[i]) : toTensor(in, v[i], argName(i).c_str()); }
     c10::optional<at::Tensor> ot(size_t i) { return has(i) ? c10::optional<at::Tensor>(t(i)) : c10::nullopt; }
     int64_t i(size_t k, int64_t d = 0) { return has(k) ? toInt(in, v[k], (fname + "(): argument").c_str()) : d; }
     double f(size_t k, double d = 0) { return has(k) ? toFloat(in, v[k], (fname + "(): argument").c_str()) : d; }
@@ -35,7 +42,16 @@ struct Args {
         return v[k].b();
     }
     c10::optional<at::Generator> gen(size_t k) { return toGenerator(in, has(k) ? v[k] : Value()); }
-    at::Scalar s(size_t k) { return toScalar(in, v[k], (fname + "(): argument").c_str()); }
+    // a number; anything else is PyTorch's error for an operand (a Tensor was expected) or for a
+    // keyword-only number such as alpha
+    at::Scalar s(size_t k) {
+        if (!isScalarLike(v[k]) && !v[k].isTensor()) {
+            if (sig.paramKeywordOnly(k) || sig.paramName(k) == "alpha")
+                in.raiseType(fname + "(): argument '" + sig.paramName(k) + "' must be Number, not " + in.typeName(v[k]));
+            in.raiseType(argName(k) + " must be Tensor, not " + in.typeName(v[k]));
+        }
+        return toScalar(in, v[k], (fname + "(): argument").c_str());
+    }
     std::vector<int64_t> ints(size_t k) { return toIntList(in, v[k], (fname + "(): argument").c_str()); }
     c10::optional<at::ScalarType> dtype(size_t k) {
         auto d = toDtype(in, has(k) ? v[k] : Value());
@@ -78,6 +94,10 @@ struct Registry {
                 Args a{in, shared->first.bind(in, ca), *nm, shared->first};
                 return guarded(in, [&] { return shared->second(a); });
             };
+            OpInvoke runMethod = [shared, nm](Interp& in, CallArgs& ca) {
+                Args a{in, shared->first.bind(in, ca), *nm, shared->first, /*method=*/true};
+                return guarded(in, [&] { return shared->second(a); });
+            };
             if (where & FN) {
                 auto target = std::make_shared<std::string>("torch." + name);
                 torch->ns->vars[name] = in.makeBuiltin(name, [run, target](Interp& in, const Value&, CallArgs& ca) {
@@ -87,10 +107,10 @@ struct Registry {
             }
             if (where & METHOD) {
                 auto target = std::make_shared<std::string>("Tensor." + name);
-                in.methodsOf(OK::Tensor)[name] = [run, target](Interp& in, const Value& self, CallArgs& ca) {
+                in.methodsOf(OK::Tensor)[name] = [runMethod, target](Interp& in, const Value& self, CallArgs& ca) {
                     ca.pos.insert(ca.pos.begin(), self);
-                    if (in.tracer) return traceOp(in, *target, ca, run);
-                    return run(in, ca);
+                    if (in.tracer) return traceOp(in, *target, ca, runMethod);
+                    return runMethod(in, ca);
                 };
             }
         }
