@@ -910,7 +910,18 @@ private:
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
             bool flt = (a.tensor && a.tensor->dtype == DType::F32) || (b.tensor && b.tensor->dtype == DType::F32);
             bool anyInt = (a.tensor && a.tensor->dtype == DType::I64) || (b.tensor && b.tensor->dtype == DType::I64);
-            if (!flt && anyInt) unsupported("an integer comparison");
+            if (!flt && anyInt) {
+                // int64 (and bool) values compare exactly as they are, never through float: an int
+                // constant is one while operand()'s rounding to float keeps it (up to 2^24)
+                for (const Arg* x : {arg(n, 0, "input"), arg(n, 1, "other")})
+                    if (x && x->kind != Arg::Kind::NodeRef) {
+                        if (!x->isConst() || !x->value.isIntLike() || x->value.i > (1 << 24) || x->value.i < -(1 << 24))
+                            unsupported("an integer comparison with a float, symbolic or large number");
+                    } else if (x && isScalarInput(x->node->id)) {
+                        unsupported("an integer comparison with a float, symbolic or large number");
+                    }
+                return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id, {v[0], v[1]}, DType::Bool); }, false);
+            }
             return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id, {v[0], v[1]}, DType::Bool); });
         }
         unsupported("no lowering for " + target(n));

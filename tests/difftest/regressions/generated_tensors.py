@@ -65,3 +65,16 @@ for _f in (arange_end, arange_start_step, arange_dtypes, arange_float, factories
 _check("arange_symbolic", arange_symbolic, torch.compile(arange_symbolic), [(n, lambda n=n: [torch.randn(3, n)]) for n in (2, 3, 5, 7)])
 _check("arange_size_local", arange_size_local, torch.compile(arange_size_local), [(n, lambda n=n: [torch.randn(n, 4)]) for n in (2, 3, 5, 7)])
 
+
+# An integer comparison of generated positions (a causal mask from aranges) compares int64 values
+# exactly, not through float.
+def arange_mask(x):
+    t = x.shape[-1]
+    i = torch.arange(t)
+    keep = i[:, None] >= i[None, :]
+    big = torch.arange(2**24, 2**24 + 4) > 2**24
+    past = torch.arange(2**24, 2**24 + 2) < 16777217  # [True, False]; through float, [False, False]
+    return x.masked_fill(~keep, -1.0), big, i == 3, i.unsqueeze(0) < 16777217, past
+
+
+_check("arange_mask", arange_mask, torch.compile(arange_mask), [(s, lambda: [torch.randn(5, 5)]) for s in (1, 2)])
