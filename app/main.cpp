@@ -69,6 +69,13 @@ bool haveDisplay() {
     return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
 }
 
+// What a screenshot shows besides the run: a script line picked (its nodes, their details and
+// kernel), a filter of the fusion decisions ("rejected", "involving" the picked node).
+struct ShotPicks {
+    int line = 0;
+    std::string fusionFilter;
+};
+
 #ifdef FUSELAB_HAVE_GUI
 // Lets queued work finish: the run's results, graph layouts on their worker threads.
 void settle(fl::app::MainWindow& w) {
@@ -81,13 +88,6 @@ void settle(fl::app::MainWindow& w) {
     } while (busy() && t.elapsed() < 30000);
     for (int i = 0; i < 5; ++i) QApplication::processEvents();
 }
-
-// What a screenshot shows besides the run: a script line picked (its nodes, their details and
-// kernel), a filter of the fusion decisions ("rejected", "involving" the picked node).
-struct ShotPicks {
-    int line = 0;
-    std::string fusionFilter;
-};
 
 int runGui(int argc, char** argv, const std::string& model, const std::string& screenshot, const std::string& paneName,
            const std::string& raise, bool startupTime, const ShotPicks& picks) {

@@ -40,7 +40,8 @@ std::string_view lastPart(std::string_view target) {
 
 const char* familyName(Family f) {
     static constexpr const char* names[] = {"none",   "unary math", "activation", "arith",  "compare", "logical", "select",
-                                            "convert", "reduce",    "normalize",  "matmul", "reshape", "index"};
+                                            "convert", "reduce",    "normalize",  "matmul", "reshape", "index",
+                                            "generate"};
     return names[size_t(f)];
 }
 

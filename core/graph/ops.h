@@ -35,6 +35,7 @@ enum class Family : uint8_t {
     Matmul,     // a library call (and linear's bias as an epilogue)
     Reshape,    // views that reindex the whole tensor
     Index,      // views that select part of it: indexing, narrow, split
+    Generate,   // tensors made from their index: arange, zeros/ones/full, tril/triu
 };
 const char* familyName(Family f);
 
@@ -126,6 +127,15 @@ enum OpFlag : uint8_t { Costly = 1, Impure = 2, Kernel = 4, Copies = 8 };
     X(Select,         "select",        Index,       0)                   \
     X(Split,          "split",         Index,       0)                   \
     X(Chunk,          "chunk",         Index,       0)                   \
+    X(Arange,         "arange",        Generate,    0)                   \
+    X(Zeros,          "zeros",         Generate,    0)                   \
+    X(Ones,           "ones",          Generate,    0)                   \
+    X(Full,           "full",          Generate,    0)                   \
+    X(ZerosLike,      "zeros_like",    Generate,    0)                   \
+    X(OnesLike,       "ones_like",     Generate,    0)                   \
+    X(FullLike,       "full_like",     Generate,    0)                   \
+    X(Tril,           "tril",          Generate,    0)                   \
+    X(Triu,           "triu",          Generate,    0)                   \
     /* random or stateful ops, never lowered */                          \
     X(BatchNorm,      "batch_norm",    None,        Impure)              \
     X(Dropout2d,      "dropout2d",     None,        Impure)              \

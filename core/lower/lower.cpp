@@ -759,6 +759,13 @@ private:
         std::optional<Op> id = graph::opOfTarget(n.target);
         DType outDt = DType::F32;
         if (n.meta.size() == 1 && !dtypeOf(n.meta[0].dtype, outDt)) unsupported("dtype " + n.meta[0].dtype);
+        if (target(n) == "Tensor.size") {
+            // a symbolic size (`b, t = x.size()`) read by factories as the input's dim: no kernel;
+            // like a view, computed from its input when a script value needs it
+            info().viewOp = true;
+            info().value.kind = LoweredValue::Other;
+            return;
+        }
         if (id)
             if (const std::string* why = graph::eagerOnlyReason(*id)) unsupported(*why);
         if (id) switch (graph::info(*id).family) {
@@ -774,6 +781,7 @@ private:
             case Family::Matmul: return lowerMatmul(n, *id, outDt);
             case Family::Reshape: return lowerReshape(n, *id, outDt);
             case Family::Index: return lowerIndex(n, *id, outDt);
+            case Family::Generate: return lowerGenerate(n, *id, outDt);
             case Family::None: break;
             }
         unsupported("no lowering for " + target(n));
@@ -902,7 +910,18 @@ private:
             Operand a = operand(arg(n, 0, "input")), b = operand(arg(n, 1, "other"));
             bool flt = (a.tensor && a.tensor->dtype == DType::F32) || (b.tensor && b.tensor->dtype == DType::F32);
             bool anyInt = (a.tensor && a.tensor->dtype == DType::I64) || (b.tensor && b.tensor->dtype == DType::I64);
-            if (!flt && anyInt) unsupported("an integer comparison");
+            if (!flt && anyInt) {
+                // int64 (and bool) values compare exactly as they are, never through float: an int
+                // constant is one while operand()'s rounding to float keeps it (up to 2^24)
+                for (const Arg* x : {arg(n, 0, "input"), arg(n, 1, "other")})
+                    if (x && x->kind != Arg::Kind::NodeRef) {
+                        if (!x->isConst() || !x->value.isIntLike() || x->value.i > (1 << 24) || x->value.i < -(1 << 24))
+                            unsupported("an integer comparison with a float, symbolic or large number");
+                    } else if (x && isScalarInput(x->node->id)) {
+                        unsupported("an integer comparison with a float, symbolic or large number");
+                    }
+                return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id, {v[0], v[1]}, DType::Bool); }, false);
+            }
             return pointwise(op, {a, b}, DType::Bool, [&](const std::vector<SE>& v) { return scall(id, {v[0], v[1]}, DType::Bool); });
         }
         unsupported("no lowering for " + target(n));
@@ -1267,6 +1286,154 @@ private:
             return;
         }
         unsupported("no lowering for " + target(n));
+    }
+
+    // ---------------------------------------------------------------- generated tensors
+    // A size argument as an index expression: a constant, or a symbolic size read into a local
+    // (`b, t = idx.size()`, `n = x.size(0)`: a Tensor.size node), which is its tensor's dim.
+    IE sizeExpr(const Arg& a) {
+        if (a.isConst()) {
+            if (!a.value.isInt() || a.value.i < 0) unsupported("a size that is not a non-negative int");
+            return iconst(a.value.i);
+        }
+        if (a.kind != Arg::Kind::NodeRef || recordedTarget(*a.node) != "Tensor.size") unsupported("a size computed from other values");
+        const graph::Node& sz = *a.node;
+        const LoweredValue& x = tensorArg(arg(sz, 0, nullptr));
+        int64_t d = a.index;
+        if (d < 0) {
+            const Arg* da = arg(sz, 1, "dim");
+            if (!da || !da->isConst() || !da->value.isInt()) unsupported("a size tuple used as one size");
+            d = da->value.i;
+        }
+        return x.shape[normDims({d}, x.shape.size())[0]];
+    }
+    // Sizes from arguments: each an int, a symbolic size, or a tuple or list of them.
+    Shape sizesOf(const std::vector<const Arg*>& args) {
+        Shape shape;
+        for (const Arg* a : args) {
+            if (a->kind == Arg::Kind::List || a->kind == Arg::Kind::Tuple) {
+                for (auto& x : a->items) shape.push_back(sizeExpr(x));
+            } else if (a->isConst() && a->value.kind == Const::Kind::Tuple) {
+                for (int64_t v : intsOf(*a)) shape.push_back(iconst(v));
+            } else shape.push_back(sizeExpr(*a));
+        }
+        return shape;
+    }
+    // A tensor of `shape` whose element at (x0, x1, ..) is body(x0, x1, ..): no input, so it fuses
+    // into whatever reads it.
+    void generated(const std::string& what, const Shape& shape, DType dt, const std::function<SE(const std::vector<IE>&)>& body) {
+        Node& g = addNode(NodeKind::Pointwise, what, shape, dt);
+        g.body = scast(body(vars("x", shape.size())), dt);
+        g.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, g.id, shape, dt, {}};
+    }
+    // The factories' keywords that change more than the dtype (which eager's meta gives).
+    void factoryKeywords(const graph::Node& n) {
+        if (const Arg* o = arg(n, SIZE_MAX, "out"); o && !o->isNoneConst()) unsupported("a factory with out=");
+        if (boolArg(n, SIZE_MAX, "requires_grad", false)) unsupported("a factory with requires_grad=True");
+    }
+    // A fill value as a constant of dtype dt, exactly: an int64 past 2^53 is not a double.
+    SE fillValue(const Arg* v, DType dt) {
+        if (!v || !v->isConst() || !v->value.isNumber()) unsupported("a fill value that is not a constant number");
+        const Const& c = v->value;
+        if (dt == DType::I64 && !c.isIntLike()) unsupported("an int64 fill from a float");
+        if (c.isIntLike() && (c.i > (int64_t(1) << 53) || c.i < -(int64_t(1) << 53))) unsupported("an int fill past 2^53");
+        // a float fill is eager's double converted to float once, as the literal is
+        return scast(sconst(c.isIntLike() ? double(c.i) : c.num(), c.isFloat() ? DType::F32 : DType::I64), dt);
+    }
+
+    // torch.arange(end), (start, end), (start, end, step): start + i * step as an index expression.
+    void arange(const graph::Node& n, DType outDt) {
+        factoryKeywords(n);
+        std::vector<const Arg*> a;
+        for (const char* kw : {"start", "end", "step"})
+            if (const Arg* x = arg(n, a.size(), kw); x && !x->isNoneConst()) a.push_back(x);
+        if (a.empty()) unsupported("arange without an end");
+        for (const Arg* x : a)
+            if (x->isConst() && x->value.isFloat())
+                // LibTorch 1.13 fills 8 floats at a time from a base rounded to float (base + k * step
+                // in double, rounded again) and the last n % 16 from start + i * step in double: an
+                // element's value depends on its position in the vector loop and the thread split
+                unsupported("a float arange (eager's value depends on the element's position in its vector loop)");
+        int64_t start = 0, step = 1;
+        const Arg* endArg = a.size() == 1 ? a[0] : a[1];
+        if (a.size() > 1) {
+            if (!a[0]->isConst() || !a[0]->value.isInt()) unsupported("a non-constant arange start");
+            start = a[0]->value.i;
+        }
+        if (a.size() > 2) {
+            if (!a[2]->isConst() || !a[2]->value.isInt() || a[2]->value.i == 0) unsupported("a non-constant arange step");
+            step = a[2]->value.i;
+        }
+        IE len;
+        int64_t first = start, last = start;
+        if (endArg->isConst()) {
+            if (!endArg->value.isInt()) unsupported("a non-int arange end");
+            int64_t end = endArg->value.i;
+            // ceil((end - start) / step), in __int128 so that no difference overflows
+            __int128 span = __int128(end) - start;
+            __int128 count = step > 0 ? (span + step - 1) / step : (span + step + 1) / step;
+            if (count < 0) unsupported("an arange whose end is before its start");
+            len = iconst(int64_t(count));
+            if (count > 0) last = int64_t(start + __int128(step) * (count - 1));
+        } else {
+            if (start != 0 || step != 1) unsupported("a symbolic arange end with a start or step");
+            len = sizeExpr(*endArg);
+            if (outDt != DType::I64) unsupported("a symbolic float arange (values past 2^24 round)");
+        }
+        // a float32 arange of ints: exact while every value is a float; eager rounds a vector
+        // block's base to float first, so past 2^24 it rounds twice
+        if (outDt == DType::F32 && (std::max(std::abs(first), std::abs(last)) > (int64_t(1) << 24)))
+            unsupported("a float32 arange with values past 2^24");
+        if (outDt == DType::Bool) unsupported("a bool arange");
+        generated("arange", {len}, outDt, [&](const std::vector<IE>& x) {
+            return sindex(iadd(imul(x[0], iconst(step)), iconst(start)));
+        });
+    }
+
+    // tril / triu: x where the element's column minus its row is within the diagonal, else zero.
+    void triangle(const graph::Node& n, bool lower) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        if (x.shape.size() < 2) unsupported("tril/triu of a tensor with fewer than 2 dims");
+        int64_t k = intArg(n, 1, "diagonal", 0);
+        if (const Arg* o = arg(n, SIZE_MAX, "out"); o && !o->isNoneConst()) unsupported("tril/triu with out=");
+        const size_t r = x.shape.size();
+        std::vector<IE> at = vars("x", r);
+        Node& g = addNode(NodeKind::Pointwise, lower ? "tril" : "triu", x.shape, x.dtype);
+        SE colMinusRow = sindex(iadd(at[r - 1], imul(at[r - 2], iconst(-1))));
+        SE keep = scall(lower ? Op::Le : Op::Ge, {colMinusRow, sconst(double(k), DType::I64)}, DType::Bool);
+        g.body = swhere(keep, loadValue(x, at), sconst(0, x.dtype));
+        g.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, g.id, x.shape, x.dtype, {}};
+    }
+
+    // arange, zeros/ones/full (and their _like forms), tril/triu
+    void lowerGenerate(const graph::Node& n, Op id, DType outDt) {
+        if (id == Op::Arange) return arange(n, outDt);
+        if (id == Op::Tril || id == Op::Triu) return triangle(n, id == Op::Tril);
+        if (outDt != DType::F32 && outDt != DType::I64 && outDt != DType::Bool) unsupported("a factory of another dtype");
+        factoryKeywords(n);
+        const bool like = id == Op::ZerosLike || id == Op::OnesLike || id == Op::FullLike;
+        Shape shape;
+        const Arg* fill = nullptr;
+        if (like) {
+            shape = tensorArg(arg(n, 0, "input")).shape;
+            if (id == Op::FullLike) fill = arg(n, 1, "fill_value");
+        } else if (id == Op::Full) {
+            const Arg* sz = arg(n, 0, "size");
+            if (!sz) unsupported("full without a size");
+            shape = sizesOf({sz});
+            fill = arg(n, 1, "fill_value");
+        } else {
+            // zeros(2, 3), zeros((2, 3)), zeros([b, t]), zeros(size=...)
+            std::vector<const Arg*> sizes;
+            for (auto& a : n.args) sizes.push_back(&a);
+            if (sizes.empty())
+                if (const Arg* a = arg(n, SIZE_MAX, "size")) sizes.push_back(a);
+            shape = sizesOf(sizes);
+        }
+        SE value = fill ? fillValue(fill, outDt) : sconst(id == Op::Ones || id == Op::OnesLike ? 1 : 0, outDt);
+        generated(graph::opName(id), shape, outDt, [&](const std::vector<IE>&) { return value; });
     }
 };
 

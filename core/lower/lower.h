@@ -1,7 +1,8 @@
 // Lowering: a graph (core/graph: the one capture builds and the window draws) becomes a loop-IR
 // Program (see ir.h). Pointwise ops and their decompositions (gelu, silu, layer_norm, softmax,
 // log_softmax, mean/var, rsqrt, masked_fill, where, dropout in eval) become Pointwise and
-// Reduction nodes; views become index expressions; mm/bmm/matmul/linear become Extern nodes
+// Reduction nodes; generated tensors (int arange, zeros/ones/full, tril/triu) are Pointwise nodes
+// over their own index; views become index expressions; mm/bmm/matmul/linear become Extern nodes
 // (linear: the matmul, then a pointwise bias add); any other op is a Fallback node that runs
 // eagerly as recorded, with the reason kept.
 #pragma once

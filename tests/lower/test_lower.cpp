@@ -53,6 +53,45 @@ static const lower::Node* producer(const lower::Lowered& l, const graph::Node& n
 
 static bool isConstExpr(const lower::SExpr& e) { return e.kind == lower::SExpr::Const; }
 
+static TensorMeta typed(std::vector<Dim> dims, const char* dtype) {
+    TensorMeta m;
+    m.shape = std::move(dims);
+    m.dtype = dtype;
+    return m;
+}
+
+// Generated tensors (arange, full, tril) are pointwise nodes over their index, with no input to
+// read: a symbolic arange end read into a local (`b, t = x.size()`) is the input's dim; a float
+// arange runs eagerly (eager's value depends on the element's position in its vector loop).
+static void checkGenerated() {
+    graph::Graph g;
+    graph::Node& x = g.addPlaceholder("L_x_", typed({Dim::constant(3), Dim::sym("s0")}, "float32"));
+    graph::Node& size = g.addCall("torch.Tensor.size", {Arg::ref(&x)}); // a tuple: no tensor meta
+    graph::Node& pos = call(g, "torch.arange", {Arg::integer(0), Arg::item(&size, 1)}, {{"dtype", Arg::lit("torch.int64", Const::dtype("int64"))}},
+                            typed({Dim::sym("s0")}, "int64"));
+    graph::Node& steps = call(g, "torch.arange", {Arg::integer(10), Arg::integer(-5), Arg::integer(-4)}, {}, typed({Dim::constant(4)}, "int64"));
+    graph::Node& tri = call(g, "torch.tril", {Arg::ref(&x)}, {{"diagonal", Arg::integer(1)}}, typed({Dim::constant(3), Dim::sym("s0")}, "float32"));
+    graph::Node& full = call(g, "torch.full", {Arg::lit("(2, 3)", Const::tuple({Const::integer(2), Const::integer(3)})), Arg::lit("1.5", Const::real(1.5))},
+                             {}, f32({2, 3}));
+    graph::Node& flt = call(g, "torch.arange", {Arg::lit("0.5", Const::real(0.5)), Arg::integer(3)}, {}, f32({3}));
+    g.setOutput({Arg::ref(&pos), Arg::ref(&steps), Arg::ref(&tri), Arg::ref(&full), Arg::ref(&flt)});
+    lower::Lowered l = lower::lowerGraph(g);
+    auto isIndex = [](const lower::SExpr& e) { return e.kind == lower::SExpr::Index; };
+    const lower::Node* p = producer(l, pos);
+    check(p && p->kind == lower::NodeKind::Pointwise && p->dtype == lower::DType::I64 && lower::shapeStr(p->shape) == "[s0]" &&
+              anyExpr(p->body, isIndex),
+          "arange(0, t): an int64 index expression of the symbolic size");
+    const lower::Node* st = producer(l, steps);
+    check(st && st->kind == lower::NodeKind::Pointwise && lower::shapeStr(st->shape) == "[4]", "arange(10, -5, -4): four elements");
+    const lower::Node* tp = producer(l, tri);
+    check(tp && tp->kind == lower::NodeKind::Pointwise && anyExpr(tp->body, [](const lower::SExpr& e) { return e.kind == lower::SExpr::Where; }),
+          "tril: a where on column minus row");
+    const lower::Node* fp = producer(l, full);
+    check(fp && fp->kind == lower::NodeKind::Pointwise && fp->body->kind == lower::SExpr::Const && fp->body->c == 1.5, "full: a constant");
+    const lower::Node* ap = producer(l, flt);
+    check(ap && ap->kind == lower::NodeKind::Fallback && ap->note.rfind("a float arange", 0) == 0, "a float arange runs eagerly, with the reason");
+}
+
 int main() {
     // linear -> gelu(tanh) -> sum(-1, keepdim) -> view((2, 4)) -> [:, 1:2**100:2] -> * s -> * -0.0 -> cumsum;
     // clamp(gelu, min=-inf)
@@ -158,6 +197,8 @@ int main() {
         check(lh.info[hr.id].needsValue, "a dict's values are arguments too");
         check(graph::printGraph(h).find("some_op = torch.some_op(L_x_, {...})") != std::string::npos, "a dict prints as {...}");
     }
+
+    checkGenerated();
 
     std::printf("lower: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
