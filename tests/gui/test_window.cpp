@@ -38,6 +38,16 @@
 
 namespace {
 
+// Clicks the gutter of a source line (where its mark is drawn), as a user does; false when the
+// line has no gutter on screen.
+bool clickGutter(const fl::viz::CodeView* src, int line) {
+    QRect r = src->gutterRectOfLine(line);
+    QWidget* gutter = r.isValid() ? src->childAt(r.center()) : nullptr;
+    if (!gutter) return false;
+    QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+    return true;
+}
+
 // Waits for a run to finish and for both graph views to finish laying out.
 bool runAndSettle(fl::app::MainWindow& w, int timeoutMs = 120000) {
     QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
@@ -341,10 +351,7 @@ private Q_SLOTS:
         QCOMPARE(markCount(src, fl::viz::LineMark::BreakCall), 2);
         QVERIFY(src->markTooltip(8).contains("Graph break"));
         // the mark on the second call selects the graph that ended there (a resume of forward)
-        QRect r = src->gutterRectOfLine(22);
-        QWidget* gutter = src->childAt(r.center());
-        QVERIFY(gutter);
-        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+        QVERIFY(clickGutter(src, 22));
         QTest::qWait(30);
         const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
         QCOMPARE(QString::fromStdString(e.function), QString("torch_dynamo_resume_in_forward_at_20"));
@@ -561,10 +568,7 @@ private Q_SLOTS:
         QVERIFY(w.problemsView()->isVisible());
         // the ring on the first call of the helper: forward's first graph, which ends there
         fl::viz::CodeView* src = w.sourceView();
-        QRect r = src->gutterRectOfLine(20);
-        QWidget* gutter = src->childAt(r.center());
-        QVERIFY(gutter);
-        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(src, r.center()));
+        QVERIFY(clickGutter(src, 20));
         QTest::qWait(30);
         const auto& e = w.snapshot()->entries[size_t(w.graphsPane()->currentEntry())];
         QCOMPARE(QString::fromStdString(e.id), QString("0/0"));
@@ -654,11 +658,7 @@ private Q_SLOTS:
         QCOMPARE(w.sourceView()->toPlainText().split('\n')[line - 1].trimmed(), QString("if h.sum() > 0:"));
         QVERIFY(w.sourceView()->markTooltip(line).contains("data-dependent branching", Qt::CaseInsensitive));
         // Click the red mark in the gutter.
-        QRect r = w.sourceView()->gutterRectOfLine(line);
-        QVERIFY(r.isValid());
-        QWidget* gutter = w.sourceView()->childAt(r.center());
-        QVERIFY(gutter);
-        QTest::mouseClick(gutter, Qt::LeftButton, {}, gutter->mapFrom(w.sourceView(), r.center()));
+        QVERIFY(clickGutter(w.sourceView(), line));
         QTest::qWait(50);
         std::vector<int> sel = w.graphsPane()->graphView()->selectedNodes();
         QVERIFY(!sel.empty());
