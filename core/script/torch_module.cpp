@@ -304,6 +304,27 @@ void loadPrelude(Interp& in, const Value& torch, const Value& F, const Value& or
         }
         nsSet(utils, "data", data);
         nsSet(torch, "utils", utils);
+        // the submodules code imports from (from torch.utils.data.dataloader import default_collate):
+        // the same objects, under PyTorch's module names
+        auto submodule = [&](const std::string& name, std::initializer_list<const char*> names) {
+            Value m = in.newModule(name);
+            for (const char* n : names) {
+                auto& vars = data.as<ModuleObj>()->ns->vars;
+                auto it = vars.find(n);
+                if (it != vars.end()) nsSet(m, n, it->second);
+            }
+            in.registerModule(name, m);
+            return m;
+        };
+        nsSet(data, "dataloader", submodule("torch.utils.data.dataloader", {"DataLoader", "default_collate", "default_convert", "get_worker_info"}));
+        nsSet(data, "dataset", submodule("torch.utils.data.dataset", {"Dataset", "IterableDataset", "TensorDataset", "ConcatDataset",
+                                                                      "ChainDataset", "Subset", "random_split"}));
+        nsSet(data, "sampler", submodule("torch.utils.data.sampler", {"Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
+                                                                      "WeightedRandomSampler", "BatchSampler"}));
+        Value dataUtils = in.newModule("torch.utils.data._utils");
+        in.registerModule("torch.utils.data._utils", dataUtils);
+        nsSet(data, "_utils", dataUtils);
+        nsSet(dataUtils, "collate", submodule("torch.utils.data._utils.collate", {"default_collate", "default_convert", "collate"}));
     }
 
     Value moduleCls = moduleBase;
