@@ -47,6 +47,9 @@ at::Tensor tensorFromData(Interp& in, const Value& data, std::optional<at::Scala
 bool isScalarLike(const Value& v); // bool, int, float
 at::Scalar toScalar(Interp& in, const Value& v, const char* what);
 at::Tensor wrapScalar(const at::Scalar& s); // a "wrapped number" tensor: promotes like a Python scalar
+// A bool parameter's value: PyTorch takes only a bool (keepdim=1 is "fn(): argument 'keepdim'
+// must be bool, not int").
+bool toBoolArg(Interp& in, const Value& v, const std::string& fn, const std::string& param);
 std::vector<int64_t> toIntList(Interp& in, const Value& v, const char* what);
 // torch.zeros(2, 3) / torch.zeros((2, 3)) / torch.zeros([2, 3]) / torch.zeros(torch.Size(...))
 // The sizes of `fn(*size)` or `fn(size)` (view, reshape, zeros, ...): one int list or the ints

@@ -42,12 +42,7 @@ struct FArgs {
     c10::optional<at::Tensor> ot(size_t i) { return has(i) ? c10::optional<at::Tensor>(t(i)) : c10::nullopt; }
     int64_t i(size_t k, int64_t d) { return has(k) ? toInt(in, v[k], "argument") : d; }
     double f(size_t k, double d) { return has(k) ? toFloat(in, v[k], "argument") : d; }
-    // PyTorch takes only a bool for a bool parameter
-    bool b(size_t k, bool d) {
-        if (!has(k)) return d;
-        if (!v[k].isBool()) in.raiseType(sig.name() + "(): argument '" + sig.paramName(k) + "' must be bool, not " + in.typeName(v[k]));
-        return v[k].b();
-    }
+    bool b(size_t k, bool d) { return has(k) ? toBoolArg(in, v[k], sig.name(), sig.paramName(k)) : d; }
     std::string s(size_t k, const std::string& d) { return has(k) ? toStr(in, v[k], "argument") : d; }
     std::vector<int64_t> ints(size_t k, int64_t repeat) {
         if (v[k].isIntLike()) return std::vector<int64_t>(size_t(repeat), v[k].i());

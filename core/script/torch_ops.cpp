@@ -35,12 +35,7 @@ struct Args {
     c10::optional<at::Tensor> ot(size_t i) { return has(i) ? c10::optional<at::Tensor>(t(i)) : c10::nullopt; }
     int64_t i(size_t k, int64_t d = 0) { return has(k) ? toInt(in, v[k], (fname + "(): argument").c_str()) : d; }
     double f(size_t k, double d = 0) { return has(k) ? toFloat(in, v[k], (fname + "(): argument").c_str()) : d; }
-    // PyTorch takes only a bool for a bool parameter (keepdim=1 is a TypeError)
-    bool b(size_t k, bool d = false) {
-        if (!has(k)) return d;
-        if (!v[k].isBool()) in.raiseType(fname + "(): argument '" + sig.paramName(k) + "' must be bool, not " + in.typeName(v[k]));
-        return v[k].b();
-    }
+    bool b(size_t k, bool d = false) { return has(k) ? toBoolArg(in, v[k], fname, sig.paramName(k)) : d; }
     c10::optional<at::Generator> gen(size_t k) { return toGenerator(in, has(k) ? v[k] : Value()); }
     // a number; anything else is PyTorch's error for an operand (a Tensor was expected) or for a
     // keyword-only number such as alpha

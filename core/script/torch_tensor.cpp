@@ -153,6 +153,11 @@ at::Tensor toTensor(Interp& in, const Value& v, const char* what) {
     in.raiseType(std::string(what) + " must be Tensor, not " + in.typeName(v));
 }
 
+bool toBoolArg(Interp& in, const Value& v, const std::string& fn, const std::string& param) {
+    if (!v.isBool()) in.raiseType(fn + "(): argument '" + param + "' must be bool, not " + in.typeName(v));
+    return v.b();
+}
+
 std::vector<int64_t> toIntList(Interp& in, const Value& v, const char* what) {
     std::vector<int64_t> out;
     if (v.isIntLike()) return {v.i()};
