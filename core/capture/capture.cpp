@@ -1509,7 +1509,11 @@ LogChannels LogChannels::fromEnv() {
         else if (item == "recompiles_verbose") c.recompilesVerbose = true;
         else if (item == "guards") c.guards = true;
         else if (item == "graph_code" || item == "graph") c.graphCode = true;
-        else if (item == "dynamo" || item == "all") c.graphBreaks = c.recompiles = c.guards = c.graphCode = true;
+        else if (item == "aot_graphs") c.aotGraphs = true;
+        else if (item == "aot_joint_graph") c.aotJointGraph = true;
+        else if (item == "aot") c.aotGraphs = c.aotJointGraph = true;
+        else if (item == "dynamo") c.graphBreaks = c.recompiles = c.guards = c.graphCode = true;
+        else if (item == "all") c.graphBreaks = c.recompiles = c.guards = c.graphCode = c.aotGraphs = c.aotJointGraph = true;
     }
     return c;
 }

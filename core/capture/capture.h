@@ -155,6 +155,17 @@ struct PhaseSpan {
     double ms = 0;
 };
 
+// Compiled training of a graph whose inputs require grad, as the reports show it (the backend's
+// joint graph and partition: core/autograd, core/runtime).
+struct BackwardFacts {
+    bool present = false;  // some input requires grad
+    bool compiled = false; // calls with grad run the compiled forward and backward
+    std::string why;       // else why they take the eager-backward path
+    int nodes = 0, saved = 0, recomputed = 0; // backward graph ops; forward values saved / recomputed
+    int kernels = -1;      // backward kernels (-1: not compiled yet, no backward() has run)
+    int calls = 0, backwardCalls = 0;
+};
+
 // What a backend made of one graph.
 class CompiledCode {
 public:
@@ -166,6 +177,7 @@ public:
     // It compiled, and may run again after its trace ran it (no side effects, no randomness).
     virtual bool rerunnable() const = 0;
     virtual size_t kernelCount() const = 0;
+    virtual BackwardFacts backwardFacts() const { return {}; }
     std::vector<PhaseSpan> phaseSpans; // the compile's steps, in order
     std::string compileId;             // the entry's ("0/1"): what events name the code by
     std::string cache = "miss";        // "miss", "memory", "disk"
@@ -265,6 +277,7 @@ struct Report {
 // ---------------------------------------------------------------- logging
 struct LogChannels {
     bool graphBreaks = false, recompiles = false, recompilesVerbose = false, guards = false, graphCode = false;
+    bool aotGraphs = false, aotJointGraph = false; // compiled training's forward and backward / joint graph
     static LogChannels fromEnv(); // FUSELAB_LOGS, else TORCH_LOGS ("graph_breaks,recompiles,...")
 };
 

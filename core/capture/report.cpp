@@ -264,7 +264,14 @@ std::string explainJson(const Session& s, const std::string& file, const std::st
                   << ", \"shape\": " << jsonStr(shapeText(n->meta)) << ", \"line\": " << n->span.line << ", \"col\": " << n->span.col
                   << ", \"end_col\": " << n->span.endCol << ", \"module\": " << jsonStr(n->modulePath) << "}";
             }
-            o << "]}";
+            o << "], \"backward\": ";
+            BackwardFacts bf = e->compiled ? e->compiled->backwardFacts() : BackwardFacts{};
+            if (!bf.present) o << "null";
+            else
+                o << "{\"compiled\": " << (bf.compiled ? "true" : "false") << ", \"reason\": " << jsonStr(bf.why) << ", \"nodes\": " << bf.nodes
+                  << ", \"saved\": " << bf.saved << ", \"recomputed\": " << bf.recomputed << ", \"kernels\": " << bf.kernels
+                  << ", \"calls\": " << bf.calls << ", \"backward_calls\": " << bf.backwardCalls << "}";
+            o << "}";
         }
     }
     o << "],\n \"graph_breaks\": [";
@@ -356,6 +363,13 @@ std::string explainText(const Session& s, const std::string& file, const std::st
             if (e->status == EntryStatus::Compiled || e->status == EntryStatus::Empty) {
                 o << "    guards:\n";
                 for (auto& g : e->guards) o << "      " << g.describe() << "\n";
+            }
+            if (BackwardFacts bf = e->compiled ? e->compiled->backwardFacts() : BackwardFacts{}; bf.present) {
+                if (bf.compiled)
+                    o << "    backward: compiled, " << bf.nodes << " ops; " << bf.saved << " values saved for it, " << bf.recomputed << " recomputed; "
+                      << (bf.kernels < 0 ? std::string("not run yet") : std::to_string(bf.kernels) + " kernels, " + std::to_string(bf.backwardCalls) + " backward() calls") << "\n";
+                else
+                    o << "    backward: eager (" << bf.why << ")\n";
             }
         }
     }

@@ -1,5 +1,6 @@
 // The compiled-graph runtime (see runtime.h). One of the few files with LibTorch headers.
 #include "core/runtime/runtime.h"
+#include "core/runtime/training.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -262,6 +263,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
     std::call_once(probed, probeEagerMath);
     auto c = std::make_shared<Compiled>();
     fl::compile::run(e.graph, traceMs, *c, *c);
+    if (c->ok) c->training = makeTraining(e.graph);
     return c;
 }
 
@@ -616,6 +618,7 @@ bool Compiled::execute(script::Interp& in, const capture::CapturedGraph& g, std:
         if (!needGrad) {
             Run r{in, g, c, env};
             r.go();
+        } else if (runTraining(in, g, c, env)) {
         } else if (!c.recomputable || !runWithGrad(in, g, c, env)) {
             env = placeholders;
             ++c.fallbacks;

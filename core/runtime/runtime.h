@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/autograd/autograd.h"
 #include "core/capture/capture.h"
 #include "core/compile/pipeline.h"
 
@@ -22,15 +23,35 @@ namespace fl::runtime {
 using capture::PhaseSpan;
 using fl::compile::Phases;
 
+struct TrainingCode;
+
 // Fuselab's code for one captured graph: what the compile pipeline made (compile::Artifact: the
 // loop IR, schedule, kernels, library), as the capture layer sees it (capture::CompiledCode:
 // cache, jitBackend, error, ok, phaseSpans), and how its cached calls went.
 struct Compiled final : capture::CompiledCode, fl::compile::Artifact {
     int calls = 0, fallbacks = 0;         // calls that ran compiled / on the reference path
+    // Compiled training, for a graph with inputs that require grad (null: none of them does).
+    std::shared_ptr<TrainingCode> training;
 
     bool execute(script::Interp& in, const capture::CapturedGraph& g, std::vector<script::Value>& env) override;
     bool rerunnable() const override { return ok && recomputable; }
     size_t kernelCount() const override { return kernels.size(); }
+    capture::BackwardFacts backwardFacts() const override;
+};
+
+// Compiled training (core/autograd, docs/compiler.md "Compiled training"): the joint graph and its
+// partition, made with the entry's code; the training forward (the captured graph also returning
+// the values the backward reads), compiled at the first call with grad; the backward graph,
+// compiled at the first backward(). Outputs of a call with grad carry a CompiledFunctionBackward
+// node that runs it.
+struct TrainingCode {
+    autograd::Training graphs;           // joint graph, partition decisions (forward/backward moved below)
+    capture::CapturedGraph forwardGraph; // the training forward as runnable ops (printable: graphs' forward)
+    capture::CapturedGraph backwardGraph; // the backward as runnable ops (printable: graphs' backward)
+    std::shared_ptr<Compiled> forward, backward; // null until first needed
+    std::string error;                   // why calls with grad take the eager-backward path ("" when they do not)
+    int calls = 0, backwardCalls = 0;    // calls with grad that ran it; backward() calls that ran the compiled backward
+    int backwardFallbacks = 0;           // backward() calls that ran the backward graph op by op
 };
 
 // The code Fuselab compiled for an entry (null: none, it is replayed op by op).

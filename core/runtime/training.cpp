@@ -1,0 +1,336 @@
+// Compiled training (see training.h and runtime.h's TrainingCode). One of the few files with
+// LibTorch headers: the backward is a LibTorch autograd node, so .grad accumulation, retain_graph,
+// torch.autograd.grad and hooks are LibTorch's own.
+#include "core/runtime/training.h"
+
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/function.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "core/script/tensor_obj.h"
+
+namespace fl::runtime {
+
+using script::CallArgs;
+using script::Value;
+using capture::ArgT;
+using capture::OpNode;
+
+namespace {
+
+// ------------------------------------------------------------------ runnable graphs
+// The call a rule's node names, run through the interpreter as a script's call would be:
+// "operator.mul" as the operator, "torch.Tensor.sum" as a method, "torch.nn.functional.pad" from
+// its module.
+script::OpInvoke targetInvoke(const std::string& target) {
+    if (target.rfind("operator.", 0) == 0) {
+        std::string fn = target.substr(9);
+        for (int k = 0; k <= int(script::BinOpKind::BitAnd); ++k)
+            if (fn == script::binOpFunction(script::BinOpKind(k))) {
+                auto op = script::BinOpKind(k);
+                return [op](script::Interp& in, CallArgs& ca) { return in.binary(op, ca.pos.at(0), ca.pos.at(1)); };
+            }
+        throw std::logic_error("no operator " + target);
+    }
+    if (target.rfind("torch.Tensor.", 0) == 0) {
+        std::string name = target.substr(13);
+        return [name](script::Interp& in, CallArgs& ca) {
+            CallArgs rest;
+            rest.pos.assign(ca.pos.begin() + 1, ca.pos.end());
+            rest.kw = ca.kw;
+            return in.call(in.getAttr(ca.pos.at(0), name), rest);
+        };
+    }
+    size_t dot = target.rfind('.');
+    std::string module = target.substr(0, dot), name = target.substr(dot + 1);
+    return [module, name](script::Interp& in, CallArgs& ca) {
+        Value m = in.findModule(module);
+        if (m.isNone()) throw std::logic_error("no module " + module);
+        return in.call(in.getAttr(m, name), ca);
+    };
+}
+
+Value constValue(const graph::Const& c) {
+    using K = graph::Const::Kind;
+    switch (c.kind) {
+    case K::None: return Value::none();
+    case K::Bool: return Value::boolean(c.truth());
+    case K::Int: return Value::integer(c.i);
+    case K::Float: return Value::real(c.f);
+    case K::Str: return script::makeStr(c.s);
+    case K::Tuple: {
+        std::vector<Value> items;
+        for (auto& x : c.items) items.push_back(constValue(x));
+        return script::makeTuple(std::move(items));
+    }
+    default: throw std::logic_error("a constant the derivative rules do not make");
+    }
+}
+
+ArgT argOf(const graph::Arg& a) {
+    ArgT r;
+    switch (a.kind) {
+    case graph::Arg::Kind::NodeRef:
+        r.kind = ArgT::Ref;
+        r.node = a.node->id;
+        r.index = a.index;
+        return r;
+    case graph::Arg::Kind::Constant: r.c = constValue(a.value); return r;
+    case graph::Arg::Kind::List:
+    case graph::Arg::Kind::Tuple:
+        r.kind = a.kind == graph::Arg::Kind::List ? ArgT::List : ArgT::Tuple;
+        for (auto& it : a.items) r.items.push_back(argOf(it));
+        return r;
+    default: throw std::logic_error("a dict argument in a backward node");
+    }
+}
+
+OpNode placeholderOf(const graph::Node& n) {
+    OpNode p;
+    p.placeholder = true;
+    p.scalar = n.meta.empty();
+    p.meta = n.meta;
+    return p;
+}
+
+const graph::Node* outputOf(const graph::Graph& g) { return g.nodes().empty() ? nullptr : g.nodes().back().get(); }
+
+// The backward graph as ops: placeholders, the captured forward ops it recomputes (their
+// references moved to the saved values and recomputed nodes), the rules' calls.
+bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
+    const autograd::Training& t = tc.graphs;
+    capture::CapturedGraph& B = tc.backwardGraph;
+    std::map<autograd::ValueRef, int> savedAt;
+    std::map<int, int> recomputedAt;
+    for (size_t i = 0; i < t.origin.size(); ++i) {
+        const autograd::BackwardNode& o = t.origin[i];
+        const graph::Node& n = *t.backward.nodes()[i];
+        if (o.kind == autograd::BackwardNode::Saved) savedAt[t.saved[size_t(o.index)]] = int(i);
+        if (o.kind == autograd::BackwardNode::Saved || o.kind == autograd::BackwardNode::Tangent) {
+            B.nodes.push_back(placeholderOf(n));
+            continue;
+        }
+        if (o.kind == autograd::BackwardNode::Rule) {
+            OpNode op;
+            op.target = n.target;
+            op.invoke = targetInvoke(n.target);
+            for (auto& a : n.args) op.pos.push_back(argOf(a));
+            for (auto& [k, a] : n.kwargs) op.kw.emplace_back(k, argOf(a));
+            op.meta = n.meta;
+            B.nodes.push_back(std::move(op));
+            continue;
+        }
+        OpNode op = g.nodes[size_t(o.index)];
+        std::function<bool(ArgT&)> remap = [&](ArgT& a) {
+            if (a.kind == ArgT::Src) return false;
+            if (a.kind == ArgT::Ref) {
+                auto s = savedAt.find(autograd::ValueRef{a.node, a.index});
+                if (s == savedAt.end() && a.index >= 0) s = savedAt.find(autograd::ValueRef{a.node, -1});
+                if (s != savedAt.end()) {
+                    a.node = s->second;
+                    a.index = s->first.index == a.index ? -1 : a.index;
+                    return true;
+                }
+                auto r = recomputedAt.find(a.node);
+                if (r == recomputedAt.end()) return false;
+                a.node = r->second;
+                return true;
+            }
+            for (auto& it : a.items)
+                if (!remap(it)) return false;
+            return true;
+        };
+        for (auto& a : op.pos)
+            if (!remap(a)) return false;
+        for (auto& [k, a] : op.kw)
+            if (!remap(a)) return false;
+        recomputedAt[o.index] = int(i);
+        B.nodes.push_back(std::move(op));
+    }
+    for (auto& a : outputOf(t.backward)->args) B.outputs.push_back(argOf(a));
+    B.printable = std::move(tc.graphs.backward);
+    B.ops = B.printable.callCount();
+    return true;
+}
+
+// A graph run op by op, as recorded: the backward's path when its compiled code cannot run.
+void runOpByOp(script::Interp& in, const capture::CapturedGraph& g, std::vector<Value>& env) {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const OpNode& n = g.nodes[i];
+        if (n.placeholder) continue;
+        CallArgs ca;
+        for (auto& a : n.pos) ca.pos.push_back(capture::instantiateArg(a, env, nullptr));
+        for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, capture::instantiateArg(a, env, nullptr));
+        env[i] = n.invoke(in, ca);
+    }
+}
+
+// ------------------------------------------------------------------ the autograd node
+struct CompiledFunctionBackward : torch::autograd::Node {
+    std::shared_ptr<TrainingCode> tc;
+    script::Interp* in = nullptr;
+    std::vector<Value> saved;
+    std::vector<std::pair<at::Tensor, int64_t>> versions; // saved tensors and their version at the call
+    bool released = false;
+
+    std::string name() const override { return "CompiledFunctionBackward"; }
+    void release_variables() override {
+        saved.clear();
+        versions.clear();
+        released = true;
+    }
+
+    torch::autograd::variable_list apply(torch::autograd::variable_list&& grads) override {
+        if (released)
+            throw std::runtime_error("Trying to backward through the graph a second time (or directly access saved tensors after they have "
+                                     "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+                                     "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+                                     "if you need to access saved tensors after calling backward.");
+        for (auto& [t, v] : versions)
+            if (t._version() != v)
+                throw std::runtime_error("one of the variables needed for gradient computation has been modified by an inplace operation: [" +
+                                         std::string(t.toString()) + " " + c10::str(t.sizes()) + "], which is output 0 of " + name() +
+                                         ", is at version " + std::to_string(t._version()) + "; expected version " + std::to_string(v) + " instead.");
+        at::NoGradGuard noGrad;
+        const capture::CapturedGraph& B = tc->backwardGraph;
+        if (!tc->backward) {
+            tc->backward = std::make_shared<Compiled>();
+            fl::compile::run(B, 0, *tc->backward, *tc->backward);
+        }
+        std::vector<Value> env(B.nodes.size());
+        const auto& origin = tc->graphs.origin;
+        for (size_t i = 0; i < origin.size(); ++i) {
+            if (origin[i].kind == autograd::BackwardNode::Saved) env[i] = saved.at(size_t(origin[i].index));
+            if (origin[i].kind != autograd::BackwardNode::Tangent) continue;
+            size_t k = size_t(origin[i].index);
+            if (k < grads.size() && grads[k].defined()) {
+                env[i] = script::wrap(grads[k]);
+            } else {
+                std::vector<int64_t> sizes;
+                for (auto& d : B.nodes[i].meta.at(0).shape) sizes.push_back(d.value);
+                env[i] = script::wrap(at::zeros(sizes));
+            }
+        }
+        if (!tc->backward->execute(*in, B, env)) {
+            runOpByOp(*in, B, env);
+            ++tc->backwardFallbacks;
+        }
+        ++tc->backwardCalls;
+        torch::autograd::variable_list result;
+        for (auto& o : B.outputs) {
+            Value v = capture::instantiateArg(o, env, nullptr);
+            result.push_back(v.isTensor() ? script::tensorOf(v) : at::Tensor());
+        }
+        return result;
+    }
+};
+
+} // namespace
+
+capture::BackwardFacts Compiled::backwardFacts() const {
+    capture::BackwardFacts f;
+    if (!training) return f;
+    const TrainingCode& tc = *training;
+    f.present = true;
+    f.compiled = tc.error.empty();
+    f.why = tc.error;
+    f.nodes = tc.backwardGraph.ops;
+    f.saved = int(tc.graphs.savedCount());
+    f.recomputed = int(tc.graphs.recomputed());
+    f.kernels = tc.backward && tc.backward->ok ? int(tc.backward->kernels.size()) : -1;
+    f.calls = tc.calls;
+    f.backwardCalls = tc.backwardCalls;
+    return f;
+}
+
+std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g) {
+    // a graph traced with grad on that computes something from an input requiring grad
+    bool anyGrad = false;
+    for (auto& n : g.nodes)
+        if (!n.placeholder && !n.meta.empty() && n.meta[0].requiresGrad) anyGrad = true;
+    if (!anyGrad) return nullptr;
+    auto tc = std::make_shared<TrainingCode>();
+    tc->graphs = autograd::buildTraining(g.printable);
+    if (!tc->graphs.ok) {
+        tc->error = tc->graphs.error;
+        return tc;
+    }
+    capture::CapturedGraph& F = tc->forwardGraph;
+    F.nodes = g.nodes;
+    F.outputs = g.outputs;
+    for (auto& v : tc->graphs.saved)
+        if (!g.nodes[size_t(v.node)].placeholder) {
+            ArgT a;
+            a.kind = ArgT::Ref;
+            a.node = v.node;
+            a.index = v.index;
+            F.outputs.push_back(a);
+        }
+    F.printable = std::move(tc->graphs.forward);
+    F.ops = g.ops;
+    try {
+        if (!buildBackwardGraph(g, *tc)) tc->error = "a recomputed op reads a value from outside the graph";
+    } catch (std::exception& e) {
+        tc->error = e.what();
+    }
+    return tc;
+}
+
+bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& c, std::vector<Value>& env) {
+    std::shared_ptr<TrainingCode> tc = c.training;
+    if (!tc || !tc->error.empty()) return false;
+    const autograd::Training& t = tc->graphs;
+    // outputs that get the backward node: distinct values the graph computes (not inputs or views of them)
+    std::set<int> seen;
+    for (int pos : t.tangents) {
+        const ArgT& o = g.outputs.at(size_t(pos));
+        if (o.kind != ArgT::Ref || o.index >= 0 || g.nodes[size_t(o.node)].placeholder || c.lowered.info[size_t(o.node)].viewOp ||
+            !seen.insert(o.node).second) {
+            tc->error = "an output is an input, a view or an item of a tuple, or appears twice: the outputs cannot carry the compiled backward";
+            return false;
+        }
+    }
+    if (!tc->forward) {
+        tc->forward = std::make_shared<Compiled>();
+        tc->forward->compileId = c.compileId;
+        fl::compile::run(tc->forwardGraph, 0, *tc->forward, *tc->forward);
+        capture::Session& s = capture::session(in);
+        if (s.logs.aotJointGraph)
+            s.log(c.compileId, "aot_joint_graph", "TRACED GRAPH\n ===== Joint graph " + c.compileId + " =====\n" + graph::printGraph(t.joint, "forward"));
+        if (s.logs.aotGraphs)
+            s.log(c.compileId, "aot_graphs", "TRACED GRAPH\n ===== Forward graph " + c.compileId + " =====\n" + graph::printGraph(tc->forwardGraph.printable, "forward") +
+                                                 "\n ===== Backward graph " + c.compileId + " =====\n" + graph::printGraph(tc->backwardGraph.printable, "forward"));
+    }
+    if (!tc->forward->ok) {
+        tc->error = "the training forward did not compile: " + tc->forward->error;
+        return false;
+    }
+    {
+        at::NoGradGuard noGrad;
+        if (!tc->forward->execute(in, tc->forwardGraph, env)) return false;
+    }
+    auto node = std::make_shared<CompiledFunctionBackward>();
+    node->tc = tc;
+    node->in = &in;
+    for (auto& v : t.saved) {
+        Value x = env[size_t(v.node)];
+        if (v.index >= 0) x = x.as<script::TupleObj>()->items.at(size_t(v.index));
+        if (x.isTensor()) {
+            at::Tensor s = script::tensorOf(x).detach(); // shares storage and version counter, not the grad_fn
+            node->versions.emplace_back(s, s._version());
+            x = script::wrap(s);
+        }
+        node->saved.push_back(x);
+    }
+    std::vector<at::Tensor> inputs;
+    for (int id : t.gradInputs) inputs.push_back(script::tensorOf(env[size_t(id)]));
+    node->set_next_edges(torch::autograd::collect_next_edges(inputs));
+    for (int pos : t.tangents) torch::autograd::create_gradient_edge(script::tensorOf(env[size_t(g.outputs[size_t(pos)].node)]), node);
+    ++tc->calls;
+    return true;
+}
+
+} // namespace fl::runtime
