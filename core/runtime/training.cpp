@@ -4,6 +4,7 @@
 #include "core/runtime/training.h"
 
 #include <ATen/ATen.h>
+#include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
 
 #include <map>
@@ -172,6 +173,8 @@ void runOpByOp(script::Interp& in, const capture::CapturedGraph& g, std::vector<
 struct CompiledFunctionBackward : torch::autograd::Node {
     std::shared_ptr<TrainingCode> tc;
     script::Interp* in = nullptr;
+    const capture::CapturedGraph* g = nullptr; // the captured forward (for a double backward)
+    std::vector<Value> placeholders;             // its placeholders' values at the call
     std::vector<Value> saved;
     std::vector<std::pair<at::Tensor, int64_t>> versions; // saved tensors and their version at the call
     bool released = false;
@@ -179,6 +182,7 @@ struct CompiledFunctionBackward : torch::autograd::Node {
     std::string name() const override { return "CompiledFunctionBackward"; }
     void release_variables() override {
         saved.clear();
+        placeholders.clear();
         versions.clear();
         released = true;
     }
@@ -194,6 +198,7 @@ struct CompiledFunctionBackward : torch::autograd::Node {
                 throw std::runtime_error("one of the variables needed for gradient computation has been modified by an inplace operation: [" +
                                          std::string(t.toString()) + " " + c10::str(t.sizes()) + "], which is output 0 of " + name() +
                                          ", is at version " + std::to_string(t._version()) + "; expected version " + std::to_string(v) + " instead.");
+        if (at::GradMode::is_enabled()) return differentiable(grads);
         at::NoGradGuard noGrad;
         const capture::CapturedGraph& B = tc->backwardGraph;
         if (!tc->backward) {
@@ -224,6 +229,25 @@ struct CompiledFunctionBackward : torch::autograd::Node {
             Value v = capture::instantiateArg(o, env, nullptr);
             result.push_back(v.isTensor() ? script::tensorOf(v) : at::Tensor());
         }
+        return result;
+    }
+
+    // backward(create_graph=True): the gradients must themselves be differentiable, so the
+    // captured forward reruns eagerly with grad from the call's inputs and LibTorch differentiates it.
+    torch::autograd::variable_list differentiable(const torch::autograd::variable_list& grads) {
+        const autograd::Training& t = tc->graphs;
+        std::vector<Value> env = placeholders;
+        env.resize(g->nodes.size());
+        runOpByOp(*in, *g, env);
+        std::vector<at::Tensor> outs, gouts, wrt;
+        for (size_t k = 0; k < t.tangents.size(); ++k) {
+            if (k >= grads.size() || !grads[k].defined()) continue;
+            outs.push_back(script::tensorOf(capture::instantiateArg(g->outputs[size_t(t.tangents[k])], env, nullptr)));
+            gouts.push_back(grads[k]);
+        }
+        for (int id : t.gradInputs) wrt.push_back(script::tensorOf(env[size_t(id)]));
+        torch::autograd::variable_list result(wrt.size());
+        if (!outs.empty()) result = torch::autograd::grad(outs, wrt, gouts, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true);
         return result;
     }
 };
@@ -315,6 +339,8 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
     auto node = std::make_shared<CompiledFunctionBackward>();
     node->tc = tc;
     node->in = &in;
+    node->g = &g;
+    for (size_t i = 0; i < g.nodes.size(); ++i) node->placeholders.push_back(g.nodes[i].placeholder ? env[i] : Value());
     for (auto& v : t.saved) {
         Value x = env[size_t(v.node)];
         if (v.index >= 0) x = x.as<script::TupleObj>()->items.at(size_t(v.index));
