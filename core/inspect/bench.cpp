@@ -3,6 +3,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <torch/csrc/autograd/autograd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -63,6 +64,20 @@ void flattenTensors(const Value& v, std::vector<at::Tensor>& out) {
     if (v.isTensor()) out.push_back(script::tensorOf(v));
     else if (v.is(OK::Tuple)) for (auto& x : v.as<script::TupleObj>()->items) flattenTensors(x, out);
     else if (v.is(OK::List)) for (auto& x : v.as<script::ListObj>()->items) flattenTensors(x, out);
+}
+
+// backward() of a call's float outputs that require grad, each with a gradient of ones: the
+// backward a training step runs after the call (what the loss adds before it is the same eagerly
+// and compiled).
+void backwardOf(const Value& result) {
+    std::vector<at::Tensor> all, outs, grads;
+    flattenTensors(result, all);
+    for (auto& t : all)
+        if (t.requires_grad() && at::isFloatingType(t.scalar_type())) {
+            outs.push_back(t);
+            grads.push_back(at::ones_like(t));
+        }
+    if (!outs.empty()) torch::autograd::backward(outs, grads);
 }
 
 std::string signature(script::Interp& in, const script::CallArgs& a) {
@@ -325,6 +340,10 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
             bc.cache = c.cache == "miss" ? "miss" : "hit";
             bc.jit = c.jitBackend;
             if (!c.ok) bc.note = c.error;
+            if (capture::BackwardFacts bf = c.backwardFacts(); bf.present && rc.gradMode) {
+                bc.training = true;
+                bc.backward = bf.compiled ? "compiled" : "eager (" + bf.why + ")";
+            }
         } else {
             bc.note = "no graph was compiled for this call";
         }
@@ -348,12 +367,14 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
             [&] {
                 script::CallArgs x = rc.args;
                 compiled = s.callCompiled(fn, x, rc.opts);
+                if (bc.training) backwardOf(compiled);
             },
             [&] {
                 s.enabled = false; // the same call, eagerly
                 script::CallArgs x = rc.args;
                 try {
                     eager = in.call(fn, x);
+                    if (bc.training) backwardOf(eager);
                 } catch (...) {
                     s.enabled = was;
                     throw;
@@ -424,6 +445,7 @@ std::string benchText(const BenchReport& r) {
         else
             std::snprintf(b, sizeof b, "    %%copy divides by the copy before and after the calls (OpenBLAS's threads spin after its library calls)\n");
         o << b;
+        if (c.training) o << "    each run is a training step's share: the call and backward() of its outputs; backward " << c.backward << "\n";
         if (!c.note.empty()) o << "    note: " << c.note << "\n";
     }
     if (r.calls.empty()) o << "(no compiled calls: the script called no torch.compile'd function or module)\n";
@@ -445,7 +467,8 @@ std::string benchJson(const BenchReport& r) {
           << ", \"copy_gbps\": " << num(c.copyGbps) << ", \"copy_probes\": " << c.copyProbes
           << ", \"kernels\": " << c.kernels << ", \"externs\": " << c.externs << ", \"fallback_ops\": " << c.fallbacks
           << ", \"cache\": " << jsonStr(c.cache) << ", \"jit\": " << jsonStr(c.jit) << ", \"cached_runs\": " << c.cachedRuns
-          << ", \"eager_runs\": " << c.eagerRuns << ", \"note\": " << jsonStr(c.note) << "}";
+          << ", \"eager_runs\": " << c.eagerRuns << ", \"training\": " << (c.training ? "true" : "false")
+          << ", \"backward\": " << jsonStr(c.backward) << ", \"note\": " << jsonStr(c.note) << "}";
     }
     o << "\n ]}\n";
     return o.str();

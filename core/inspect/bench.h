@@ -36,6 +36,11 @@ struct BenchCall {
     std::string jit;            // "llvm", "cc", "disk"
     int cachedRuns = 0, eagerRuns = 0;
     bool gradMode = true;       // the grad mode the script called it under, and the replays ran in
+    // A call with grad whose graph computes from inputs that require grad: each timed run is a
+    // training step's share of it, the call and backward() of its outputs (each output's gradient
+    // all ones), compiled (forward and backward) against eager. `backward` says which backward ran.
+    bool training = false;
+    std::string backward;       // "compiled" or "eager (why)"
     std::string note;           // why a call ran on the reference path, if it did; timed runs that spread (spreadNote)
 };
 
