@@ -94,6 +94,13 @@ Arg Builder::call(const std::string& target, std::vector<Arg> args, TensorMeta m
     return Arg::ref(&n);
 }
 
+const graph::Node* Builder::callTuple(const std::string& target, std::vector<Arg> args, std::vector<TensorMeta> metas) {
+    graph::Node& n = g_.addCall(target, std::move(args));
+    n.meta = std::move(metas);
+    ++calls_;
+    return &n;
+}
+
 TensorMeta Builder::broadcast(const Arg& a, const Arg& b, const std::string& dtype) {
     const TensorMeta* ma = metaOf(a);
     const TensorMeta* mb = metaOf(b);
@@ -708,6 +715,109 @@ void ruleEmbedding(Ctx& x) {
     x.give(w, [&] { return b.call("torch.Tensor.index_add", {z, Arg::integer(0), i1, g2}, m); });
 }
 
+// An int or a tuple argument as `n` ints (stride=2 is (2, 2)).
+Shape nInts(const Arg* a, size_t n, Shape dflt) {
+    if (!a || a->isNoneConst()) return dflt;
+    Shape v = intsArg(a);
+    if (v.size() == 1) v.assign(n, v[0]);
+    if (v.size() != n) decline("a size argument of another length");
+    return v;
+}
+
+// conv2d's gradients through LibTorch's convolution_backward (a library call, as the forward is).
+void ruleConv2d(Ctx& x) {
+    Builder& b = x.b;
+    const Arg* in = x.c.arg(0, "input");
+    const Arg* w = x.c.arg(1, "weight");
+    const Arg* bias = x.c.arg(2, "bias");
+    bool hasBias = bias && !bias->isNoneConst();
+    if (!x.diff(in) && !x.diff(w) && !(hasBias && x.diff(bias))) return;
+    if (!in || !metaOf(*in) || !w || !metaOf(*w)) decline("conv2d of constants");
+    if (const Arg* p = x.c.arg(4, "padding"); p && p->isConst() && p->value.isStr()) decline("conv2d with padding='" + p->value.s + "'");
+    Shape sx = shapeOf(*metaOf(*in)), sw = shapeOf(*metaOf(*w));
+    if (sx.size() != 4) decline("conv2d of an unbatched input");
+    Shape stride = nInts(x.c.arg(3, "stride"), 2, {1, 1}), pad = nInts(x.c.arg(4, "padding"), 2, {0, 0});
+    Shape dil = nInts(x.c.arg(5, "dilation"), 2, {1, 1});
+    int64_t groups = constInt(x.c.arg(6, "groups"), 1);
+    TensorMeta mb = *metaOf(*w);
+    mb.shape = {graph::Dim::constant(sw[0])};
+    const graph::Node* r = b.callTuple("torch._C._nn.convolution_backward",
+                                       {x.g(), *in, *w, hasBias ? Builder::ints({sw[0]}) : Arg::none(), Builder::ints(stride), Builder::ints(pad),
+                                        Builder::ints(dil), Arg::boolean(false), Builder::ints({0, 0}), Arg::integer(groups),
+                                        Arg::lit("(True, True, True)", graph::Const::tuple({graph::Const::boolean(true), graph::Const::boolean(true),
+                                                                                            graph::Const::boolean(true)}))},
+                                       {*metaOf(*in), *metaOf(*w), mb});
+    x.give(in, [&] { return Arg::item(r, 0); });
+    x.give(w, [&] { return Arg::item(r, 1); });
+    if (hasBias) x.give(bias, [&] { return Arg::item(r, 2); });
+}
+
+// max_pool2d: the indices of the maxima recomputed from the input, then LibTorch's backward.
+void ruleMaxPool2d(Ctx& x) {
+    Builder& b = x.b;
+    const Arg* in = x.c.arg(0, "input");
+    if (!x.diff(in)) return;
+    if (constInt(x.c.arg(6, "return_indices"), 0)) decline("max_pool2d with return_indices");
+    Shape sx = shapeOf(*metaOf(*in));
+    if (sx.size() != 4) decline("max_pool2d of an unbatched input");
+    Shape k = nInts(x.c.arg(1, "kernel_size"), 2, {});
+    Shape st = nInts(x.c.arg(2, "stride"), 2, k), pad = nInts(x.c.arg(3, "padding"), 2, {0, 0}), dil = nInts(x.c.arg(4, "dilation"), 2, {1, 1});
+    bool ceil = constInt(x.c.arg(5, "ceil_mode"), 0) != 0;
+    TensorMeta idx = x.c.out();
+    idx.dtype = "int64";
+    idx.requiresGrad = false;
+    TensorMeta o = x.c.out();
+    o.requiresGrad = false;
+    std::vector<Arg> common = {Builder::ints(k), Builder::ints(st), Builder::ints(pad), Builder::ints(dil), Arg::boolean(ceil)};
+    std::vector<Arg> fwd = {*in};
+    fwd.insert(fwd.end(), common.begin(), common.end());
+    const graph::Node* r = b.callTuple("torch._C._nn.max_pool2d_with_indices", fwd, {o, idx});
+    std::vector<Arg> bwd = {x.g(), *in};
+    bwd.insert(bwd.end(), common.begin(), common.end());
+    bwd.push_back(Arg::item(r, 1));
+    x.give(in, [&] { return b.call("torch._C._nn.max_pool2d_with_indices_backward", bwd, *metaOf(*in)); });
+}
+
+// batch_norm: with batch statistics (training) as layer_norm over every dim but the channels';
+// with running statistics, a per-channel scale.
+void ruleBatchNorm(Ctx& x) {
+    Builder& b = x.b;
+    const Arg* in = x.c.arg(0, "input");
+    const Arg* rm = x.c.arg(1, "running_mean");
+    const Arg* rv = x.c.arg(2, "running_var");
+    const Arg* w = x.c.arg(3, "weight");
+    const Arg* bias = x.c.arg(4, "bias");
+    bool hasW = w && !w->isNoneConst(), hasB = bias && !bias->isNoneConst();
+    if (!x.diff(in) && !(hasW && x.diff(w)) && !(hasB && x.diff(bias))) return;
+    const Arg* tr = x.c.arg(5, "training");
+    if (tr && !tr->isConst()) decline("batch_norm with a computed training flag");
+    bool training = tr && tr->value.truth();
+    double eps = constNum(x.c.arg(7, "eps"), 1e-5);
+    Shape sx = shapeOf(*metaOf(*in));
+    if (sx.size() < 2) decline("batch_norm of a 1-D input");
+    Shape chan(sx.size(), 1);
+    chan[1] = sx[1];
+    std::vector<int64_t> dims;
+    for (size_t i = 0; i < sx.size(); ++i)
+        if (i != 1) dims.push_back(int64_t(i));
+    Arg g = x.g();
+    Arg gx = hasW ? b.mul(g, b.reshape(*w, chan)) : g;
+    Arg xhat, rstd;
+    if (training) {
+        Arg xc = b.sub(*in, b.mean(*in, dims, true));
+        rstd = b.unary("rsqrt", b.add(b.mean(b.mul(xc, xc), dims, true), Builder::num(eps)));
+        xhat = b.mul(xc, rstd);
+        x.give(in, [&] { return b.mul(rstd, b.sub(b.sub(gx, b.mean(gx, dims, true)), b.mul(xhat, b.mean(b.mul(gx, xhat), dims, true)))); });
+    } else {
+        if (!rm || !rv || !metaOf(*rm) || !metaOf(*rv)) decline("batch_norm in eval mode without running statistics");
+        rstd = b.unary("rsqrt", b.add(b.reshape(*rv, chan), Builder::num(eps)));
+        xhat = b.mul(b.sub(*in, b.reshape(*rm, chan)), rstd);
+        x.give(in, [&] { return b.mul(gx, rstd); });
+    }
+    if (hasW) x.give(w, [&] { return b.sum(b.mul(g, xhat), dims, false); });
+    if (hasB) x.give(bias, [&] { return b.sum(g, dims, false); });
+}
+
 void ruleDropout(Ctx& x) {
     const Arg* tr = x.c.arg(2, "training");
     if (!tr || !tr->isConst() || tr->value.truth()) decline("dropout in training mode (random)");
@@ -716,7 +826,8 @@ void ruleDropout(Ctx& x) {
 
 const std::map<std::string, void (*)(Ctx&)>& namedRules() {
     static const std::map<std::string, void (*)(Ctx&)> rules = {
-        {"mse_loss", ruleMseLoss}, {"cross_entropy", ruleCrossEntropy}, {"embedding", ruleEmbedding}};
+        {"mse_loss", ruleMseLoss}, {"cross_entropy", ruleCrossEntropy}, {"embedding", ruleEmbedding},
+        {"conv2d", ruleConv2d},     {"max_pool2d", ruleMaxPool2d},         {"batch_norm", ruleBatchNorm}};
     return rules;
 }
 
@@ -757,7 +868,7 @@ bool differentiate(Builder& b, const graph::Node& fwd, const std::vector<Arg>& g
 }
 
 std::vector<std::string> ruleNames() {
-    std::vector<std::string> r = {"mse_loss", "cross_entropy", "embedding", "dropout"};
+    std::vector<std::string> r = {"mse_loss", "cross_entropy", "embedding", "dropout", "conv2d", "max_pool2d", "batch_norm"};
     for (const char* n : {"add", "radd", "sub", "rsub", "mul", "rmul", "div", "neg", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh",
                           "sin", "cos", "relu", "square", "pow", "leaky_relu", "clamp", "clamp_min", "clamp_max", "gelu", "silu", "where",
                           "masked_fill", "to", "float", "type_as", "clone", "sum", "mean", "softmax", "log_softmax", "layer_norm",

@@ -27,6 +27,8 @@ class Builder {
 public:
     explicit Builder(graph::Graph& g) : g_(g) {}
     Arg call(const std::string& target, std::vector<Arg> args, graph::TensorMeta meta, std::vector<std::pair<std::string, Arg>> kw = {});
+    // A call with a tuple result, one meta per item: its items are Arg::item(node, i).
+    const graph::Node* callTuple(const std::string& target, std::vector<Arg> args, std::vector<graph::TensorMeta> metas);
     size_t calls() const { return calls_; }
 
     // constants as the graph prints them

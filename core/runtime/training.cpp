@@ -45,12 +45,18 @@ script::OpInvoke targetInvoke(const std::string& target) {
             return in.call(in.getAttr(ca.pos.at(0), name), rest);
         };
     }
-    size_t dot = target.rfind('.');
-    std::string module = target.substr(0, dot), name = target.substr(dot + 1);
-    return [module, name](script::Interp& in, CallArgs& ca) {
-        Value m = in.findModule(module);
-        if (m.isNone()) throw std::logic_error("no module " + module);
-        return in.call(in.getAttr(m, name), ca);
+    // a module attribute, found from the root module: torch.nn.functional.pad, torch._C._nn.NAME
+    std::vector<std::string> path;
+    for (size_t b = 0, e; b <= target.size(); b = e + 1) {
+        e = target.find('.', b);
+        if (e == std::string::npos) e = target.size();
+        path.push_back(target.substr(b, e - b));
+    }
+    return [path](script::Interp& in, CallArgs& ca) {
+        Value v = in.findModule(path[0]);
+        if (v.isNone()) throw std::logic_error("no module " + path[0]);
+        for (size_t i = 1; i < path.size(); ++i) v = in.getAttr(v, path[i]);
+        return in.call(v, ca);
     };
 }
 

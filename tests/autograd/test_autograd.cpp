@@ -155,7 +155,7 @@ int main() {
     }
     // the rule list names the ops the issue lists
     std::vector<std::string> ops = autograd::differentiableOps();
-    for (const char* op : {"linear", "matmul", "gelu", "silu", "softmax", "log_softmax", "layer_norm", "mean", "sum", "embedding", "cross_entropy", "mse_loss", "view"})
+    for (const char* op : {"linear", "matmul", "gelu", "silu", "softmax", "log_softmax", "layer_norm", "mean", "sum", "embedding", "cross_entropy", "mse_loss", "view", "conv2d", "max_pool2d", "batch_norm"})
         check(std::find(ops.begin(), ops.end(), op) != ops.end(), std::string("a rule for ") + op);
     std::printf("autograd: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
