@@ -820,7 +820,8 @@ void ruleBatchNorm(Ctx& x) {
 
 void ruleDropout(Ctx& x) {
     const Arg* tr = x.c.arg(2, "training");
-    if (!tr || !tr->isConst() || tr->value.truth()) decline("dropout in training mode (random)");
+    bool training = !tr || !tr->isConst() || tr->value.truth();
+    if (training && constNum(x.c.arg(1, "p"), 0.5) != 0.0) decline("dropout in training mode (random)");
     x.give(x.c.arg(0, "input"), [&] { return x.g(); });
 }
 

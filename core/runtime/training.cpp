@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/script/tensor_obj.h"
+#include "core/support/events.h"
 
 namespace fl::runtime {
 
@@ -21,6 +22,16 @@ using capture::ArgT;
 using capture::OpNode;
 
 namespace {
+
+// A training compile's steps in the run's event log, on a track of their own beside the entry's
+// compile ("compile 0/0 (training)"): the profiler shows them, prefixed by which graph they built.
+void logPhases(script::Interp& in, const std::string& id, const char* which, const Compiled& c) {
+    events::Log& log = capture::session(in).events;
+    if (!log.at(events::Level::Compile)) return;
+    const std::string track = "compile " + id + " (training)";
+    for (auto& p : c.phaseSpans)
+        log.span(track, std::string(which) + " " + p.name, events::Category::Phase, p.beginNs, int64_t(p.ms * 1e6), events::PhaseFacts{id, "", events::ScriptStep::None});
+}
 
 // ------------------------------------------------------------------ runnable graphs
 // The call a rule's node names, run through the interpreter as a script's call would be:
@@ -180,6 +191,7 @@ struct CompiledFunctionBackward : torch::autograd::Node {
     std::shared_ptr<TrainingCode> tc;
     script::Interp* in = nullptr;
     const capture::CapturedGraph* g = nullptr; // the captured forward (for a double backward)
+    std::string compileId;
     std::vector<Value> placeholders;             // its placeholders' values at the call
     std::vector<Value> saved;
     std::vector<std::pair<at::Tensor, int64_t>> versions; // saved tensors and their version at the call
@@ -209,7 +221,9 @@ struct CompiledFunctionBackward : torch::autograd::Node {
         const capture::CapturedGraph& B = tc->backwardGraph;
         if (!tc->backward) {
             tc->backward = std::make_shared<Compiled>();
+            tc->backward->compileId = compileId;
             fl::compile::run(B, 0, *tc->backward, *tc->backward);
+            logPhases(*in, compileId, "backward", *tc->backward);
         }
         std::vector<Value> env(B.nodes.size());
         const auto& origin = tc->graphs.origin;
@@ -327,6 +341,7 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
         tc->forward = std::make_shared<Compiled>();
         tc->forward->compileId = c.compileId;
         fl::compile::run(tc->forwardGraph, 0, *tc->forward, *tc->forward);
+        logPhases(in, c.compileId, "training forward", *tc->forward);
         capture::Session& s = capture::session(in);
         if (s.logs.aotJointGraph)
             s.log(c.compileId, "aot_joint_graph", "TRACED GRAPH\n ===== Joint graph " + c.compileId + " =====\n" + graph::printGraph(t.joint, "forward"));
@@ -346,6 +361,7 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
     node->tc = tc;
     node->in = &in;
     node->g = &g;
+    node->compileId = c.compileId;
     for (size_t i = 0; i < g.nodes.size(); ++i) node->placeholders.push_back(g.nodes[i].placeholder ? env[i] : Value());
     for (auto& v : t.saved) {
         Value x = env[size_t(v.node)];
