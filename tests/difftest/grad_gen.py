@@ -1038,7 +1038,9 @@ def _compare(c, e, d, floor):
     diff = (cd - ed).abs()
     maxabs = diff.max().item()
     err = (ed - dd).abs().max().item()
-    if not err <= 1e-3 * max(dd.abs().max().item(), 0.1):
+    # (a gradient that is rounding noise, as of a 0-d leaf broadcast into a layer_norm, is noise
+    # of the size of the call's other gradients: 1e-4 of them is still rounding)
+    if not err <= 1e-3 * max(dd.abs().max().item(), 0.1 * floor, 0.1):
         k = int((ed - dd).abs().argmax().item())
         return "eager", maxabs, "element %%d: eager float32 %%.9g, float64 %%.9g" %% (k, ed.reshape(-1)[k].item(), dd.reshape(-1)[k].item())
     if not bool(torch.isfinite(cd).all()):
