@@ -1,11 +1,12 @@
 """Random small training programs for grad_difftest.py: an op chain over leaf tensors, checked
 statement by statement on a float64 evaluator of our own, and written out as model script text.
 
-Standard library only. The inputs are literals (three decimals, exact in float32 after rounding),
-so the generator knows every value the script will see and can refuse a statement that rests on
-rounding: a relu, leaky_relu, clamp, comparison mask or masked_fill whose input lies within 1e-3
-(relative, floor 1) of its threshold, a division or log or rsqrt near zero, a layer_norm over a
-row that is (nearly) constant, values past 200 in magnitude. Compiled code rounds otherwise than
+Standard library only. The inputs are literals (three decimals; the generator rounds them to
+float32 as torch.tensor does), so the generator knows every value the script will see and can
+refuse a statement that rests on rounding: a relu, leaky_relu, clamp, comparison mask or
+masked_fill whose input lies within 1e-3 (relative, floor 1) of its threshold, a division or log
+or rsqrt near zero, a layer_norm over a row that is (nearly) constant, a sum, difference or
+matmul whose terms cancel, values past 200 in magnitude. Compiled code rounds otherwise than
 eager and is still right; near a kink the gradient would jump, and the case would fail for no
 fault. The evaluator also gives each output's sum and sum of magnitudes, which the script checks
 against its own float64 run: a generator whose evaluator (and so its margins) were wrong would show.
@@ -129,12 +130,6 @@ def narrow(t, dim, start, length):
     return gather(t, shape, st, start * st[dim])
 
 
-def select(t, dim, i):
-    dim = ndim(dim, len(t.shape))
-    r = narrow(t, dim, i, 1)
-    return T(r.shape[:dim] + r.shape[dim + 1:], r.data)
-
-
 def matmul(a, b):
     """2-D @ 2-D, 3-D @ 3-D (same batch), 3-D @ 2-D."""
     if len(b.shape) == 2:
@@ -236,7 +231,8 @@ class Leaf:
 class Program:
     """name, leaves, stmts [(targets tuple, expr)], outputs (names), loss mode ('weighted' or
     'sum' of output `single`), backward mode ('backward', 'retain', 'grad', 'accumulate'),
-    expect {name: (sum, sum of magnitudes)} and grad {name: bool} of each statement target."""
+    expect {name: (sum, sum of magnitudes, shape)} and grads {name: whether it needs grad} of each
+    statement target."""
 
     def __init__(self, name, seed, leaves, stmts, outputs, loss, single, mode, expect, grads):
         self.name, self.seed, self.leaves, self.stmts = name, seed, leaves, stmts
@@ -260,8 +256,7 @@ class Program:
                 return None
             outs = [live[-1]]
         single = self.single if self.single in outs else next(o for o in outs if self.grads[o])
-        # inputs nothing reads any more go too (one that requires grad is kept: its None gradient
-        # is still checked, and the program keeps a leaf that needs one)
+        # inputs nothing reads any more go too, unless none that requires grad would be left
         leaves = [lf for lf in self.leaves if any(_reads(e, lf.name) for _, e in kept) or lf.name in outs]
         if not any(lf.requires_grad for lf in leaves):
             leaves = self.leaves
