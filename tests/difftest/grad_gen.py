@@ -832,7 +832,8 @@ def op_where(g):
     if len(set(mt.data)) < 2 and len(mt.data) > 1:  # all true or all false: nothing is selected
         return None
     a, va = _operand_for(g, vc.t.shape) if rng.random() < 0.5 else (c, vc)
-    if a is None:
+    # a broadcasts with c, not always with a mask that c was compared against another tensor for
+    if a is None or bshape(mt.shape, va.t.shape) is None or prod(bshape(mt.shape, va.t.shape)) > MAX_NUMEL:
         return None
     if rng.random() < 0.5:
         # masked_fill: the mask must broadcast to a's shape, not past it
