@@ -237,10 +237,7 @@ std::shared_ptr<const SnapTraining> snapTraining(const SnapEntry& se, const runt
         g.ops = 0;
         for (const SnapNode& n : g.nodes) g.ops += n.kind != SnapNode::Kind::Input && n.kind != SnapNode::Kind::Parameter && n.kind != SnapNode::Kind::Output;
     };
-    if (!t.ok) { // no graphs past the captured one: say why only
-        graph(tr->joint, "joint", t.joint, nullptr, 0);
-        return tr;
-    }
+    if (!t.ok) return tr; // no graphs past the captured one: say why only
     graph(tr->forward, "training forward", tc.forwardGraph.printable, tc.forward.get(), tc.forwardGraph.nodes.size());
     graph(tr->backward, "backward", tc.backwardGraph.printable, tc.backward.get(), tc.backwardGraph.nodes.size());
     graph(tr->joint, "joint", t.joint, nullptr, 0);
