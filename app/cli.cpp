@@ -43,7 +43,8 @@ std::string usage() {
            "                                                 run the script and save the window (or one pane) as a PNG;\n"
            "                                                 panes: source, graph, fusion, kernels, guards, timing, output, problems,\n"
            "                                                 partition; --select picks a script line's nodes first, as a click on\n"
-           "                                                 it does; --graph draws one of a training entry's graphs; --partition-step\n"
+           "                                                 it does; --graph draws one of a training entry's graphs (backward: with\n"
+           "                                                 a saved value's details); --partition-step\n"
            "                                                 goes to that decision of the training partition\n"
            "       fuselab --version\n"
            "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";

@@ -122,6 +122,20 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
             const QStringList kinds = {"captured", "training", "backward", "joint"};
             w.graphsPane()->setGraphKind(fl::viz::GraphKind(std::max(0, int(kinds.indexOf(QString::fromStdString(picks.graph))))));
             settle(w);
+            // the backward: the details of its first saved value that the forward computed (not an input)
+            const fl::inspect::SnapEntry* shown = w.graphsPane()->shownGraph();
+            const fl::inspect::SnapEntry* captured = w.graphsPane()->currentEntry() >= 0 ? &snap->entries[size_t(w.graphsPane()->currentEntry())] : nullptr;
+            if (picks.graph == "backward" && shown && captured && captured->training)
+                for (size_t i = 0; i < captured->training->savedFrom.size(); ++i) {
+                    int from = captured->training->savedFrom[i];
+                    if (from < 0 || captured->nodes[size_t(from)].kind == fl::inspect::SnapNode::Kind::Input ||
+                        captured->nodes[size_t(from)].kind == fl::inspect::SnapNode::Kind::Parameter)
+                        continue;
+                    w.graphsPane()->graphView()->selectNodes({int(i)});
+                    w.graphsPane()->showNodeDetails(int(i));
+                    break;
+                }
+            settle(w);
         }
         if (picks.partitionStep >= 0) w.partitionPane()->setStep(picks.partitionStep);
         if (picks.line > 0) w.selectLine(picks.line);
@@ -136,6 +150,7 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
             w.raisePane(name);
             if (name != "source") w.floatPane(name, QSize(1200, name == "guards" || name == "output" ? 420 : 720));
             settle(w);
+            if (name == "partition") w.partitionPane()->graphView()->fit(), settle(w); // laid out while docked: fill the floating pane
             target = w.pane(QString::fromStdString(paneName));
         }
         bool ok = target->grab().save(QString::fromStdString(screenshot));

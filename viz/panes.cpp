@@ -324,7 +324,7 @@ void GraphsPane::showNodeDetails(int id) {
             if (int(g) != id && e.groupsAt.back()[g] == e.groupsAt.back()[size_t(id)]) group.push_back(int(g));
     row("fusion group", group.empty() ? QString("alone") : QString("with %1").arg(links(group)));
     details_->setHtml(QString("<p><b>%1</b> &nbsp; <i>%2</i></p><table cellspacing=0 cellpadding=1>%3</table>")
-                          .arg(shown(n), saved ? "saved by the forward for the backward" : kinds[int(n.kind)], rows));
+                          .arg((saved ? "saved: " : "") + shown(n), saved ? "saved by the forward for the backward" : kinds[int(n.kind)], rows));
 }
 
 // What a node has to do with compiled training: a backward node's forward origin (a link that
@@ -981,6 +981,15 @@ void FusionPane::refresh() {
 
 // ---------------------------------------------------------------- partition
 
+namespace {
+// A decided value as the graph names it: a parameter by its attribute path ("2.weight").
+QString valueName(const SnapEntry& e, const inspect::SnapPartition& d) {
+    if (d.node >= 0 && size_t(d.node) < e.nodes.size() && e.nodes[size_t(d.node)].kind == SnapNode::Kind::Parameter)
+        return q(parameterPath(d.name));
+    return q(d.name);
+}
+} // namespace
+
 PartitionPane::PartitionPane(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(Qt::Horizontal, this);
     graph_ = new GraphView(split);
@@ -1049,7 +1058,7 @@ void PartitionPane::setEntry(int index) {
         if (t)
             for (size_t i = 0; i < t->decisions.size(); ++i) {
                 const auto& d = t->decisions[i];
-                auto* it = new QListWidgetItem(QString("%1. %2 — %3%4").arg(i + 1).arg(q(d.name), d.saved ? "saved" : "recomputed",
+                auto* it = new QListWidgetItem(QString("%1. %2 — %3%4").arg(i + 1).arg(valueName(*e, d), d.saved ? "saved" : "recomputed",
                                                                                    d.bytes ? " (" + bytesText(d.bytes) + ")" : QString()), list_);
                 it->setToolTip(q(d.reason));
                 QPixmap swatch(12, 12);
@@ -1125,12 +1134,12 @@ void PartitionPane::refresh() {
     QString where;
     if (d.node >= 0 && size_t(d.node) < e.nodes.size()) {
         const SnapNode& fn = e.nodes[size_t(d.node)];
-        where = QString("forward node <b>%1</b> (%2%3)").arg(q(fn.name).toHtmlEscaped(), q(fn.shape).toHtmlEscaped(),
+        where = QString("forward node <b>%1</b> (%2%3)").arg(q(fn.name).toHtmlEscaped() + (fn.kind == SnapNode::Kind::Parameter ? ", a parameter" : fn.kind == SnapNode::Kind::Input ? ", an input" : ""), q(fn.shape).toHtmlEscaped(),
                                                              fn.line > 0 ? QString(", line %1").arg(fn.line) : QString());
     }
     text_->setHtml(QString("<p><b>Decision %1 of %2</b>: <code>%3</code> is <span style='background:%4'>&nbsp;<b>%5</b>&nbsp;</span></p>"
                            "<p>%6%7</p><p><b>Why</b>: %8</p>")
-                       .arg(step_).arg(n).arg(q(d.name).toHtmlEscaped(), keyColour(d.saved ? kSavedKey : kRecomputedKey).name(),
+                       .arg(step_).arg(n).arg(valueName(e, d).toHtmlEscaped(), keyColour(d.saved ? kSavedKey : kRecomputedKey).name(),
                                               d.saved ? "saved for the backward" : "recomputed in the backward", where,
                                               d.bytes ? QString("; %1").arg(bytesText(d.bytes)) : QString(), q(d.reason).toHtmlEscaped()));
     if (d.node >= 0) graph_->selectNodes({d.node});
