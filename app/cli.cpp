@@ -38,10 +38,14 @@ std::string usage() {
            "       fuselab api --coverage [--missing] [--json]\n"
            "                                                 which of torch 1.13's public names Fuselab provides, per namespace\n"
            "       fuselab --screenshot OUT.png [--pane NAME | --raise NAME,...] [--select LINE]\n"
-           "               [--fusion-filter rejected|involving] [MODEL.py]\n"
+           "               [--fusion-filter rejected|involving] [--graph captured|training|backward|joint]\n"
+           "               [--partition-step N] [MODEL.py]\n"
            "                                                 run the script and save the window (or one pane) as a PNG;\n"
-           "                                                 panes: source, graph, fusion, kernels, guards, timing, output, problems;\n"
-           "                                                 --select picks a script line's nodes first, as a click on it does\n"
+           "                                                 panes: source, graph, fusion, kernels, guards, timing, output, problems,\n"
+           "                                                 partition; --select picks a script line's nodes first, as a click on\n"
+           "                                                 it does; --graph draws one of a training entry's graphs (backward: with\n"
+           "                                                 a saved value's details); --partition-step\n"
+           "                                                 goes to that decision of the training partition\n"
            "       fuselab --version\n"
            "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";
 }

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -74,6 +75,8 @@ bool haveDisplay() {
 struct ShotPicks {
     int line = 0;
     std::string fusionFilter;
+    std::string graph;      // captured | training | backward | joint: the Graphs pane's graph of the first training entry
+    int partitionStep = -1; // the partition stepper's step (-1: the last)
 };
 
 #ifdef FUSELAB_HAVE_GUI
@@ -81,7 +84,9 @@ struct ShotPicks {
 void settle(fl::app::MainWindow& w) {
     QElapsedTimer t;
     t.start();
-    auto busy = [&w] { return w.graphsPane()->graphView()->isLayingOut() || w.fusionPane()->graphView()->isLayingOut(); };
+    auto busy = [&w] {
+        return w.graphsPane()->graphView()->isLayingOut() || w.fusionPane()->graphView()->isLayingOut() || w.partitionPane()->graphView()->isLayingOut();
+    };
     do {
         QApplication::processEvents(QEventLoop::AllEvents, 50);
         if (busy()) QThread::msleep(10);
@@ -109,6 +114,30 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
         w.run();
         loop.exec();
         settle(w);
+        if (!picks.graph.empty()) {
+            // the first entry with compiled training, drawn as its training graph
+            const fl::inspect::Snapshot* snap = w.snapshot();
+            for (size_t i = 0; snap && i < snap->entries.size(); ++i)
+                if (snap->entries[i].training) { w.graphsPane()->selectEntry(int(i)); break; }
+            const QStringList kinds = {"captured", "training", "backward", "joint"};
+            w.graphsPane()->setGraphKind(fl::viz::GraphKind(std::max(0, int(kinds.indexOf(QString::fromStdString(picks.graph))))));
+            settle(w);
+            // the backward: the details of its first saved value that the forward computed (not an input)
+            const fl::inspect::SnapEntry* shown = w.graphsPane()->shownGraph();
+            const fl::inspect::SnapEntry* captured = w.graphsPane()->currentEntry() >= 0 ? &snap->entries[size_t(w.graphsPane()->currentEntry())] : nullptr;
+            if (picks.graph == "backward" && shown && captured && captured->training)
+                for (size_t i = 0; i < captured->training->savedFrom.size(); ++i) {
+                    int from = captured->training->savedFrom[i];
+                    if (from < 0 || captured->nodes[size_t(from)].kind == fl::inspect::SnapNode::Kind::Input ||
+                        captured->nodes[size_t(from)].kind == fl::inspect::SnapNode::Kind::Parameter)
+                        continue;
+                    w.graphsPane()->graphView()->selectNodes({int(i)});
+                    w.graphsPane()->showNodeDetails(int(i));
+                    break;
+                }
+            settle(w);
+        }
+        if (picks.partitionStep >= 0) w.partitionPane()->setStep(picks.partitionStep);
         if (picks.line > 0) w.selectLine(picks.line);
         if (picks.fusionFilter == "rejected") w.fusionPane()->setRejectedOnly(true);
         if (picks.fusionFilter == "involving") w.fusionPane()->setInvolvingSelected(true);
@@ -121,6 +150,7 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
             w.raisePane(name);
             if (name != "source") w.floatPane(name, QSize(1200, name == "guards" || name == "output" ? 420 : 720));
             settle(w);
+            if (name == "partition") w.partitionPane()->graphView()->fit(), settle(w); // laid out while docked: fill the floating pane
             target = w.pane(QString::fromStdString(paneName));
         }
         bool ok = target->grab().save(QString::fromStdString(screenshot));
@@ -218,6 +248,15 @@ static int runFuselab(int argc, char** argv) {
             }
             continue;
         }
+        if (a == "--graph" && i + 1 < args.size()) {
+            picks.graph = args[++i];
+            if (picks.graph != "captured" && picks.graph != "training" && picks.graph != "backward" && picks.graph != "joint") {
+                std::cerr << "fuselab: --graph takes captured, training, backward or joint\n";
+                return 2;
+            }
+            continue;
+        }
+        if (a == "--partition-step" && i + 1 < args.size()) { picks.partitionStep = std::atoi(args[++i].c_str()); continue; }
         if ((a == "--pane" || a == "--raise") && i + 1 < args.size()) {
             std::string v = args[++i];
 #ifdef FUSELAB_HAVE_GUI
@@ -235,8 +274,9 @@ static int runFuselab(int argc, char** argv) {
         model = a;
     }
 #ifdef FUSELAB_HAVE_GUI
-    if ((!pane.empty() || !raise.empty() || picks.line || !picks.fusionFilter.empty()) && screenshot.empty()) {
-        std::cerr << "fuselab: --pane, --raise, --select and --fusion-filter go with --screenshot\n";
+    if ((!pane.empty() || !raise.empty() || picks.line || !picks.fusionFilter.empty() || !picks.graph.empty() || picks.partitionStep >= 0) &&
+        screenshot.empty()) {
+        std::cerr << "fuselab: --pane, --raise, --select, --fusion-filter, --graph and --partition-step go with --screenshot\n";
         return 2;
     }
     // A screenshot needs no display: without one, Qt draws offscreen.

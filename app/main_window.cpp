@@ -38,7 +38,7 @@
 namespace fl::app {
 
 namespace {
-constexpr int kStateVersion = 2; // of the saved dock layout
+constexpr int kStateVersion = 3; // of the saved dock layout (3: the Partition pane)
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -84,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     guards_ = new fl::viz::GuardsPane(this);
     kernels_ = new fl::viz::KernelsPane(this);
     fusion_ = new fl::viz::FusionPane(this);
+    partition_ = new fl::viz::PartitionPane(this);
     output_ = new QPlainTextEdit(this);
     output_->setObjectName("outputView");
     output_->setReadOnly(true);
@@ -104,10 +105,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addPane("Timing", "timing", timing_, Qt::BottomDockWidgetArea);
     addPane("Output", "output", output_, Qt::BottomDockWidgetArea);
     addPane("Problems", "problems", problems_, Qt::BottomDockWidgetArea);
+    addPane("Partition", "partition", partition_, Qt::RightDockWidgetArea);
     // the graph and the kernels side by side: a node clicked shows its kernel with no tab to
     // switch (split before the fusion tab joins the graph: a tabbed dock cannot be split)
     splitDockWidget(docks_[0], docks_[2], Qt::Horizontal);
     tabifyDockWidget(docks_[0], docks_[1]);
+    tabifyDockWidget(docks_[1], docks_[7]);
     tabifyDockWidget(docks_[3], docks_[4]);
     tabifyDockWidget(docks_[3], docks_[5]);
     tabifyDockWidget(docks_[3], docks_[6]);
@@ -127,7 +130,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         kernels_->showKernel(k, nodes);
         raisePane("kernels");
     });
-    connect(graphs_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
+    connect(graphs_->graphView(), &fl::viz::GraphView::nodeClicked, this, &MainWindow::clickNode);
+    connect(graphs_, &fl::viz::GraphsPane::forwardNodeActivated, this, [this](int id) {
+        graphs_->setGraphKind(fl::viz::GraphKind::Captured);
+        selectNodes({id});
+    });
+    connect(graphs_, &fl::viz::GraphsPane::graphKindChanged, this, [this] { source_->setHighlightedLines({}); });
+    connect(kernels_, &fl::viz::KernelsPane::backwardNodesActivated, this, [this](const std::vector<int>& n) {
+        graphs_->setGraphKind(fl::viz::GraphKind::Backward);
+        selectNodes(n, true);
+    });
+    // the partition's graph is the captured one
+    connect(partition_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) {
+        graphs_->setGraphKind(fl::viz::GraphKind::Captured);
+        selectNodes({id});
+    });
+    connect(partition_, &fl::viz::PartitionPane::stepChanged, this, [this](int step) {
+        const inspect::SnapEntry* e = graphs_->currentEntry() >= 0 && snap_ ? &snap_->entries[size_t(graphs_->currentEntry())] : nullptr;
+        if (!e || !e->training || step <= 0 || size_t(step) > e->training->decisions.size()) return;
+        int node = e->training->decisions[size_t(step - 1)].node;
+        if (node >= 0 && size_t(node) < e->nodes.size() && e->nodes[size_t(node)].line > 0) source_->setHighlightedLines({e->nodes[size_t(node)].line});
+    });
     connect(fusion_->graphView(), &fl::viz::GraphView::nodeClicked, this, [this](int id) { selectNodes({id}); });
     connect(kernels_, &fl::viz::KernelsPane::nodesActivated, this, [this](const std::vector<int>& n) { selectNodes(n, true); });
     connect(guards_, &fl::viz::GuardsPane::lineActivated, this, [this](int line) { source_->setHighlightedLines({line}); });
@@ -174,7 +197,7 @@ QDockWidget* MainWindow::addPane(const QString& title, const QString& name, QWid
     return dock;
 }
 
-QStringList MainWindow::paneNames() { return {"source", "graph", "fusion", "kernels", "guards", "timing", "output", "problems"}; }
+QStringList MainWindow::paneNames() { return {"source", "graph", "fusion", "kernels", "guards", "timing", "output", "problems", "partition"}; }
 
 QWidget* MainWindow::pane(const QString& name) const {
     if (name == "source") return source_;
@@ -256,7 +279,7 @@ void MainWindow::buildMenus() {
     cancelAct_->setEnabled(false);
 
     viewMenu_ = menuBar()->addMenu("&View");
-    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards and recompiles", "&Timing", "&Output", "&Problems"};
+    const QStringList titles = {"&Source", "&Graphs", "&Fusion", "&Kernels", "G&uards and recompiles", "&Timing", "&Output", "&Problems", "P&artition"};
     for (int i = 0; i < paneNames().size(); ++i) {
         QString name = paneNames()[i];
         QAction* a = viewMenu_->addAction(titles[i], this, [this, name] { raisePane(name); });
@@ -328,6 +351,7 @@ void MainWindow::clearResults() {
     guards_->setSnapshot(snap_);
     kernels_->setSnapshot(snap_);
     fusion_->setSnapshot(snap_);
+    partition_->setSnapshot(snap_);
     graphs_->graphView()->searchBox()->clear();
     fusion_->graphView()->searchBox()->clear();
     timing_->setProfile(profiler::Profile{});
@@ -557,6 +581,7 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
             fusion_->setSnapshot(snap_);
             if (snap_->entries.empty()) source_->setLineTints({});
         },
+        [this] { partition_->setSnapshot(snap_); },
         std::move(done)});
     auto next = std::make_shared<std::function<void(size_t)>>();
     *next = [this, steps, next, snap = snap_](size_t i) {
@@ -744,6 +769,7 @@ void MainWindow::entryChanged(int index) {
     if (!snap_ || index < 0) return;
     kernels_->setEntry(index);
     fusion_->setEntry(index);
+    partition_->setEntry(index);
     guards_->showEntry(index);
     const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     QMap<int, QColor> tints;
@@ -757,6 +783,14 @@ void MainWindow::selectLine(int line) {
     if (fileBox_ && fileBox_->currentIndex() > 0) return; // an imported file: its lines are not the script's
     if (!snap_ || line <= 0) return;
     int current = graphs_->currentEntry();
+    // A training graph shown: its nodes of that line, else the captured graphs'.
+    if (const inspect::SnapEntry* shown = graphs_->shownGraph(); shown && graphs_->graphKind() != fl::viz::GraphKind::Captured) {
+        std::vector<int> nodes;
+        for (const auto& n : shown->nodes)
+            if (n.line == line && n.kind != inspect::SnapNode::Kind::Output) nodes.push_back(n.id);
+        if (!nodes.empty()) { selectNodes(nodes); return; }
+        graphs_->setGraphKind(fl::viz::GraphKind::Captured);
+    }
     // The current entry first, then the others in order.
     std::vector<int> order;
     if (current >= 0) order.push_back(current);
@@ -799,6 +833,7 @@ void MainWindow::selectMark(int line) {
                         break;
                     }
             graphs_->selectEntry(i);
+            graphs_->setGraphKind(fl::viz::GraphKind::Captured);
             raisePane("graph");
             if (!nodes.empty()) selectNodes(nodes);
             source_->setHighlightedLines({line});
@@ -824,13 +859,34 @@ void MainWindow::selectMark(int line) {
     selectLine(line);
 }
 
+void MainWindow::clickNode(int id) {
+    const inspect::SnapEntry* shown = graphs_->shownGraph();
+    const int index = graphs_->currentEntry();
+    if (shown && graphs_->graphKind() == fl::viz::GraphKind::Backward) {
+        const inspect::SnapEntry& captured = snap_->entries[size_t(index)];
+        const auto& from = captured.training->savedFrom;
+        if (id >= 0 && size_t(id) < from.size() && from[size_t(id)] >= 0 && size_t(from[size_t(id)]) < captured.nodes.size()) {
+            // the bridge: a saved value is a node of the forward
+            const int f = from[size_t(id)];
+            graphs_->setGraphKind(fl::viz::GraphKind::Captured);
+            selectNodes({f});
+            status_->setText(QString("Saved for the backward: %1, computed by the forward (the Backward tab goes back)")
+                                 .arg(QString::fromStdString(captured.nodes[size_t(f)].name)));
+            return;
+        }
+    }
+    selectNodes({id});
+}
+
 void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
     int index = graphs_->currentEntry();
-    if (!snap_ || index < 0 || nodes.empty()) return;
-    const inspect::SnapEntry& e = snap_->entries[size_t(index)];
+    const inspect::SnapEntry* shown = graphs_->shownGraph();
+    if (!snap_ || index < 0 || !shown || nodes.empty()) return;
+    const inspect::SnapEntry& e = *shown;
+    const fl::viz::GraphKind kind = graphs_->graphKind();
     graphs_->graphView()->selectNodes(nodes);
     graphs_->showNodeDetails(nodes.front());
-    fusion_->setSelectedNode(nodes.front());
+    if (kind == fl::viz::GraphKind::Captured) fusion_->setSelectedNode(nodes.front());
     QList<int> lines;
     int kernel = -1;
     for (int id : nodes) {
@@ -840,6 +896,9 @@ void MainWindow::selectNodes(const std::vector<int>& nodes, bool fromKernel) {
         if (kernel < 0) kernel = n.kernel;
     }
     source_->setHighlightedLines(lines);
+    // the Kernels pane lists the entry's kernels, then the backward's
+    if (kind == fl::viz::GraphKind::Backward) kernel = kernel >= 0 ? kernels_->backwardRow(kernel) : -1;
+    else if (kind != fl::viz::GraphKind::Captured) kernel = -1;
     if (!fromKernel && kernel >= 0) kernels_->showKernel(kernel, nodes);
 }
 

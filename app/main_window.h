@@ -61,10 +61,11 @@ public:
     QTreeWidget* problemsView() const { return problems_; }
     fl::viz::KernelsPane* kernelsPane() const { return kernels_; }
     fl::viz::FusionPane* fusionPane() const { return fusion_; }
+    fl::viz::PartitionPane* partitionPane() const { return partition_; }
     fl::viz::TimingView* timingView() const { return timing_; }
     const inspect::Snapshot* snapshot() const { return snap_.get(); }
-    // The widget of a pane by name: source, graph, guards, kernels, fusion, timing, output
-    // (nullptr for another name).
+    // The widget of a pane by name: source, graph, guards, kernels, fusion, timing, output,
+    // problems, partition (nullptr for another name).
     QWidget* pane(const QString& name) const;
     static QStringList paneNames();
     void raisePane(const QString& name);
@@ -74,7 +75,10 @@ public:
     // nodes picked in the current entry.
     void selectLine(int line);
     void selectMark(int line);
+    // Nodes of the graph the Graphs pane draws (the captured one, or a training graph).
     void selectNodes(const std::vector<int>& nodes, bool fromKernel = false);
+    // A node clicked in the Graphs pane: a saved value of the backward selects the forward node it holds.
+    void clickNode(int id);
 
 Q_SIGNALS:
     void runFinished(int exitCode);
@@ -106,6 +110,7 @@ private:
     fl::viz::GuardsPane* guards_ = nullptr;
     fl::viz::KernelsPane* kernels_ = nullptr;
     fl::viz::FusionPane* fusion_ = nullptr;
+    fl::viz::PartitionPane* partition_ = nullptr;
     fl::viz::TimingView* timing_ = nullptr;
     QTreeWidget* problems_ = nullptr; // what is wrong, and where: the run's problems
     QList<QDockWidget*> docks_;

@@ -136,7 +136,7 @@ void tuneForSize(Agraph_t* g, int boxCount) {
 
 std::string nodeTitle(const GraphNodeData& node) {
     using Kind = GraphNodeData::Kind;
-    if (node.kind == Kind::Input || node.kind == Kind::Parameter) return node.name;
+    if (node.kind == Kind::Input || node.kind == Kind::Parameter || node.kind == Kind::Saved) return node.name;
     if (node.kind == Kind::Output) return "output";
     // "torch.nn.functional.gelu" -> "gelu", "aten::mm" -> "mm".
     size_t cut = node.op.find_last_of(".:");

@@ -52,7 +52,7 @@ QPointF toPoint(const LayoutPoint& p) { return QPointF(p.x, p.y); }
 struct GraphView::Style {
     bool dark = false;
     QColor background, text, dimText, border, edge, neutralFill, collapsedFill, clusterFill,
-        clusterBorder, selection, match;
+        clusterBorder, selection, match, bridge;
     QFont font, smallFont;
     double charWidth = 7, lineHeight = 15;
 
@@ -70,6 +70,7 @@ struct GraphView::Style {
         clusterBorder = mix(background, text, 0.3);
         selection = pal.color(QPalette::Highlight);
         match = dark ? QColor(255, 190, 60) : QColor(230, 130, 0);
+        bridge = dark ? QColor(206, 147, 216) : QColor(123, 31, 162); // saved for backward: violet, no kernel's fill
         font = base;
         font.setPointSizeF(9);
         smallFont = base;
@@ -106,6 +107,8 @@ double paintNodeBox(QPainter* p, const QRectF& r, GraphNodeData::Kind kind, bool
         case Kind::Fallback: pen.setStyle(Qt::DashLine); pen.setWidthF(1.6); break;
         case Kind::Output: pen.setColor(st.text); pen.setWidthF(2.5); radius = r.height() / 2; break;
         case Kind::Op: break;
+        case Kind::Saved: pen.setColor(st.bridge); pen.setWidthF(3); radius = r.height() / 2; break;
+        case Kind::Recomputed: pen.setColor(st.bridge); pen.setStyle(Qt::DashDotLine); pen.setWidthF(2); break;
         }
     }
     p->setPen(pen);
@@ -792,14 +795,20 @@ struct LegendEntry {
     int fill = -2;     // -2: neutral, -1: none, else a colour key
     int outline = 0;   // 1: selection, 2: search match
 };
-const std::vector<LegendEntry>& legendEntries() {
+const std::vector<LegendEntry>& legendEntries(bool training) {
     using K = GraphNodeData::Kind;
     static const std::vector<LegendEntry> entries = {
         {"input", K::Input}, {"parameter (dotted)", K::Parameter}, {"op, filled with its kernel's colour", K::Op, false, 0},
         {"library call (double border)", K::Extern, false, 1}, {"runs eagerly (dashed)", K::Fallback}, {"output", K::Output},
         {"collapsed module (double-click)", K::Op, true}, {"selected", K::Op, false, -2, 1}, {"search match", K::Op, false, -2, 2},
     };
-    return entries;
+    // the training graphs add the bridge between forward and backward
+    static const std::vector<LegendEntry> withTraining = [] {
+        std::vector<LegendEntry> e = entries;
+        e.insert(e.begin() + 6, {{"saved by the forward (violet)", K::Saved}, {"recomputed from saved values", K::Recomputed, false, 0}});
+        return e;
+    }();
+    return training ? withTraining : entries;
 }
 constexpr int kSwatchW = 30, kSwatchH = 16, kGap = 14;
 } // namespace
@@ -813,18 +822,25 @@ GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent), style_(std::make_un
 
 GraphLegend::~GraphLegend() = default;
 
+void GraphLegend::setTraining(bool on) {
+    if (on == training_) return;
+    training_ = on;
+    updateGeometry();
+    update();
+}
+
 QStringList GraphLegend::entries() const {
     QStringList out;
-    for (const LegendEntry& e : legendEntries()) out << e.label;
+    for (const LegendEntry& e : legendEntries(training_)) out << e.label;
     return out;
 }
 
 // Entry rectangles for a width: left to right, wrapping.
-static std::vector<QRect> legendRects(const QFontMetrics& fm, int width) {
+static std::vector<QRect> legendRects(const QFontMetrics& fm, int width, bool training) {
     std::vector<QRect> out;
     int x = 4, y = 4;
     const int h = std::max(kSwatchH, fm.height()) + 4;
-    for (const LegendEntry& e : legendEntries()) {
+    for (const LegendEntry& e : legendEntries(training)) {
         int w = kSwatchW + 6 + fm.horizontalAdvance(e.label);
         if (x > 4 && x + w > width - 4) x = 4, y += h;
         out.emplace_back(x, y, w, h);
@@ -835,7 +851,7 @@ static std::vector<QRect> legendRects(const QFontMetrics& fm, int width) {
 
 bool GraphLegend::hasHeightForWidth() const { return true; }
 int GraphLegend::heightForWidth(int w) const {
-    std::vector<QRect> r = legendRects(fontMetrics(), w);
+    std::vector<QRect> r = legendRects(fontMetrics(), w, training_);
     return r.empty() ? 0 : r.back().bottom() + 5;
 }
 QSize GraphLegend::sizeHint() const { return {400, heightForWidth(width() > 0 ? width() : 400)}; }
@@ -849,8 +865,8 @@ void GraphLegend::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     style_->update(palette(), font());
-    std::vector<QRect> rects = legendRects(fontMetrics(), width());
-    const auto& entries = legendEntries();
+    std::vector<QRect> rects = legendRects(fontMetrics(), width(), training_);
+    const auto& entries = legendEntries(training_);
     for (size_t i = 0; i < entries.size(); ++i) {
         const LegendEntry& e = entries[i];
         QRectF box(rects[i].x() + 2, rects[i].center().y() - kSwatchH / 2.0, kSwatchW - 6, kSwatchH - 2);

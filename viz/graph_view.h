@@ -140,6 +140,8 @@ public:
     explicit GraphLegend(QWidget* parent = nullptr);
     ~GraphLegend() override;
     QStringList entries() const; // the labels, in order
+    // Adds the training graphs' styles: saved by the forward, recomputed in the backward.
+    void setTraining(bool on);
     bool hasHeightForWidth() const override;
     int heightForWidth(int w) const override;
     QSize sizeHint() const override;
@@ -150,6 +152,7 @@ protected:
 
 private:
     std::unique_ptr<GraphView::Style> style_;
+    bool training_ = false;
 };
 
 } // namespace fl::viz

@@ -15,6 +15,7 @@
 #include <QSlider>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -31,6 +32,7 @@ namespace fl::viz {
 
 using inspect::SnapEntry;
 using inspect::SnapNode;
+using inspect::SnapTraining;
 
 namespace {
 
@@ -95,6 +97,34 @@ GraphData graphDataOf(const SnapEntry& e) {
     return g;
 }
 
+const SnapEntry* graphOf(const SnapEntry& e, GraphKind kind) {
+    if (kind == GraphKind::Captured) return &e;
+    const SnapTraining* t = e.training.get();
+    if (!t) return nullptr;
+    const SnapEntry& g = kind == GraphKind::TrainingForward ? t->forward : kind == GraphKind::Backward ? t->backward : t->joint;
+    return g.nodes.empty() ? nullptr : &g;
+}
+
+GraphData backwardGraphDataOf(const SnapEntry& e) {
+    if (!e.training) return {};
+    const SnapTraining& t = *e.training;
+    GraphData g = graphDataOf(t.backward);
+    g.title = e.id + " backward";
+    for (GraphNodeData& d : g.nodes) {
+        const size_t i = size_t(d.id);
+        const int from = i < t.savedFrom.size() ? t.savedFrom[i] : -1;
+        if (from >= 0 && size_t(from) < e.nodes.size()) {
+            const SnapNode& f = e.nodes[size_t(from)];
+            d.kind = GraphNodeData::Kind::Saved;
+            d.name = "saved: " + (f.kind == SnapNode::Kind::Parameter ? parameterPath(f.name) : f.name);
+            d.module = f.module;
+        } else if (i < t.recomputedFrom.size() && t.recomputedFrom[i] >= 0) {
+            d.kind = GraphNodeData::Kind::Recomputed;
+        }
+    }
+    return g;
+}
+
 std::vector<int> colourKeysAt(const SnapEntry& e, int step) {
     std::vector<int> keys(e.nodes.size(), -1);
     if (e.groupsAt.empty()) return keys;
@@ -141,6 +171,19 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
     auto* rl = new QVBoxLayout(right);
     rl->setContentsMargins(0, 0, 0, 0);
     caption_ = captionLabel(right);
+    // an entry with compiled training draws any of its graphs; the tabs show only for such an entry
+    graphTabs_ = new QTabBar(right);
+    graphTabs_->setObjectName("graphKindTabs");
+    graphTabs_->setDocumentMode(true);
+    graphTabs_->setExpanding(false);
+    for (const char* t : {"Forward (captured)", "Training forward", "Backward", "Joint"}) graphTabs_->addTab(t);
+    graphTabs_->setTabToolTip(0, "The graph Dynamo captured, as its calls without grad run it");
+    graphTabs_->setTabToolTip(1, "The forward that calls with grad run: the captured graph, also returning the values saved for the backward");
+    graphTabs_->setTabToolTip(2, "The backward graph: saved values and output grads in (violet: what the forward saved), "
+                                 "forward nodes recomputed (violet dash-dot), one grad per input that requires grad out");
+    graphTabs_->setTabToolTip(3, "The joint graph before the partition: forward nodes, then the derivative rules' nodes");
+    graphTabs_->setVisible(false);
+    connect(graphTabs_, &QTabBar::currentChanged, this, [this](int i) { if (i >= 0) setGraphKind(GraphKind(i)); });
     auto* vsplit = new QSplitter(Qt::Vertical, right);
     graph_ = new GraphView(vsplit);
     graph_->setObjectName("graphView");
@@ -153,6 +196,7 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
     vsplit->setSizes({360, 240});
     legend_ = new GraphLegend(right);
     rl->addWidget(caption_);
+    rl->addWidget(graphTabs_);
     rl->addWidget(vsplit, 1);
     rl->addWidget(legend_);
     connect(details_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
@@ -161,6 +205,7 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
         if (s.startsWith("node:")) Q_EMIT nodeLinkActivated(value);
         else if (s.startsWith("line:")) Q_EMIT lineLinkActivated(value);
         else if (s.startsWith("kernel:")) Q_EMIT kernelLinkActivated(value);
+        else if (s.startsWith("forward:")) Q_EMIT forwardNodeActivated(value);
     });
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
@@ -180,6 +225,7 @@ void GraphsPane::setSnapshot(SnapshotP s) {
     snap_ = std::move(s);
     current_ = -1;
     showNodeDetails(-1);
+    graphTabs_->setVisible(false);
     tree_->clear();
     std::map<std::string, QTreeWidgetItem*> frames; // by function + file + line of the frame
     for (size_t i = 0; i < snap_->entries.size(); ++i) {
@@ -197,7 +243,9 @@ void GraphsPane::setSnapshot(SnapshotP s) {
             fr->setText(1, "recompile limit hit");
             fr->setToolTip(1, "the frame reached the recompile limit: calls that match none of its entries run eagerly");
         }
-        auto* it = new QTreeWidgetItem(fr, {q(e.id), q(e.status), QString::number(e.ops)});
+        QString status = q(e.status);
+        if (e.training) status += e.training->compiled ? " + backward" : " + eager backward";
+        auto* it = new QTreeWidgetItem(fr, {q(e.id), status, QString::number(e.ops)});
         it->setData(0, Qt::UserRole, int(i));
         QString tip = QString("%1 guards").arg(e.guards.size());
         if (!e.backend.empty()) tip += ", compiled by " + q(e.backend);
@@ -220,12 +268,14 @@ QString GraphsPane::caption() const {
 
 void GraphsPane::showNodeDetails(int id) {
     detailsNode_ = -1;
-    if (!snap_ || current_ < 0 || id < 0 || size_t(id) >= snap_->entries[size_t(current_)].nodes.size()) {
+    const SnapEntry* graph = shownGraph();
+    if (!graph || id < 0 || size_t(id) >= graph->nodes.size()) {
         details_->setHtml("<p>Click a node to see its details.</p>");
         return;
     }
     detailsNode_ = id;
-    const SnapEntry& e = snap_->entries[size_t(current_)];
+    const SnapEntry& e = *graph;
+    const SnapEntry& captured = snap_->entries[size_t(current_)];
     const SnapNode& n = e.nodes[size_t(id)];
     auto shown = [&](const SnapNode& x) { return q(x.kind == SnapNode::Kind::Parameter ? parameterPath(x.name) : x.name).toHtmlEscaped(); };
     auto link = [&](int other) { return QString("<a href=\"node:%1\">%2</a>").arg(other).arg(shown(e.nodes[size_t(other)])); };
@@ -238,6 +288,8 @@ void GraphsPane::showNodeDetails(int id) {
     for (const SnapNode& m : e.nodes)
         if (std::find(m.inputs.begin(), m.inputs.end(), id) != m.inputs.end()) users.push_back(m.id);
     static const char* kinds[] = {"graph input", "parameter", "op", "library call", "runs eagerly", "output"};
+    const bool saved = kind_ == GraphKind::Backward && captured.training && size_t(id) < captured.training->savedFrom.size() &&
+                       captured.training->savedFrom[size_t(id)] >= 0;
     const bool call = n.kind != SnapNode::Kind::Input && n.kind != SnapNode::Kind::Parameter && n.kind != SnapNode::Kind::Output;
     QString rows;
     auto row = [&](const QString& k, const QString& v) { rows += "<tr><td style='padding-right:10px;color:gray'>" + k + "</td><td>" + v + "</td></tr>"; };
@@ -255,10 +307,13 @@ void GraphsPane::showNodeDetails(int id) {
     row("source", src);
     row("inputs", links(n.inputs));
     row("users", links(users));
+    trainingRows(captured, id, row);
+    // the Kernels pane lists the entry's kernels, then the backward's
+    const int kernelRow = kind_ == GraphKind::Captured ? n.kernel : kind_ == GraphKind::Backward && n.kernel >= 0 ? int(captured.kernels.size()) + n.kernel : -1;
     if (n.kernel >= 0 && size_t(n.kernel) < e.kernels.size()) {
         const auto& k = e.kernels[size_t(n.kernel)];
-        row("kernel", QString("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> <a href=\"kernel:%2\">%3</a> (%4)")
-                          .arg(keyColour(n.kernel).name()).arg(n.kernel).arg(q(k.name).toHtmlEscaped(), q(k.kind)));
+        const QString name = kernelRow >= 0 ? QString("<a href=\"kernel:%1\">%2</a>").arg(kernelRow).arg(q(k.name).toHtmlEscaped()) : q(k.name).toHtmlEscaped();
+        row("kernel", QString("<span style='background:%1'>&nbsp;&nbsp;&nbsp;</span> %2 (%3)").arg(keyColour(n.kernel).name(), name, q(k.kind)));
     } else {
         row("kernel", "—");
     }
@@ -269,7 +324,79 @@ void GraphsPane::showNodeDetails(int id) {
             if (int(g) != id && e.groupsAt.back()[g] == e.groupsAt.back()[size_t(id)]) group.push_back(int(g));
     row("fusion group", group.empty() ? QString("alone") : QString("with %1").arg(links(group)));
     details_->setHtml(QString("<p><b>%1</b> &nbsp; <i>%2</i></p><table cellspacing=0 cellpadding=1>%3</table>")
-                          .arg(shown(n), kinds[int(n.kind)], rows));
+                          .arg((saved ? "saved: " : "") + shown(n), saved ? "saved by the forward for the backward" : kinds[int(n.kind)], rows));
+}
+
+// What a node has to do with compiled training: a backward node's forward origin (a link that
+// selects the forward node), a captured node's partition decision.
+void GraphsPane::trainingRows(const SnapEntry& captured, int id, const std::function<void(const QString&, const QString&)>& row) const {
+    const SnapTraining* t = captured.training.get();
+    if (!t) return;
+    auto forwardLink = [&](int f) {
+        if (f < 0 || size_t(f) >= captured.nodes.size()) return QString("—");
+        const SnapNode& n = captured.nodes[size_t(f)];
+        const QString name = q(n.kind == SnapNode::Kind::Parameter ? parameterPath(n.name) : n.name).toHtmlEscaped();
+        return QString("forward node <a href=\"forward:%1\">%2</a>%3").arg(f).arg(name).arg(n.line > 0 ? QString(", line %1").arg(n.line) : QString());
+    };
+    const size_t i = size_t(id);
+    if (kind_ == GraphKind::Backward) {
+        if (i < t->savedFrom.size() && t->savedFrom[i] >= 0) row("saved from", forwardLink(t->savedFrom[i]));
+        if (i < t->recomputedFrom.size() && t->recomputedFrom[i] >= 0) row("recomputes", forwardLink(t->recomputedFrom[i]));
+        if (i < t->tangentOf.size() && t->tangentOf[i] >= 0) row("grad of", QString("output %1 of the forward").arg(t->tangentOf[i]));
+        return;
+    }
+    if (kind_ != GraphKind::Captured) return;
+    for (const inspect::SnapPartition& d : t->decisions)
+        if (d.node == id)
+            row("for backward", QString("<b>%1</b>%2: %3").arg(d.saved ? "saved" : "recomputed", d.bytes ? " (" + bytesText(d.bytes) + ")" : QString(),
+                                                              q(d.reason).toHtmlEscaped()));
+}
+
+const SnapEntry* GraphsPane::shownGraph() const {
+    if (!snap_ || current_ < 0 || size_t(current_) >= snap_->entries.size()) return nullptr;
+    return graphOf(snap_->entries[size_t(current_)], kind_);
+}
+
+void GraphsPane::setGraphKind(GraphKind kind) {
+    if (!snap_ || current_ < 0) return;
+    if (!graphOf(snap_->entries[size_t(current_)], kind)) kind = GraphKind::Captured;
+    {
+        QSignalBlocker b(graphTabs_);
+        graphTabs_->setCurrentIndex(int(kind));
+    }
+    if (kind == kind_) return;
+    kind_ = kind;
+    drawGraph();
+    Q_EMIT graphKindChanged(kind_);
+}
+
+// The caption's line about compiled training: eager or compiled, what is saved and recomputed.
+QString GraphsPane::trainingCaption(const SnapEntry& e) const {
+    const SnapTraining* t = e.training.get();
+    if (!t) return QString();
+    if (!t->compiled) return "<br>Training: <span style='color:#b26a00'>the backward runs eagerly</span>: " + q(t->why).toHtmlEscaped();
+    int saved = 0, recomputed = 0;
+    int64_t bytes = 0;
+    for (const auto& d : t->decisions) {
+        (d.saved ? saved : recomputed)++;
+        if (d.saved) bytes += d.bytes;
+    }
+    int bk = 0;
+    for (const auto& k : t->backward.kernels) bk += k.kind == "kernel";
+    return QString("<br>Training: compiled backward, %1 ops; %2 values saved (%3), %4 recomputed; %5; %6 calls with grad, %7 backward() calls")
+        .arg(t->backward.ops).arg(saved).arg(bytesText(bytes)).arg(recomputed)
+        .arg(t->backward.status == "compiled" ? QString("%1 backward kernels").arg(bk) : QString("backward not compiled yet (no backward() ran)"))
+        .arg(t->calls).arg(t->backwardCalls);
+}
+
+void GraphsPane::drawGraph() {
+    const SnapEntry& e = snap_->entries[size_t(current_)];
+    const SnapEntry* g = graphOf(e, kind_);
+    if (!g) g = &e, kind_ = GraphKind::Captured;
+    graph_->setGraph(kind_ == GraphKind::Backward ? backwardGraphDataOf(e) : graphDataOf(*g));
+    graph_->setGroups(colourKeysAt(*g, int(g->groupsAt.size()) - 1));
+    legend_->setTraining(kind_ != GraphKind::Captured);
+    showNodeDetails(-1);
 }
 
 void GraphsPane::selectEntry(int index) {
@@ -295,13 +422,18 @@ void GraphsPane::selectEntry(int index) {
                       .arg(q(b.reason).toHtmlEscaped());
             break;
         }
-    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8")
+    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8%9")
                           .arg(q(e.id), frameName(e).toHtmlEscaped())
                           .arg(e.ops).arg(kernels).arg(libs).arg(eager)
-                          .arg(e.status == "compiled" ? "" : " — " + q(e.status), why));
-    graph_->setGraph(graphDataOf(e));
-    graph_->setGroups(colourKeysAt(e, int(e.groupsAt.size()) - 1));
-    showNodeDetails(-1);
+                          .arg(e.status == "compiled" ? "" : " — " + q(e.status), why, trainingCaption(e)));
+    // the same graph of the next entry when it has one (stepping entries keeps the backward shown)
+    graphTabs_->setVisible(e.training && graphOf(e, GraphKind::Backward));
+    if (!graphOf(e, kind_)) kind_ = GraphKind::Captured;
+    {
+        QSignalBlocker b(graphTabs_);
+        graphTabs_->setCurrentIndex(int(kind_));
+    }
+    drawGraph();
     Q_EMIT entrySelected(index);
 }
 
@@ -456,9 +588,13 @@ KernelsPane::KernelsPane(QWidget* parent) : QWidget(parent) {
     });
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { if (i > 0) showModuleText(); });
     connect(code_, &CodeView::lineClicked, this, [this](int line) {
-        if (!snap_ || entry_ < 0 || kernel_ < 0) return;
-        const auto& k = snap_->entries[size_t(entry_)].kernels[size_t(kernel_)];
-        if (line - 1 < int(k.lineNodes.size()) && !k.lineNodes[size_t(line - 1)].empty()) Q_EMIT nodesActivated(k.lineNodes[size_t(line - 1)]);
+        int index = -1;
+        const SnapEntry* g = entryOfRow(kernel_, index);
+        if (!g) return;
+        const auto& k = g->kernels[size_t(index)];
+        if (line - 1 >= int(k.lineNodes.size()) || k.lineNodes[size_t(line - 1)].empty()) return;
+        if (isBackwardRow(kernel_)) Q_EMIT backwardNodesActivated(k.lineNodes[size_t(line - 1)]);
+        else Q_EMIT nodesActivated(k.lineNodes[size_t(line - 1)]);
     });
 }
 
@@ -492,6 +628,22 @@ void KernelsPane::setEntry(int index) {
         swatch.fill(keyColour(int(k)));
         it->setIcon(QIcon(swatch));
     }
+    // the backward's kernels after the forward's, marked
+    if (const inspect::SnapTraining* t = e.training.get(); t && t->compiled) {
+        for (size_t k = 0; k < t->backward.kernels.size(); ++k) {
+            const auto& kn = t->backward.kernels[k];
+            auto* it = new QListWidgetItem(QString("%1  (backward%2)").arg(q(kn.name), kn.kind == "kernel" ? "" : ", " + q(kn.kind)), list_);
+            it->setToolTip(q(kn.name) + "\nof the backward graph (compiled at the first backward())");
+            it->setForeground(QColor("#7b1fa2"));
+            QPixmap swatch(12, 12);
+            swatch.fill(keyColour(int(k)));
+            it->setIcon(QIcon(swatch));
+        }
+        if (t->backward.status != "compiled") {
+            auto* it = new QListWidgetItem("backward: not compiled yet (it is compiled at the first backward())", list_);
+            it->setFlags(Qt::NoItemFlags);
+        }
+    }
     irShown_ = false;
     if (tabs_->currentIndex() > 0) showModuleText();
     if (e.kernels.empty()) {
@@ -507,11 +659,35 @@ void KernelsPane::setEntry(int index) {
     showKernel(first);
 }
 
-void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
-    if (!snap_ || entry_ < 0) return;
+const SnapEntry* KernelsPane::entryOfRow(int row, int& k) const {
+    k = -1;
+    if (!snap_ || entry_ < 0 || row < 0) return nullptr;
     const SnapEntry& e = snap_->entries[size_t(entry_)];
-    if (k < 0 || size_t(k) >= e.kernels.size()) return;
-    const auto& kn = e.kernels[size_t(k)];
+    if (size_t(row) < e.kernels.size()) { k = row; return &e; }
+    const inspect::SnapTraining* t = e.training.get();
+    const size_t b = size_t(row) - e.kernels.size();
+    if (!t || !t->compiled || b >= t->backward.kernels.size()) return nullptr;
+    k = int(b);
+    return &t->backward;
+}
+
+bool KernelsPane::isBackwardRow(int row) const {
+    int k;
+    return entryOfRow(row, k) && size_t(row) >= snap_->entries[size_t(entry_)].kernels.size();
+}
+
+int KernelsPane::backwardRow(int k) const {
+    if (!snap_ || entry_ < 0) return -1;
+    int row = int(snap_->entries[size_t(entry_)].kernels.size()) + k, index;
+    return k >= 0 && entryOfRow(row, index) ? row : -1;
+}
+
+void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
+    int index = -1;
+    const SnapEntry* g = entryOfRow(k, index);
+    if (!g) return;
+    const SnapEntry& e = *g;
+    const auto& kn = e.kernels[size_t(index)];
     if (k != kernel_) {
         kernel_ = k;
         {
@@ -525,11 +701,11 @@ void KernelsPane::showKernel(int k, const std::vector<int>& nodes) {
         QString how = e.backend == "disk" ? "loaded from the disk cache"
                       : e.backend.empty() ? "not compiled"
                                           : "compiled by " + q(e.backend) + (e.cache == "miss" ? "" : " (" + q(e.cache) + " cache)");
-        caption_->setText(QString("<b>%1</b> (%2) — %3 graph nodes%4; %5")
+        caption_->setText(QString("%6<b>%1</b> (%2) — %3 graph nodes%4; %5")
                               .arg(q(kn.name).toHtmlEscaped(), q(kn.kind))
                               .arg(kn.nodes.size())
                               .arg(lines.isEmpty() ? "" : ", script lines " + lines)
-                              .arg(how));
+                              .arg(how, &e == &snap_->entries[size_t(entry_)] ? QString() : QString("<span style='color:#7b1fa2'>backward</span> ")));
     }
     QList<int> hl;
     for (size_t i = 0; i < kn.lineNodes.size(); ++i)
@@ -801,6 +977,172 @@ void FusionPane::refresh() {
         graph_->selectNodes(pair);
     }
     text_->setHtml(html);
+}
+
+// ---------------------------------------------------------------- partition
+
+namespace {
+// A decided value as the graph names it: a parameter by its attribute path ("2.weight").
+QString valueName(const SnapEntry& e, const inspect::SnapPartition& d) {
+    if (d.node >= 0 && size_t(d.node) < e.nodes.size() && e.nodes[size_t(d.node)].kind == SnapNode::Kind::Parameter)
+        return q(parameterPath(d.name));
+    return q(d.name);
+}
+} // namespace
+
+PartitionPane::PartitionPane(QWidget* parent) : QWidget(parent) {
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    graph_ = new GraphView(split);
+    graph_->setObjectName("partitionGraph");
+    auto* side = new QWidget(split);
+    auto* sl = new QVBoxLayout(side);
+    sl->setContentsMargins(4, 0, 0, 0);
+    summary_ = captionLabel(side);
+    summary_->setObjectName("partitionSummary");
+    auto* buttons = new QHBoxLayout;
+    first_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSkipBackward), "", side);
+    prev_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekBackward), "", side);
+    next_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSeekForward), "", side);
+    last_ = new QPushButton(style()->standardIcon(QStyle::SP_MediaSkipForward), "", side);
+    first_->setToolTip("Before any decision");
+    prev_->setToolTip("Previous decision");
+    next_->setToolTip("Next decision");
+    last_->setToolTip("The last decision: the partition the backward uses");
+    for (QPushButton* b : {first_, prev_, next_, last_}) { b->setFixedWidth(40); buttons->addWidget(b); }
+    position_ = new QLabel(side);
+    buttons->addWidget(position_, 1);
+    slider_ = new QSlider(Qt::Horizontal, side);
+    slider_->setObjectName("partitionSlider");
+    slider_->setPageStep(1);
+    text_ = new QTextBrowser(side);
+    text_->setObjectName("partitionText");
+    list_ = new QListWidget(side);
+    list_->setObjectName("partitionList");
+    list_->setUniformItemSizes(true);
+    sl->addWidget(summary_);
+    sl->addLayout(buttons);
+    sl->addWidget(slider_);
+    sl->addWidget(text_, 2);
+    sl->addWidget(list_, 3);
+    split->setSizes({600, 420});
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(split);
+    connect(first_, &QPushButton::clicked, this, &PartitionPane::first);
+    connect(prev_, &QPushButton::clicked, this, &PartitionPane::previous);
+    connect(next_, &QPushButton::clicked, this, &PartitionPane::next);
+    connect(last_, &QPushButton::clicked, this, &PartitionPane::last);
+    connect(slider_, &QSlider::valueChanged, this, [this](int v) { setStep(v); });
+    connect(list_, &QListWidget::currentRowChanged, this, [this](int row) { if (row >= 0) setStep(row + 1); });
+}
+
+void PartitionPane::setSnapshot(SnapshotP s) {
+    snap_ = std::move(s);
+    entry_ = -2; // setEntry redraws even the same index
+    setEntry(snap_->entries.empty() ? -1 : 0);
+}
+
+int PartitionPane::stepCount() const {
+    if (!snap_ || entry_ < 0 || !snap_->entries[size_t(entry_)].training) return 1;
+    return int(snap_->entries[size_t(entry_)].training->decisions.size()) + 1;
+}
+
+void PartitionPane::setEntry(int index) {
+    if (!snap_ || index == entry_) return;
+    entry_ = index < 0 || size_t(index) >= snap_->entries.size() ? -1 : index;
+    const SnapEntry* e = entry_ >= 0 ? &snap_->entries[size_t(entry_)] : nullptr;
+    const SnapTraining* t = e ? e->training.get() : nullptr;
+    {
+        QSignalBlocker b(list_);
+        list_->clear();
+        if (t)
+            for (size_t i = 0; i < t->decisions.size(); ++i) {
+                const auto& d = t->decisions[i];
+                auto* it = new QListWidgetItem(QString("%1. %2 — %3%4").arg(i + 1).arg(valueName(*e, d), d.saved ? "saved" : "recomputed",
+                                                                                   d.bytes ? " (" + bytesText(d.bytes) + ")" : QString()), list_);
+                it->setToolTip(q(d.reason));
+                QPixmap swatch(12, 12);
+                swatch.fill(keyColour(d.saved ? kSavedKey : kRecomputedKey));
+                it->setIcon(QIcon(swatch));
+            }
+    }
+    int saved = 0, recomputed = 0;
+    int64_t bytes = 0;
+    if (t)
+        for (const auto& d : t->decisions) (d.saved ? saved : recomputed)++, bytes += d.saved ? d.bytes : 0;
+    summary_->setText(!e ? "No compiled graph selected."
+                      : !t ? "This graph has no compiled training: no input of it requires grad (or it was called without grad)."
+                      : !t->compiled ? "<b>Training runs its backward eagerly</b>: " + q(t->why).toHtmlEscaped()
+                      : QString("<b>%1</b>: the backward reads %2 forward values; <span style='background:%3'>&nbsp;%4 saved&nbsp;</span> (%5 kept "
+                                "from forward to backward), <span style='background:%6'>&nbsp;%7 recomputed&nbsp;</span> in the backward.")
+                            .arg(q(e->id)).arg(saved + recomputed).arg(keyColour(kSavedKey).name()).arg(saved).arg(bytesText(bytes))
+                            .arg(keyColour(kRecomputedKey).name()).arg(recomputed));
+    graph_->setGraph(t ? graphDataOf(*e) : GraphData{});
+    step_ = -1;
+    setStep(stepCount() - 1);
+}
+
+void PartitionPane::setStep(int step) {
+    step = std::clamp(step, 0, stepCount() - 1);
+    if (step == step_) return;
+    step_ = step;
+    refresh();
+    Q_EMIT stepChanged(step_);
+}
+
+QString PartitionPane::decisionText() const { return text_->toPlainText(); }
+QString PartitionPane::summary() const { return summary_->text(); }
+
+void PartitionPane::refresh() {
+    const int n = stepCount() - 1;
+    {
+        QSignalBlocker b(slider_);
+        slider_->setRange(0, n);
+        slider_->setValue(step_);
+    }
+    {
+        QSignalBlocker b(list_);
+        list_->setCurrentRow(step_ - 1);
+    }
+    position_->setText(QString("decision %1 of %2").arg(step_).arg(n));
+    first_->setEnabled(step_ > 0);
+    prev_->setEnabled(step_ > 0);
+    next_->setEnabled(step_ < n);
+    last_->setEnabled(step_ < n);
+    const SnapTraining* t = entry_ >= 0 ? snap_->entries[size_t(entry_)].training.get() : nullptr;
+    if (!t || n == 0) {
+        text_->setHtml(t ? "<p>The backward reads no forward value.</p>" : "<p>Open a script that trains a compiled model (calls it with "
+                                                                          "inputs or parameters that require grad, then backward()).</p>");
+        graph_->setGroups({});
+        return;
+    }
+    // the captured graph coloured by the decisions so far
+    const SnapEntry& e = snap_->entries[size_t(entry_)];
+    std::vector<int> keys(e.nodes.size(), -1);
+    for (int s = 0; s < step_; ++s) {
+        const auto& d = t->decisions[size_t(s)];
+        if (d.node >= 0 && size_t(d.node) < keys.size()) keys[size_t(d.node)] = d.saved ? kSavedKey : kRecomputedKey;
+    }
+    graph_->setGroups(keys);
+    if (step_ == 0) {
+        text_->setHtml(QString("<p><b>Before the partition</b>: the joint graph's backward reads values of the forward. For each, in order "
+                               "(%1 decisions), the partitioner decides: save it (the forward returns it and it stays alive until backward) "
+                               "or recompute it in the backward from values that are saved anyway.</p>").arg(n));
+        return;
+    }
+    const auto& d = t->decisions[size_t(step_ - 1)];
+    QString where;
+    if (d.node >= 0 && size_t(d.node) < e.nodes.size()) {
+        const SnapNode& fn = e.nodes[size_t(d.node)];
+        where = QString("forward node <b>%1</b> (%2%3)").arg(q(fn.name).toHtmlEscaped() + (fn.kind == SnapNode::Kind::Parameter ? ", a parameter" : fn.kind == SnapNode::Kind::Input ? ", an input" : ""), q(fn.shape).toHtmlEscaped(),
+                                                             fn.line > 0 ? QString(", line %1").arg(fn.line) : QString());
+    }
+    text_->setHtml(QString("<p><b>Decision %1 of %2</b>: <code>%3</code> is <span style='background:%4'>&nbsp;<b>%5</b>&nbsp;</span></p>"
+                           "<p>%6%7</p><p><b>Why</b>: %8</p>")
+                       .arg(step_).arg(n).arg(valueName(e, d).toHtmlEscaped(), keyColour(d.saved ? kSavedKey : kRecomputedKey).name(),
+                                              d.saved ? "saved for the backward" : "recomputed in the backward", where,
+                                              d.bytes ? QString("; %1").arg(bytesText(d.bytes)) : QString(), q(d.reason).toHtmlEscaped()));
+    if (d.node >= 0) graph_->selectNodes({d.node});
 }
 
 } // namespace fl::viz

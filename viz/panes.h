@@ -20,6 +20,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QSlider;
+class QTabBar;
 class QTabWidget;
 class QTextBrowser;
 class QTreeWidget;
@@ -36,6 +37,15 @@ using SnapshotP = std::shared_ptr<const inspect::Snapshot>;
 
 // The graph a snapshot entry draws.
 GraphData graphDataOf(const inspect::SnapEntry& e);
+
+// Which of an entry's graphs the Graphs pane draws: the captured forward, or (an entry with
+// compiled training) the training forward, the backward or the joint graph.
+enum class GraphKind { Captured, TrainingForward, Backward, Joint };
+// The snapshot entry that holds that graph's nodes (null: the entry has no such graph).
+const inspect::SnapEntry* graphOf(const inspect::SnapEntry& e, GraphKind kind);
+// The backward graph drawn with its bridge to the forward: saved values (named "saved: <the
+// forward node>") and recomputed forward nodes styled apart.
+GraphData backwardGraphDataOf(const inspect::SnapEntry& e);
 // Colour keys of each graph node after `step` fusion decisions: a group that is (or contains the
 // first node of) a final kernel takes that kernel's index, so the colours settle on the kernels'
 // as the steps go; other partial groups get keys of their own; -1 for nodes outside every group.
@@ -61,6 +71,12 @@ public:
     int detailsNode() const { return detailsNode_; }
     QTextBrowser* nodeDetails() const { return details_; }
     GraphLegend* legend() const { return legend_; }
+    // The graph drawn for the current entry (Captured unless the entry has training graphs).
+    void setGraphKind(GraphKind kind);
+    GraphKind graphKind() const { return kind_; }
+    QTabBar* graphTabs() const { return graphTabs_; }
+    // The entry holding the drawn graph's nodes (the current entry, or one of its training graphs).
+    const inspect::SnapEntry* shownGraph() const;
     // The script's text of a line, for the details' source row (the pane has no script).
     void setLineText(std::function<QString(int)> f) { lineText_ = std::move(f); }
 
@@ -70,11 +86,18 @@ Q_SIGNALS:
     void nodeLinkActivated(int id);
     void lineLinkActivated(int line);
     void kernelLinkActivated(int kernel);
+    void graphKindChanged(GraphKind kind);
+    void forwardNodeActivated(int id); // a link to the captured graph's node that a backward node comes from
 
 private:
+    void drawGraph();
+    void trainingRows(const inspect::SnapEntry& captured, int id, const std::function<void(const QString&, const QString&)>& row) const;
+    QString trainingCaption(const inspect::SnapEntry& e) const;
     SnapshotP snap_;
     int current_ = -1;
     int detailsNode_ = -1;
+    GraphKind kind_ = GraphKind::Captured;
+    QTabBar* graphTabs_;
     QTreeWidget* tree_;
     GraphView* graph_;
     QLabel* caption_;
@@ -113,11 +136,17 @@ public:
     QListWidget* kernelList() const { return list_; }
     CodeView* sourceView() const { return code_; }
     QList<int> highlightedLines() const;
+    // Backward kernels follow the entry's own in the list: kernel k of the backward graph is row
+    // backwardRow(k) (-1: none).
+    int backwardRow(int k) const;
+    bool isBackwardRow(int row) const;
 
 Q_SIGNALS:
     void nodesActivated(const std::vector<int>& nodes);
+    void backwardNodesActivated(const std::vector<int>& nodes); // nodes of the backward graph
 
 private:
+    const inspect::SnapEntry* entryOfRow(int row, int& k) const; // the graph that holds row's kernel, its index there
     void showModuleText();
     void foldMathHelpers();
     SnapshotP snap_;
@@ -176,6 +205,43 @@ private:
     QPushButton *first_, *prev_, *next_, *last_;
     QCheckBox *rejectedOnly_, *involving_;
     int selectedNode_ = -1;
+};
+
+// Compiled training's partition as a stepper: the partitioner's decisions in order (each forward
+// value the backward reads, saved or recomputed, its size and why), over the captured graph
+// coloured by what is saved and what is recomputed after each step.
+class PartitionPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit PartitionPane(QWidget* parent = nullptr);
+    void setSnapshot(SnapshotP s);
+    void setEntry(int index);
+    void setStep(int step);              // 0 .. decisions (clamped)
+    int step() const { return step_; }
+    int stepCount() const;               // decisions + 1
+    void first() { setStep(0); }
+    void previous() { setStep(step_ - 1); }
+    void next() { setStep(step_ + 1); }
+    void last() { setStep(stepCount() - 1); }
+    GraphView* graphView() const { return graph_; }
+    QListWidget* decisionList() const { return list_; }
+    QString decisionText() const;
+    QString summary() const;             // the line above the stepper
+    static constexpr int kSavedKey = 2, kRecomputedKey = 1; // colour keys (keyColour) of the two verdicts
+
+Q_SIGNALS:
+    void stepChanged(int step);
+
+private:
+    void refresh();
+    SnapshotP snap_;
+    int entry_ = -1, step_ = 0;
+    GraphView* graph_;
+    QSlider* slider_;
+    QLabel *position_, *summary_;
+    QTextBrowser* text_;
+    QListWidget* list_;
+    QPushButton *first_, *prev_, *next_, *last_;
 };
 
 } // namespace fl::viz

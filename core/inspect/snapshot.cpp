@@ -61,9 +61,50 @@ struct Groups {
     void join(int a, int b) { a = find(a), b = find(b); if (a != b) parent[std::max(a, b)] = std::min(a, b); }
 };
 
-void fillCompiled(SnapEntry& se, const capture::Entry& e, const Compiled& c, const std::string& file, const SnapshotOptions& o) {
+// The nodes of a graph as the window draws them.
+void fillNodes(SnapEntry& se, const graph::Graph& g, const std::string& file) {
+    std::map<const graph::Node*, int> index;
+    const auto& pnodes = g.nodes();
+    for (size_t i = 0; i < pnodes.size(); ++i) index[pnodes[i].get()] = int(i);
+    for (size_t i = 0; i < pnodes.size(); ++i) {
+        const graph::Node& n = *pnodes[i];
+        SnapNode sn;
+        sn.id = int(i);
+        sn.name = n.name;
+        sn.shape = shapeText(n.meta);
+        if (!n.meta.empty()) {
+            sn.dtype = n.meta[0].dtype;
+            if (!n.meta[0].strides.empty()) {
+                sn.strides = "[";
+                for (size_t d = 0; d < n.meta[0].strides.size(); ++d) sn.strides += (d ? ", " : "") + std::to_string(n.meta[0].strides[d]);
+                sn.strides += "]";
+            }
+        }
+        sn.module = n.modulePath;
+        sn.line = nodeLine(n, file, sn.col, sn.endCol);
+        for (auto& a : n.args) collectRefs(a, index, sn.inputs);
+        for (auto& [k, a] : n.kwargs) collectRefs(a, index, sn.inputs);
+        if (n.kind == graph::NodeKind::Placeholder) {
+            sn.op = "placeholder";
+            bool param = n.name.find("_parameters_") != std::string::npos || n.name.find("_buffers_") != std::string::npos;
+            sn.kind = param ? SnapNode::Kind::Parameter : SnapNode::Kind::Input;
+        } else if (n.kind == graph::NodeKind::Output) {
+            sn.op = "output", sn.kind = SnapNode::Kind::Output;
+        } else {
+            sn.op = n.target;
+        }
+        se.nodes.push_back(std::move(sn));
+    }
+}
+
+// `graphNodes`: the captured graph's nodes the code was made from (its output node included).
+void fillCompiled(SnapEntry& se, size_t graphNodes, const Compiled& c, const std::string& file, const SnapshotOptions& o) {
     const lower::Program& p = c.lowered.program;
-    size_t graphNodes = e.graph.nodes.size();
+    for (auto& n : p.nodes) {
+        if (n.graphNode < 0 || size_t(n.graphNode) >= se.nodes.size()) continue;
+        if (n.kind == lower::NodeKind::Extern) se.nodes[n.graphNode].kind = SnapNode::Kind::Extern;
+        if (n.kind == lower::NodeKind::Fallback) se.nodes[n.graphNode].kind = SnapNode::Kind::Fallback;
+    }
     auto graphNodesOf = [&](const std::vector<int>& prog) {
         std::vector<int> out;
         for (int pn : prog)
@@ -176,6 +217,54 @@ void fillCompiled(SnapEntry& se, const capture::Entry& e, const Compiled& c, con
     }
 }
 
+// Compiled training: its three graphs (the forward and backward with their code once compiled),
+// where each backward node comes from, and the partitioner's decisions.
+std::shared_ptr<const SnapTraining> snapTraining(const SnapEntry& se, const runtime::TrainingCode& tc, const std::string& file,
+                                                 const SnapshotOptions& o) {
+    auto tr = std::make_shared<SnapTraining>();
+    const autograd::Training& t = tc.graphs;
+    tr->compiled = tc.error.empty();
+    tr->why = tc.error;
+    tr->calls = tc.calls, tr->backwardCalls = tc.backwardCalls;
+    auto graph = [&](SnapEntry& g, const char* what, const graph::Graph& printable, const runtime::Compiled* code, size_t nodes) {
+        g.id = se.id + " " + what, g.function = se.function, g.qualname = se.qualname, g.file = se.file, g.line = se.line;
+        fillNodes(g, printable, file);
+        g.graphCode = graph::printGraph(printable);
+        g.status = code && code->ok ? "compiled" : code ? "error" : "not compiled";
+        if (code && !code->ok) g.note = code->error;
+        if (code && code->ok) fillCompiled(g, nodes, *code, file, o);
+        else g.groupsAt.push_back(std::vector<int>(g.nodes.size(), -1));
+        g.ops = 0;
+        for (const SnapNode& n : g.nodes) g.ops += n.kind != SnapNode::Kind::Input && n.kind != SnapNode::Kind::Parameter && n.kind != SnapNode::Kind::Output;
+    };
+    if (!t.ok) return tr; // no graphs past the captured one: say why only
+    graph(tr->forward, "training forward", tc.forwardGraph.printable, tc.forward.get(), tc.forwardGraph.nodes.size());
+    graph(tr->backward, "backward", tc.backwardGraph.printable, tc.backward.get(), tc.backwardGraph.nodes.size());
+    graph(tr->joint, "joint", t.joint, nullptr, 0);
+    tr->jointForwardNodes = int(se.nodes.size()) - 1;
+    const size_t nb = tr->backward.nodes.size();
+    tr->savedFrom.assign(nb, -1), tr->recomputedFrom.assign(nb, -1), tr->tangentOf.assign(nb, -1);
+    for (size_t i = 0; i < t.origin.size() && i < nb; ++i) {
+        const autograd::BackwardNode& b = t.origin[i];
+        if (b.kind == autograd::BackwardNode::Saved && size_t(b.index) < t.saved.size()) tr->savedFrom[i] = t.saved[size_t(b.index)].node;
+        if (b.kind == autograd::BackwardNode::Recomputed) tr->recomputedFrom[i] = b.index;
+        if (b.kind == autograd::BackwardNode::Tangent && size_t(b.index) < t.tangents.size()) tr->tangentOf[i] = t.tangents[size_t(b.index)];
+    }
+    // A saved placeholder shows where it is read from: the forward node's script line.
+    for (size_t i = 0; i < nb; ++i) {
+        int from = tr->savedFrom[i];
+        if (from >= 0 && size_t(from) < se.nodes.size() && tr->backward.nodes[i].line == 0) tr->backward.nodes[i].line = se.nodes[size_t(from)].line;
+    }
+    for (const autograd::Decision& d : t.decisions) {
+        SnapPartition p;
+        p.name = d.name, p.saved = d.saved, p.bytes = d.bytes, p.reason = d.reason, p.node = d.value.node;
+        for (size_t i = 0; i < nb && p.backwardNode < 0; ++i)
+            if ((d.saved ? tr->savedFrom[i] : tr->recomputedFrom[i]) == d.value.node) p.backwardNode = int(i);
+        tr->decisions.push_back(std::move(p));
+    }
+    return tr;
+}
+
 } // namespace
 
 int scriptLineIn(const std::string& text, const std::string& file) {
@@ -206,47 +295,11 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
             se.ops = e.graph.ops;
             for (auto& g : e.guards) se.guards.push_back({g.describe(), g.userLine, scriptLineIn(g.userLine, file)});
             if (e.status == capture::EntryStatus::Compiled) se.graphCode = graph::printGraph(e.graph.printable);
-            std::map<const graph::Node*, int> index;
-            const auto& pnodes = e.graph.printable.nodes();
-            for (size_t i = 0; i < pnodes.size(); ++i) index[pnodes[i].get()] = int(i);
-            for (size_t i = 0; i < pnodes.size(); ++i) {
-                const graph::Node& n = *pnodes[i];
-                SnapNode sn;
-                sn.id = int(i);
-                sn.name = n.name;
-                sn.shape = shapeText(n.meta);
-                if (!n.meta.empty()) {
-                    sn.dtype = n.meta[0].dtype;
-                    if (!n.meta[0].strides.empty()) {
-                        sn.strides = "[";
-                        for (size_t d = 0; d < n.meta[0].strides.size(); ++d) sn.strides += (d ? ", " : "") + std::to_string(n.meta[0].strides[d]);
-                        sn.strides += "]";
-                    }
-                }
-                sn.module = n.modulePath;
-                sn.line = nodeLine(n, file, sn.col, sn.endCol);
-                for (auto& a : n.args) collectRefs(a, index, sn.inputs);
-                for (auto& [k, a] : n.kwargs) collectRefs(a, index, sn.inputs);
-                if (n.kind == graph::NodeKind::Placeholder) {
-                    sn.op = "placeholder";
-                    bool param = n.name.find("_parameters_") != std::string::npos || n.name.find("_buffers_") != std::string::npos;
-                    sn.kind = param ? SnapNode::Kind::Parameter : SnapNode::Kind::Input;
-                } else if (n.kind == graph::NodeKind::Output) {
-                    sn.op = "output", sn.kind = SnapNode::Kind::Output;
-                } else {
-                    sn.op = n.target;
-                }
-                se.nodes.push_back(std::move(sn));
-            }
+            fillNodes(se, e.graph.printable, file);
             const Compiled* compiled = compiledOf(e);
             if (compiled && compiled->ok) {
-                const lower::Program& p = compiled->lowered.program;
-                for (auto& n : p.nodes) {
-                    if (n.graphNode < 0 || size_t(n.graphNode) >= se.nodes.size()) continue;
-                    if (n.kind == lower::NodeKind::Extern) se.nodes[n.graphNode].kind = SnapNode::Kind::Extern;
-                    if (n.kind == lower::NodeKind::Fallback) se.nodes[n.graphNode].kind = SnapNode::Kind::Fallback;
-                }
-                fillCompiled(se, e, *compiled, file, o);
+                fillCompiled(se, e.graph.nodes.size(), *compiled, file, o);
+                if (compiled->training) se.training = snapTraining(se, *compiled->training, file, o);
             } else {
                 se.backend = "reference";
                 if (e.compiled) se.note = e.compiled->error;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,8 @@ struct SnapGuard {
     int line = 0;               // that line in the script (0: none)
 };
 
+struct SnapTraining;
+
 struct SnapEntry {
     std::string id;             // "0/1"
     std::string function, file;
@@ -81,6 +84,37 @@ struct SnapEntry {
     std::string ir, assembly;   // when asked for
     double traceMs = 0, lowerMs = 0, fuseMs = 0, codegenMs = 0, jitMs = 0; // compile phases
     int calls = 0;
+    // Compiled training, for a graph whose inputs require grad (null: none of them does).
+    std::shared_ptr<const SnapTraining> training;
+};
+
+// One choice of the training partitioner, in order: a forward value the backward reads is saved
+// (kept from the forward until backward) or recomputed in the backward.
+struct SnapPartition {
+    std::string name;           // the forward value ("gelu", "L_x_")
+    bool saved = true;
+    int64_t bytes = 0;          // its size (0: unknown)
+    std::string reason;         // one line: why
+    int node = -1;              // its node in the captured graph (SnapEntry::nodes)
+    int backwardNode = -1;      // its saved placeholder, or the node that recomputes it, in the backward (-1: none)
+};
+
+// Compiled training of an entry (core/autograd, core/runtime TrainingCode): the graphs as the
+// graph view draws them, what bridges forward and backward, and the partitioner's decisions.
+// `forward` and `backward` carry kernels, fusion decisions and groups once compiled (the
+// training forward at the first call with grad, the backward at the first backward()).
+struct SnapTraining {
+    bool compiled = false;      // calls with grad run the compiled forward and backward
+    std::string why;            // else why they take the eager-backward path
+    SnapEntry forward;          // the captured graph also returning the saved values
+    SnapEntry backward;         // (saved..., tangents...) -> one grad per input that requires grad
+    SnapEntry joint;            // forward nodes (the captured graph's ids), then the rules' backward nodes
+    std::vector<int> savedFrom;      // per backward node: the captured node a saved placeholder holds, else -1
+    std::vector<int> recomputedFrom; // per backward node: the captured node it recomputes, else -1
+    std::vector<int> tangentOf;      // per backward node: the output position a tangent is the grad of, else -1
+    int jointForwardNodes = 0;  // joint nodes before the first backward one
+    std::vector<SnapPartition> decisions;
+    int calls = 0, backwardCalls = 0;
 };
 
 

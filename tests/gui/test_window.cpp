@@ -423,6 +423,106 @@ private Q_SLOTS:
         QVERIFY(std::find(sel.begin(), sel.end(), g.inputs[0]) != sel.end());
     }
 
+    // Compiled training: an entry trained with backward() draws its backward graph, the saved
+    // values styled as the bridge from the forward (named by, and leading to, the forward node
+    // each holds); the partition stepper walks the saved / recomputed decisions; the backward's
+    // kernels are listed and marked.
+    void trainingShowsTheBackwardAndThePartition() {
+        fl::app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openExample(":/models/mlp_training.py");
+        QVERIFY(runAndSettle(w));
+        const fl::inspect::Snapshot* snap = w.snapshot();
+        int entry = -1;
+        for (size_t i = 0; i < snap->entries.size() && entry < 0; ++i)
+            if (snap->entries[i].training) entry = int(i);
+        QVERIFY2(entry >= 0, "no entry with compiled training");
+        const fl::inspect::SnapEntry& e = snap->entries[size_t(entry)];
+        const fl::inspect::SnapTraining& t = *e.training;
+        QVERIFY2(t.compiled, t.why.c_str());
+        QVERIFY(!t.backward.nodes.empty() && !t.decisions.empty());
+        QVERIFY2(t.backward.status == "compiled" && !t.backward.kernels.empty(), "the script ran backward(): its kernels exist");
+
+        fl::viz::GraphsPane* g = w.graphsPane();
+        g->selectEntry(entry);
+        QVERIFY(g->graphTabs()->isVisible());
+        QCOMPARE(g->graphTabs()->tabText(2), QString("Backward"));
+        g->graphTabs()->setCurrentIndex(2); // as a click on the tab does
+        QCOMPARE(g->graphKind(), fl::viz::GraphKind::Backward);
+        QTRY_VERIFY_WITH_TIMEOUT(!g->graphView()->isLayingOut(), 30000);
+        // the backward graph is drawn: its nodes, the saved ones styled apart and named by their forward node
+        const fl::viz::GraphData& drawn = g->graphView()->graph();
+        QCOMPARE(drawn.nodes.size(), t.backward.nodes.size());
+        int saved = -1, savedCount = 0;
+        for (const auto& n : drawn.nodes)
+            if (n.kind == fl::viz::GraphNodeData::Kind::Saved) {
+                ++savedCount;
+                const int from = t.savedFrom[size_t(n.id)];
+                QVERIFY(from >= 0);
+                const auto kind = e.nodes[size_t(from)].kind;
+                if (kind == fl::inspect::SnapNode::Kind::Parameter) QVERIFY(QString::fromStdString(n.name).startsWith("saved: ")); // by its path: "saved: 2.weight"
+                else QCOMPARE(QString::fromStdString(n.name), "saved: " + QString::fromStdString(e.nodes[size_t(from)].name));
+                if (saved < 0 && kind != fl::inspect::SnapNode::Kind::Input && kind != fl::inspect::SnapNode::Kind::Parameter) saved = n.id;
+            }
+        int decidedSaved = 0;
+        for (const auto& d : t.decisions) decidedSaved += d.saved;
+        QCOMPARE(savedCount, decidedSaved);
+        QVERIFY2(saved >= 0, "a saved value that the forward computed (not an input)");
+        QVERIFY(g->legend()->entries().contains("saved by the forward (violet)"));
+        // real pixels: the saved values' violet outline is on screen (centred on one, at a scale that draws outlines)
+        g->graphView()->selectNodes({saved});
+        QTest::qWait(30);
+        QImage img = g->graphView()->grab().toImage();
+        int violet = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                QColor c = img.pixelColor(x, y);
+                violet += std::abs(c.red() - 123) < 40 && std::abs(c.green() - 31) < 40 && std::abs(c.blue() - 162) < 40;
+            }
+        QVERIFY2(violet > 20, qPrintable(QString("violet pixels of the saved values: %1").arg(violet)));
+        // a saved value's details name its forward node; a click on it selects that node in the forward
+        g->showNodeDetails(saved);
+        const int from = t.savedFrom[size_t(saved)];
+        QVERIFY2(g->nodeDetails()->toHtml().contains(QString("forward:%1").arg(from)), qPrintable(g->nodeDetails()->toPlainText()));
+        Q_EMIT g->graphView()->nodeClicked(saved);
+        QTest::qWait(20);
+        QCOMPARE(g->graphKind(), fl::viz::GraphKind::Captured);
+        QCOMPARE(g->detailsNode(), from);
+        std::vector<int> sel = g->graphView()->selectedNodes();
+        QVERIFY(std::find(sel.begin(), sel.end(), from) != sel.end());
+        QVERIFY2(g->nodeDetails()->toPlainText().contains("for backward"), qPrintable(g->nodeDetails()->toPlainText()));
+
+        // the backward's kernels, marked, after the forward's; a line of one selects backward nodes
+        fl::viz::KernelsPane* k = w.kernelsPane();
+        QListWidget* list = k->kernelList();
+        QCOMPARE(list->count(), int(e.kernels.size() + t.backward.kernels.size()));
+        QVERIFY(list->item(int(e.kernels.size()))->text().contains("(backward"));
+        QVERIFY(!list->item(0)->text().contains("backward"));
+
+        // the partition stepper: each decision, saved or recomputed, and why, its value highlighted
+        w.raisePane("partition");
+        fl::viz::PartitionPane* p = w.partitionPane();
+        QCOMPARE(p->stepCount(), int(t.decisions.size()) + 1);
+        QCOMPARE(p->decisionList()->count(), int(t.decisions.size()));
+        QVERIFY2(p->summary().contains("saved") && p->summary().contains("recomputed"), qPrintable(p->summary()));
+        QTRY_VERIFY_WITH_TIMEOUT(!p->graphView()->isLayingOut(), 30000);
+        for (int s = 1; s <= int(t.decisions.size()); ++s) {
+            p->setStep(s);
+            const auto& d = t.decisions[size_t(s - 1)];
+            const QString text = p->decisionText();
+            QVERIFY2(text.contains(d.saved ? "saved for the backward" : "recomputed in the backward"), qPrintable(text));
+            QVERIFY2(text.contains(QString::fromStdString(d.reason)), qPrintable(text));
+            QVERIFY2(p->graphView()->selectedNodes() == std::vector<int>{d.node}, qPrintable(QString("decision %1 highlights its value").arg(s)));
+        }
+        int recomputed = 0;
+        for (const auto& d : t.decisions) recomputed += !d.saved;
+        QVERIFY2(recomputed > 0, "the MLP's gelus are recomputed from the saved linears");
+        p->first();
+        QVERIFY(p->decisionText().contains("Before the partition"));
+    }
+
     // The legend names each node style, and no kernel's colour is the red of a graph break.
     void legendNamesTheStylesAndKernelsAreNeverRed() {
         fl::app::MainWindow w;
