@@ -132,6 +132,9 @@ struct JointBuild {
             Arg o = out->args[i].kind == Arg::Kind::NodeRef ? toJoint(out->args[i]) : out->args[i];
             outs.push_back(o);
             if (!needsGrad(o)) continue;
+            bool again = false; // the same value returned twice gets one tangent (eager returns one tensor twice)
+            for (int p : t.tangents) again = again || (outs[size_t(p)].node == o.node && outs[size_t(p)].index == o.index);
+            if (again) continue;
             TensorMeta m = *detail::metaOf(o);
             m.requiresGrad = false;
             graph::Node& tan = J.addPlaceholder("tangents_" + std::to_string(t.tangents.size() + 1), m);

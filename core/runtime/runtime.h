@@ -49,6 +49,9 @@ struct TrainingCode {
     capture::CapturedGraph forwardGraph; // the training forward as runnable ops (printable: graphs' forward)
     capture::CapturedGraph backwardGraph; // the backward as runnable ops (printable: graphs' backward)
     std::shared_ptr<Compiled> forward, backward; // null until first needed
+    // per backward output: the tangents its value depends on. A gradient none of whose tangents
+    // was given (the outputs it flows from were not used) is None, as in eager, not zeros.
+    std::vector<std::vector<int>> outputTangents;
     std::string error;                   // why calls with grad take the eager-backward path ("" when they do not)
     int calls = 0, backwardCalls = 0;    // calls with grad that ran it; backward() calls that ran the compiled backward
     int backwardFallbacks = 0;           // backward() calls that ran the backward graph op by op

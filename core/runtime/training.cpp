@@ -169,6 +169,22 @@ bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
         B.nodes.push_back(std::move(op));
     }
     for (auto& a : outputOf(t.backward)->args) B.outputs.push_back(argOf(a));
+    // which tangents each value depends on
+    std::vector<std::set<int>> dep(B.nodes.size());
+    std::function<void(const ArgT&, std::set<int>&)> collect = [&](const ArgT& a, std::set<int>& into) {
+        if (a.kind == ArgT::Ref) into.insert(dep[size_t(a.node)].begin(), dep[size_t(a.node)].end());
+        for (auto& it : a.items) collect(it, into);
+    };
+    for (size_t i = 0; i < B.nodes.size(); ++i) {
+        if (t.origin[i].kind == autograd::BackwardNode::Tangent) dep[i].insert(t.origin[i].index);
+        for (auto& a : B.nodes[i].pos) collect(a, dep[i]);
+        for (auto& [k, a] : B.nodes[i].kw) collect(a, dep[i]);
+    }
+    for (auto& o : B.outputs) {
+        std::set<int> d;
+        collect(o, d);
+        tc.outputTangents.emplace_back(d.begin(), d.end());
+    }
     B.printable = std::move(tc.graphs.backward);
     B.ops = B.printable.callCount();
     return true;
@@ -245,9 +261,11 @@ struct CompiledFunctionBackward : torch::autograd::Node {
         }
         ++tc->backwardCalls;
         torch::autograd::variable_list result;
-        for (auto& o : B.outputs) {
-            Value v = capture::instantiateArg(o, env, nullptr);
-            result.push_back(v.isTensor() ? script::tensorOf(v) : at::Tensor());
+        for (size_t j = 0; j < B.outputs.size(); ++j) {
+            bool given = false;
+            for (int k : tc->outputTangents[j]) given = given || (size_t(k) < grads.size() && grads[size_t(k)].defined());
+            Value v = capture::instantiateArg(B.outputs[j], env, nullptr);
+            result.push_back(given && v.isTensor() ? script::tensorOf(v) : at::Tensor());
         }
         return result;
     }
@@ -327,13 +345,28 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
     std::shared_ptr<TrainingCode> tc = c.training;
     if (!tc || !tc->error.empty()) return false;
     const autograd::Training& t = tc->graphs;
-    // outputs that get the backward node: distinct values the graph computes (not inputs or views of them)
-    std::set<int> seen;
-    for (int pos : t.tangents) {
-        const ArgT& o = g.outputs.at(size_t(pos));
-        if (o.kind != ArgT::Ref || o.index >= 0 || g.nodes[size_t(o.node)].placeholder || c.lowered.info[size_t(o.node)].viewOp ||
-            !seen.insert(o.node).second) {
-            tc->error = "an output is an input, a view or an item of a tuple, or appears twice: the outputs cannot carry the compiled backward";
+    // Outputs that get the backward node. A view of a computed value (not of an input, and whose
+    // base is not returned too) is handed out as a copy with its strides: nothing else can see
+    // the storage it shares, and a view made without grad cannot carry a gradient edge.
+    std::vector<bool> copyOut(t.tangents.size(), false);
+    for (size_t k = 0; k < t.tangents.size(); ++k) {
+        const ArgT& o = g.outputs.at(size_t(t.tangents[k]));
+        const char* why = nullptr;
+        if (o.kind != ArgT::Ref) why = "an output that is not a graph value";
+        else if (g.nodes[size_t(o.node)].placeholder) why = "an output that is an input";
+        else if (o.index >= 0 || c.lowered.info[size_t(o.node)].viewOp) {
+            int base = o.node;
+            while (base >= 0 && !g.nodes[size_t(base)].placeholder && c.lowered.info[size_t(base)].viewOp) {
+                const OpNode& v = g.nodes[size_t(base)];
+                base = !v.pos.empty() && v.pos[0].kind == ArgT::Ref ? v.pos[0].node : -1;
+            }
+            if (base < 0 || g.nodes[size_t(base)].placeholder) why = "an output that is a view of an input";
+            for (auto& other : g.outputs)
+                if (other.kind == ArgT::Ref && other.node == base) why = "an output that is a view of another output";
+            copyOut[k] = true;
+        }
+        if (why) {
+            tc->error = std::string(why) + ": the outputs cannot carry the compiled backward";
             return false;
         }
     }
@@ -376,7 +409,18 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
     std::vector<at::Tensor> inputs;
     for (int id : t.gradInputs) inputs.push_back(script::tensorOf(env[size_t(id)]));
     node->set_next_edges(torch::autograd::collect_next_edges(inputs));
-    for (int pos : t.tangents) torch::autograd::create_gradient_edge(script::tensorOf(env[size_t(g.outputs[size_t(pos)].node)]), node);
+    for (size_t k = 0; k < t.tangents.size(); ++k) {
+        const ArgT& o = g.outputs[size_t(t.tangents[k])];
+        Value* slot = &env[size_t(o.node)];
+        if (o.index >= 0) slot = &slot->as<script::TupleObj>()->items.at(size_t(o.index));
+        if (copyOut[k]) {
+            const at::Tensor& v = script::tensorOf(*slot);
+            at::Tensor copy = v.is_non_overlapping_and_dense() ? at::empty_strided(v.sizes(), v.strides(), v.options()) : at::empty_like(v, at::MemoryFormat::Contiguous);
+            copy.copy_(v);
+            *slot = script::wrap(copy);
+        }
+        torch::autograd::create_gradient_edge(script::tensorOf(*slot), node);
+    }
     ++tc->calls;
     return true;
 }
