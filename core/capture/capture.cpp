@@ -1242,8 +1242,12 @@ Value Tracer::op(const std::string& target, CallArgs& ca, const OpInvoke& run) {
         if (fromTensor && !r.isNone()) breakNow("data_dependent_op", "");
         return r;
     }
-    // an op returning one of its inputs unchanged (x.cpu(), x.to(x.dtype)) adds nothing
-    if (r.isTensor() && !isInplace(target, ca))
+    // an op returning one of its inputs unchanged (x.cpu(), x.to(x.dtype)) adds nothing, unless
+    // that rests on the layout (x.contiguous()) and the entry has dynamic sizes: their strides are
+    // not guarded, and x[::2] of an [s0] input is contiguous at s0 = 2 but not at s0 = 3
+    const auto opId = graph::opOfTarget(target);
+    const bool layoutDependent = opId && graph::info(*opId).copies() && hasDynamicDims();
+    if (r.isTensor() && !isInplace(target, ca) && !layoutDependent)
         for (auto& v : ca.pos)
             if (v.isTensor() && v.obj() == r.obj()) return r;
     auto& nodes = e.graph.nodes;

@@ -49,7 +49,8 @@ static inline float fl_expm1_poly(float r) {
 // exp(x) = (1 + expm1(r)) 2^k, scaled by fl_ldexp: one rounding for normal results, inf exactly
 // where exp(x) > FLT_MAX, and subnormal results below 2^-126 (x < -87.34) as LibTorch's exp gives
 // them. Below -104 the result rounds to 0 and is 0 without computing: an argument of 0 stands in,
-// so that -inf-masked elements make no subnormal (a microcode assist per vector on x86).
+// so that -inf-masked elements make no subnormal (a microcode assist per vector on x86). NaN is
+// passed through: as k, its payload bits would shift fl_ldexp's exponent and make a number.
 static inline float fl_exp(float x) {
     bool zero = x < -104.0f;
     x = zero ? 0.0f : x;
@@ -58,6 +59,7 @@ static inline float fl_exp(float x) {
     float r = __builtin_fmaf(k, -0x1.62e4p-1f, x); // exact
     r = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
     float v = fl_ldexp(1.0f + fl_expm1_poly(r), k);
+    v = x != x ? x : v;
     return zero ? 0.0f : v;
 }
 )"},

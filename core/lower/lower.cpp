@@ -813,12 +813,14 @@ private:
         if (id == Op::Gelu) {
             std::string approx = strArg(n, 1, "approximate", "none");
             if (approx == "tanh")
-                // 0.5 x (1 + tanh(u)) as x sigmoid(2u), the same function: for negative x, 1 + tanh(u)
-                // cancels, and a few ulp of tanh near -1 became 5e-5 of the result (eager's 1-ulp tanh
-                // cancels too, to 8e-6 at x = -3.2); the sigmoid form stays within a few ulp of exact
+                // eager's 0.5 x (1 + tanh(u)), in its order, with tanh(u) as 2 sigmoid(2u) - 1: near -1
+                // fl_tanh is a few ulp off (5e-5 of gelu at x = -3.2 once 1 + tanh(u) cancels), while
+                // 2 sigmoid(2u) - 1 rounds as a 1-ulp tanh does, so 1 + tanh(u) takes eager's values:
+                // steps of 2^-24, and exactly 0 (gelu -0.0, log -inf) where tanh(u) rounds to -1
                 return unaryOp(n, op, outDt, [](SE x) {
                     SE inner = scall(Op::Mul, {sconst(0.7978845608028654), scall(Op::Add, {x, scall(Op::Mul, {sconst(0.044715), scall(Op::Mul, {x, scall(Op::Mul, {x, x})})})})});
-                    return scall(Op::Mul, {x, scall(Op::Sigmoid, {scall(Op::Mul, {sconst(2.0), inner})})});
+                    SE tanh = scall(Op::Sub, {scall(Op::Mul, {sconst(2.0), scall(Op::Sigmoid, {scall(Op::Mul, {sconst(2.0), inner})})}), sconst(1.0)});
+                    return scall(Op::Mul, {scall(Op::Mul, {sconst(0.5), x}), scall(Op::Add, {sconst(1.0), tanh})});
                 });
             if (approx != "none") unsupported("gelu approximate='" + approx + "'");
             // x * Phi(x), one kernel function (fl_gelu): cheaper than 0.5 x (1 + erf(x / sqrt 2))

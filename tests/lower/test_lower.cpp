@@ -136,7 +136,7 @@ int main() {
     check(bias && bias->kind == lower::NodeKind::Pointwise && bias->what == "bias", "linear's bias is a pointwise epilogue");
 
     const lower::Node* gp = producer(l, gel);
-    // the tanh form, computed as x * sigmoid(2u) (the exact form is one Gelu call)
+    // the tanh form, computed with tanh(u) as 2 sigmoid(2u) - 1 (the exact form is one Gelu call)
     check(gp && anyExpr(gp->body, [](const lower::SExpr& e) { return e.kind == lower::SExpr::Call && e.op == graph::Op::Sigmoid; }) &&
               !anyExpr(gp->body, [](const lower::SExpr& e) { return e.kind == lower::SExpr::Call && e.op == graph::Op::Gelu; }),
           "gelu reads approximate='tanh' from the typed constant");
