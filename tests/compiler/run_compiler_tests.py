@@ -90,10 +90,11 @@ SWAP_SCRIPTS = {
 
 
 def graph_counts(kernels_text):
-    """[(kernels, library calls, eager ops, op-by-op?)] per compiled graph of `fuselab kernels`."""
+    """[(kernels, library calls, eager ops, op-by-op?)] per compiled entry of `fuselab kernels`."""
     out = []
     for line in kernels_text.splitlines():
-        m = re.match(r"== \[.*?\] .*: (\d+) kernels, (\d+) library calls, (\d+) eager ops", line)
+        # an entry's line names its function and file; its training forward's and backward's do not
+        m = re.match(r"== \[[^\]]*\] \S+ \(.*?\): (\d+) kernels, (\d+) library calls, (\d+) eager ops", line)
         if m:
             out.append([int(m.group(1)), int(m.group(2)), int(m.group(3)), False])
         elif line.startswith("   runs op by op") and out:
