@@ -224,6 +224,9 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 if (ph.name != "first run") c.compileMs += double(ph.dur) * 1e-6;
             }
         std::stable_sort(c.phases.begin(), c.phases.end(), [](auto& a, auto& b) { return a.startMs < b.startMs; });
+        for (auto& ph : ev)
+            if (ph.kind == events::Kind::Span && ph.category == events::Category::Phase && ph.track == "training " + c.id)
+                c.trainingPhases.push_back({ph.name, rel(ph.begin), double(ph.dur) * 1e-6});
         p.compiles.push_back(c);
     }
 
@@ -497,6 +500,11 @@ std::string profileText(const Profile& p) {
         std::string line = "      ";
         for (auto& ph : c.phases) line += ph.name + " " + fmt("%.3f", ph.ms) + "  ";
         o << line << "\n";
+        if (!c.trainingPhases.empty()) {
+            line = "      compiled training: ";
+            for (auto& ph : c.trainingPhases) line += ph.name + " " + fmt("%.3f", ph.ms) + "  ";
+            o << line << "\n";
+        }
         double pct = c.firstCallMs > 0 ? 100 * c.phaseSumMs / c.firstCallMs : 0;
         std::snprintf(b, sizeof b, "      compile %.3f ms; phases sum %.3f ms of %.3f ms measured around the compile id (%.1f%%)\n", c.compileMs, c.phaseSumMs,
                       c.firstCallMs, pct);
@@ -675,6 +683,10 @@ std::string profileJson(const Profile& p) {
           << ", \"phase_sum_ms\": " << jnum(c.phaseSumMs) << ", \"phases\": [";
         for (size_t j = 0; j < c.phases.size(); ++j)
             o << (j ? ", " : "") << "{\"name\": " << jstr(c.phases[j].name) << ", \"start_ms\": " << jnum(c.phases[j].startMs) << ", \"ms\": " << jnum(c.phases[j].ms) << "}";
+        o << "], \"training_phases\": [";
+        for (size_t j = 0; j < c.trainingPhases.size(); ++j)
+            o << (j ? ", " : "") << "{\"name\": " << jstr(c.trainingPhases[j].name) << ", \"start_ms\": " << jnum(c.trainingPhases[j].startMs)
+              << ", \"ms\": " << jnum(c.trainingPhases[j].ms) << "}";
         o << "]}";
     }
     o << "\n ],\n \"calls\": [";

@@ -36,6 +36,9 @@ struct CompileProfile {
     double compileMs = 0;          // the phases before the first run
     double phaseSumMs = 0;         // every phase, first run included
     std::vector<PhaseTime> phases;
+    // compiled training's compiles (the training forward at the first call with grad, the backward
+    // at the first backward()): "training forward lower", "backward jit frontend", ...
+    std::vector<PhaseTime> trainingPhases;
 };
 
 struct KernelTime {

@@ -24,11 +24,12 @@ using capture::OpNode;
 namespace {
 
 // A training compile's steps in the run's event log, on a track of their own beside the entry's
-// compile ("compile 0/0 (training)"): the profiler shows them, prefixed by which graph they built.
+// compile ("training 0/0"; a "compile ID" track holds one entry's compile): the profiler shows
+// them, prefixed by which graph they built.
 void logPhases(script::Interp& in, const std::string& id, const char* which, const Compiled& c) {
     events::Log& log = capture::session(in).events;
     if (!log.at(events::Level::Compile)) return;
-    const std::string track = "compile " + id + " (training)";
+    const std::string track = "training " + id;
     for (auto& p : c.phaseSpans)
         log.span(track, std::string(which) + " " + p.name, events::Category::Phase, p.beginNs, int64_t(p.ms * 1e6), events::PhaseFacts{id, "", events::ScriptStep::None});
 }
