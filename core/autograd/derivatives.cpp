@@ -778,8 +778,8 @@ void ruleMaxPool2d(Ctx& x) {
     x.give(in, [&] { return b.call("torch._C._nn.max_pool2d_with_indices_backward", bwd, *metaOf(*in)); });
 }
 
-// batch_norm: with batch statistics (training) as layer_norm over every dim but the channels';
-// with running statistics, a per-channel scale.
+// batch_norm: LibTorch's native_batch_norm_backward (one library call), given the batch's mean
+// and 1/std recomputed from the input in training mode, the running statistics in eval mode.
 void ruleBatchNorm(Ctx& x) {
     Builder& b = x.b;
     const Arg* in = x.c.arg(0, "input");
@@ -788,7 +788,10 @@ void ruleBatchNorm(Ctx& x) {
     const Arg* w = x.c.arg(3, "weight");
     const Arg* bias = x.c.arg(4, "bias");
     bool hasW = w && !w->isNoneConst(), hasB = bias && !bias->isNoneConst();
-    if (!x.diff(in) && !(hasW && x.diff(w)) && !(hasB && x.diff(bias))) return;
+    bool needX = x.diff(in) != nullptr, needW = hasW && x.diff(w), needB = hasB && x.diff(bias);
+    if (!needX && !needW && !needB) return;
+    if (!in || !metaOf(*in)) decline("batch_norm of a constant");
+    if (hasW && !metaOf(*w)) decline("batch_norm with a constant weight");
     const Arg* tr = x.c.arg(5, "training");
     if (tr && !tr->isConst()) decline("batch_norm with a computed training flag");
     bool training = tr && tr->value.truth();
@@ -800,22 +803,26 @@ void ruleBatchNorm(Ctx& x) {
     std::vector<int64_t> dims;
     for (size_t i = 0; i < sx.size(); ++i)
         if (i != 1) dims.push_back(int64_t(i));
-    Arg g = x.g();
-    Arg gx = hasW ? b.mul(g, b.reshape(*w, chan)) : g;
-    Arg xhat, rstd;
+    Arg mean = Arg::none(), invstd = Arg::none(), runMean = Arg::none(), runVar = Arg::none();
     if (training) {
-        Arg xc = b.sub(*in, b.mean(*in, dims, true));
-        rstd = b.unary("rsqrt", b.add(b.mean(b.mul(xc, xc), dims, true), Builder::num(eps)));
-        xhat = b.mul(xc, rstd);
-        x.give(in, [&] { return b.mul(rstd, b.sub(b.sub(gx, b.mean(gx, dims, true)), b.mul(xhat, b.mean(b.mul(gx, xhat), dims, true)))); });
+        mean = b.mean(*in, dims, false);
+        Arg xc = b.sub(*in, b.reshape(mean, chan));
+        invstd = b.unary("rsqrt", b.add(b.mean(b.mul(xc, xc), dims, false), Builder::num(eps)));
     } else {
         if (!rm || !rv || !metaOf(*rm) || !metaOf(*rv)) decline("batch_norm in eval mode without running statistics");
-        rstd = b.unary("rsqrt", b.add(b.reshape(*rv, chan), Builder::num(eps)));
-        xhat = b.mul(b.sub(*in, b.reshape(*rm, chan)), rstd);
-        x.give(in, [&] { return b.mul(gx, rstd); });
+        runMean = *rm, runVar = *rv;
     }
-    if (hasW) x.give(w, [&] { return b.sum(b.mul(g, xhat), dims, false); });
-    if (hasB) x.give(bias, [&] { return b.sum(g, dims, false); });
+    TensorMeta mc = *metaOf(*in);
+    mc.shape = {graph::Dim::constant(sx[1])};
+    auto flag = [](bool v) { return graph::Const::boolean(v); };
+    std::string mask = std::string("(") + (needX ? "True" : "False") + ", " + (needW ? "True" : "False") + ", " + (needB ? "True" : "False") + ")";
+    const graph::Node* r = b.callTuple("torch._C._nn.native_batch_norm_backward",
+                                       {x.g(), *in, hasW ? *w : Arg::none(), runMean, runVar, mean, invstd, Arg::boolean(training), Builder::num(eps),
+                                        Arg::lit(mask, graph::Const::tuple({flag(needX), flag(needW), flag(needB)}))},
+                                       {*metaOf(*in), mc, mc});
+    if (needX) x.give(in, [&] { return Arg::item(r, 0); });
+    if (needW) x.give(w, [&] { return Arg::item(r, 1); });
+    if (needB) x.give(bias, [&] { return Arg::item(r, 2); });
 }
 
 void ruleDropout(Ctx& x) {

@@ -164,6 +164,7 @@ struct BackwardFacts {
     int nodes = 0, saved = 0, recomputed = 0; // backward graph ops; forward values saved / recomputed
     int kernels = -1;      // backward kernels (-1: not compiled yet, no backward() has run)
     int calls = 0, backwardCalls = 0;
+    int backwardFallbacks = 0; // backward() calls whose compiled code could not run (op by op instead)
 };
 
 // What a backend made of one graph.

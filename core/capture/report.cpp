@@ -270,7 +270,8 @@ std::string explainJson(const Session& s, const std::string& file, const std::st
             else
                 o << "{\"compiled\": " << (bf.compiled ? "true" : "false") << ", \"reason\": " << jsonStr(bf.why) << ", \"nodes\": " << bf.nodes
                   << ", \"saved\": " << bf.saved << ", \"recomputed\": " << bf.recomputed << ", \"kernels\": " << bf.kernels
-                  << ", \"calls\": " << bf.calls << ", \"backward_calls\": " << bf.backwardCalls << "}";
+                  << ", \"calls\": " << bf.calls << ", \"backward_calls\": " << bf.backwardCalls
+                  << ", \"backward_fallbacks\": " << bf.backwardFallbacks << "}";
             o << "}";
         }
     }
@@ -367,7 +368,9 @@ std::string explainText(const Session& s, const std::string& file, const std::st
             if (BackwardFacts bf = e->compiled ? e->compiled->backwardFacts() : BackwardFacts{}; bf.present) {
                 if (bf.compiled)
                     o << "    backward: compiled, " << bf.nodes << " ops; " << bf.saved << " values saved for it, " << bf.recomputed << " recomputed; "
-                      << (bf.kernels < 0 ? std::string("not run yet") : std::to_string(bf.kernels) + " kernels, " + std::to_string(bf.backwardCalls) + " backward() calls") << "\n";
+                      << (bf.kernels < 0 ? std::string("not run yet") : std::to_string(bf.kernels) + " kernels, " + std::to_string(bf.backwardCalls) + " backward() calls" +
+                                                   (bf.backwardFallbacks ? " (" + std::to_string(bf.backwardFallbacks) + " ran op by op)" : std::string()))
+                      << "\n";
                 else
                     o << "    backward: eager (" << bf.why << ")\n";
             }

@@ -306,6 +306,7 @@ capture::BackwardFacts Compiled::backwardFacts() const {
     f.kernels = tc.backward && tc.backward->ok ? int(tc.backward->kernels.size()) : -1;
     f.calls = tc.calls;
     f.backwardCalls = tc.backwardCalls;
+    f.backwardFallbacks = tc.backwardFallbacks;
     return f;
 }
 

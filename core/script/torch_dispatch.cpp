@@ -12,6 +12,7 @@
 #include <ATen/core/stack.h>
 
 #include <map>
+#include <set>
 #include <mutex>
 
 #include "core/script/api_names.h"
@@ -314,8 +315,20 @@ bool bind(Interp& in, const FunctionSchema& s, const CallArgs& given, torch::jit
     return true;
 }
 
-// The bytes an op's results would take, from its Meta kernel; -1 when it has none.
-int64_t resultBytes(const c10::OperatorHandle& op, const torch::jit::Stack& stack) {
+// The operators without a Meta kernel: their meta call failed and the real call with the same
+// arguments then ran. Each failed meta call costs a LibTorch error with its backtrace (about 3 ms
+// in 1.13: convolution_backward, on every call of a compiled backward), so it is not tried again.
+std::mutex noMetaMutex;
+std::set<std::pair<std::string, std::string>> noMetaKernel; // (name, overload)
+
+// The bytes an op's results would take, from its Meta kernel; -1 when it has none. `metaFailed`:
+// the meta call was tried and failed.
+int64_t resultBytes(const c10::OperatorHandle& op, const torch::jit::Stack& stack, bool& metaFailed) {
+    bool tryMeta;
+    {
+        std::lock_guard<std::mutex> lk(noMetaMutex);
+        tryMeta = !noMetaKernel.count({op.operator_name().name, op.operator_name().overload_name});
+    }
     torch::jit::Stack meta;
     const auto& args = op.schema().arguments();
     for (size_t i = 0; i < stack.size(); ++i) {
@@ -331,8 +344,10 @@ int64_t resultBytes(const c10::OperatorHandle& op, const torch::jit::Stack& stac
         } else meta.push_back(v);
     }
     try {
+        if (!tryMeta) throw std::exception();
         op.callBoxed(meta);
     } catch (...) {
+        metaFailed = tryMeta;
         // No Meta kernel. A factory (no tensor argument) is bounded by its integer arguments,
         // which are its sizes (tril_indices(n, m), hann_window(n)); any other op runs unchecked.
         int64_t bound = 8;
@@ -389,11 +404,16 @@ Value call(Interp& in, const std::string& qual, const std::vector<Overload>& ove
     Resolved r = resolve(in, qual, overloads, ca, method);
     const FunctionSchema& s = r.overload->op.schema();
     return guarded(in, [&] {
-        int64_t bytes = resultBytes(r.overload->op, r.stack);
+        bool metaFailed = false;
+        int64_t bytes = resultBytes(r.overload->op, r.stack, metaFailed);
         if (bytes > in.options().maxAllocBytes)
             in.raise(in.runtimeError, "DefaultCPUAllocator: can't allocate memory: you tried to allocate " + std::to_string(bytes) +
                                           " bytes, over the model-script limit of " + std::to_string(in.options().maxAllocBytes) + " bytes");
         r.overload->op.callBoxed(r.stack);
+        if (metaFailed) { // the arguments were good: it is the kernel that is missing
+            std::lock_guard<std::mutex> lk(noMetaMutex);
+            noMetaKernel.insert({r.overload->op.operator_name().name, r.overload->op.operator_name().overload_name});
+        }
         Value out = results(in, s, r.stack);
         // an in-place or out= op returns its argument: the same Python object, as in PyTorch
         if (s.returns().size() == 1 && s.returns()[0].alias_info() && s.returns()[0].alias_info()->isWrite()) {
