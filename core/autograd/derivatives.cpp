@@ -724,6 +724,14 @@ Shape nInts(const Arg* a, size_t n, Shape dflt) {
     return v;
 }
 
+// The output_mask of LibTorch's backward ops: which gradients to compute (a conv whose input
+// needs none skips the costliest part, as eager's does).
+Arg outputMask(bool a, bool b, bool c) {
+    auto word = [](bool v) { return std::string(v ? "True" : "False"); };
+    return Arg::lit("(" + word(a) + ", " + word(b) + ", " + word(c) + ")",
+                    graph::Const::tuple({graph::Const::boolean(a), graph::Const::boolean(b), graph::Const::boolean(c)}));
+}
+
 // conv2d's gradients through LibTorch's convolution_backward (a library call, as the forward is).
 void ruleConv2d(Ctx& x) {
     Builder& b = x.b;
@@ -731,7 +739,8 @@ void ruleConv2d(Ctx& x) {
     const Arg* w = x.c.arg(1, "weight");
     const Arg* bias = x.c.arg(2, "bias");
     bool hasBias = bias && !bias->isNoneConst();
-    if (!x.diff(in) && !x.diff(w) && !(hasBias && x.diff(bias))) return;
+    bool needX = x.diff(in) != nullptr, needW = x.diff(w) != nullptr, needB = hasBias && x.diff(bias);
+    if (!needX && !needW && !needB) return;
     if (!in || !metaOf(*in) || !w || !metaOf(*w)) decline("conv2d of constants");
     if (const Arg* p = x.c.arg(4, "padding"); p && p->isConst() && p->value.isStr()) decline("conv2d with padding='" + p->value.s + "'");
     Shape sx = shapeOf(*metaOf(*in)), sw = shapeOf(*metaOf(*w));
@@ -744,12 +753,11 @@ void ruleConv2d(Ctx& x) {
     const graph::Node* r = b.callTuple("torch._C._nn.convolution_backward",
                                        {x.g(), *in, *w, hasBias ? Builder::ints({sw[0]}) : Arg::none(), Builder::ints(stride), Builder::ints(pad),
                                         Builder::ints(dil), Arg::boolean(false), Builder::ints({0, 0}), Arg::integer(groups),
-                                        Arg::lit("(True, True, True)", graph::Const::tuple({graph::Const::boolean(true), graph::Const::boolean(true),
-                                                                                            graph::Const::boolean(true)}))},
+                                        outputMask(needX, needW, needB)},
                                        {*metaOf(*in), *metaOf(*w), mb});
-    x.give(in, [&] { return Arg::item(r, 0); });
-    x.give(w, [&] { return Arg::item(r, 1); });
-    if (hasBias) x.give(bias, [&] { return Arg::item(r, 2); });
+    if (needX) x.give(in, [&] { return Arg::item(r, 0); });
+    if (needW) x.give(w, [&] { return Arg::item(r, 1); });
+    if (needB) x.give(bias, [&] { return Arg::item(r, 2); });
 }
 
 // max_pool2d: the indices of the maxima recomputed from the input, then LibTorch's backward.
@@ -814,11 +822,9 @@ void ruleBatchNorm(Ctx& x) {
     }
     TensorMeta mc = *metaOf(*in);
     mc.shape = {graph::Dim::constant(sx[1])};
-    auto flag = [](bool v) { return graph::Const::boolean(v); };
-    std::string mask = std::string("(") + (needX ? "True" : "False") + ", " + (needW ? "True" : "False") + ", " + (needB ? "True" : "False") + ")";
     const graph::Node* r = b.callTuple("torch._C._nn.native_batch_norm_backward",
                                        {x.g(), *in, hasW ? *w : Arg::none(), runMean, runVar, mean, invstd, Arg::boolean(training), Builder::num(eps),
-                                        Arg::lit(mask, graph::Const::tuple({flag(needX), flag(needW), flag(needB)}))},
+                                        outputMask(needX, needW, needB)},
                                        {*metaOf(*in), mc, mc});
     if (needX) x.give(in, [&] { return Arg::item(r, 0); });
     if (needW) x.give(w, [&] { return Arg::item(r, 1); });
