@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import grad_gen  # noqa: E402
+import batches  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 
@@ -55,17 +56,7 @@ def verdicts(programs, rc, out, err):
             if line.startswith(tag):
                 name = line[len(tag):].split(" ", 1)[0].rstrip(":")
                 res[name] = (kind, line)
-    for p in programs:
-        if p.name not in res:
-            if rc is None:
-                why = "hung (timeout)"
-            elif rc < 0 or rc >= 128:
-                why = "crashed (exit %d)" % rc
-            else:
-                last = [l for l in err.strip().splitlines() if l.strip()]
-                why = "error (exit %d): %s" % (rc, last[-1] if last else "no output")
-            res[p.name] = ("unknown", why)
-    return res
+    return batches.unreported(programs, res, rc, err)
 
 
 class Runner:
@@ -82,11 +73,8 @@ class Runner:
         path = os.path.join(self.work, "%s_%d.py" % (tag, self.n))
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(grad_gen.render(programs, self.inject))
-        env = dict(os.environ)
-        env["OMP_NUM_THREADS"] = "1"
-        env["PYTHONHASHSEED"] = "0"
         # no disk cache: generated kernels hardly ever repeat across scripts (as run_difftest.py)
-        env["FUSELAB_CACHE_DIR"] = "-"
+        env = batches.script_env("-")
         r = self.program.run(self.prefix + [path], cwd=REPO, env=env, timeout=self.timeout * max(1, len(programs) // 4 + 1))
         rc = None if r.timed_out else r.returncode
         out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
@@ -102,22 +90,7 @@ class Runner:
 
     def shrink(self, p, budget=40):
         """A smaller program that still fails: statements dropped (with what reads them)."""
-        best = p
-        changed = True
-        while changed and budget > 0:
-            changed = False
-            for i in reversed(range(len(best.stmts))):
-                if budget <= 0:
-                    break
-                cand = best.without({i})
-                if cand is None or not cand.stmts:
-                    continue
-                budget -= 1
-                if self.judge_alone(cand)[0] == "fail":
-                    best = cand
-                    changed = True
-                    break
-        return best
+        return batches.drop_statements(p, lambda cand: self.judge_alone(cand)[0] == "fail", budget)[0]
 
 
 def _terminate(signum, frame):
@@ -197,14 +170,9 @@ def main():
                     break
                 b, v, rc, out, err = pending.pop(0).result()
                 progs.extend(b)
-                unknown = [p for p in b if v[p.name][0] == "unknown"]
                 for p in b:
                     results[p.name] = v[p.name]
-                for i, p in enumerate(unknown):
-                    kind, why = runner.judge_alone(p)
-                    if i == 0 and kind == "ok":
-                        kind, why = "fail", "passes alone, but %s in a script with others" % v[p.name][1]
-                    results[p.name] = (kind, why)
+                batches.settle_unknown(b, v, runner.judge_alone, results)
                 if not args.inject_error:
                     for p in b:
                         if results[p.name][0] == "fail":

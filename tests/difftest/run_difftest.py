@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import gen  # noqa: E402
+import batches  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(HERE))
 RUN_WITH_TORCH = os.path.join(REPO, "tests", "oracle", "run_with_torch.py")
@@ -41,11 +42,7 @@ def run_script(runner, path, timeout, cache_dir):
     """(exit status or None on timeout, stdout, stderr) of `PROGRAM ... path`; runner is
     (harness.Runner, the arguments before the path)."""
     program, prefix = runner
-    env = dict(os.environ)
-    env["OMP_NUM_THREADS"] = "1"
-    env["PYTHONHASHSEED"] = "0"
-    if cache_dir:
-        env["FUSELAB_CACHE_DIR"] = cache_dir
+    env = batches.script_env(cache_dir)
     r = program.run(prefix + [path], cwd=REPO, env=env, timeout=timeout)
     return (None if r.timed_out else r.returncode), r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
 
@@ -72,17 +69,7 @@ def verdicts(programs, rc, out, err):
                 if kind != "ok" or not section:
                     if name not in res or kind == "fail":
                         res[name] = (kind, line)
-    for p in programs:
-        if p.name not in res:
-            if rc is None:
-                why = "hung (timeout)"
-            elif rc < 0 or rc >= 128:
-                why = "crashed (exit %d)" % rc
-            else:
-                last = [l for l in err.strip().splitlines() if l.strip()]
-                why = "error (exit %d): %s" % (rc, last[-1] if last else "no output")
-            res[p.name] = ("unknown", why)
-    return res
+    return batches.unreported(programs, res, rc, err)
 
 
 class Runner:
@@ -111,21 +98,7 @@ class Runner:
 
     def shrink(self, p, budget=60):
         """A smaller program that still fails (statements dropped, then shape variants)."""
-        best = p
-        changed = True
-        while changed and budget > 0:
-            changed = False
-            for i in reversed(range(len(best.stmts))):
-                if budget <= 0:
-                    break
-                cand = best.without({i})
-                if not cand.stmts:
-                    continue
-                budget -= 1
-                if self.judge_alone(cand)[0] == "fail":
-                    best = cand
-                    changed = True
-                    break
+        best, budget = batches.drop_statements(p, lambda cand: self.judge_alone(cand)[0] == "fail", budget)
         for cut in range(1, len(best.variants)):
             if budget <= 0:
                 break
@@ -232,16 +205,9 @@ def main():
                 k += 1
                 covered += sum(1 for p in b if isinstance(p, gen.Program))
                 progs.extend(b)
-                unknown = [p for p in b if v[p.name][0] == "unknown"]
                 for p in b:
                     results[p.name] = v[p.name]
-                # a crash or hang: rerun the programs it did not report on, one by one (the first
-                # of them was running when it happened; the others never ran)
-                for i, p in enumerate(unknown):
-                    kind, why = runner.judge_alone(p)
-                    if i == 0 and kind == "ok":
-                        kind, why = "fail", "passes alone, but %s in a script with others" % v[p.name][1]
-                    results[p.name] = (kind, why)
+                batches.settle_unknown(b, v, runner.judge_alone, results)
                 for p in b:
                     if results[p.name][0] == "fail":
                         print("failed: %s: %s" % (p.name, results[p.name][1]), flush=True)
