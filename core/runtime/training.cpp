@@ -222,7 +222,21 @@ struct CompiledFunctionBackward : torch::autograd::Node {
         released = true;
     }
 
+    // LibTorch's engine passes on std::exception only: a script error or a cancelled run inside
+    // the backward graph's ops (run through the interpreter) becomes a RuntimeError of backward().
     torch::autograd::variable_list apply(torch::autograd::variable_list&& grads) override {
+        try {
+            return run(std::move(grads));
+        } catch (std::exception&) {
+            throw;
+        } catch (script::PyException& e) {
+            throw std::runtime_error("the compiled backward failed: " + in->exceptionMessage(e.exc));
+        } catch (...) {
+            throw std::runtime_error("the compiled backward was interrupted");
+        }
+    }
+
+    torch::autograd::variable_list run(torch::autograd::variable_list&& grads) {
         if (released)
             throw std::runtime_error("Trying to backward through the graph a second time (or directly access saved tensors after they have "
                                      "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
