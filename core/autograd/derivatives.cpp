@@ -205,12 +205,7 @@ struct Call {
                 if (k == kw) return &a;
         return nullptr;
     }
-    bool hasKw(const char* kw) const {
-        for (auto& [k, a] : n.kwargs)
-            if (k == kw) return true;
-        return false;
-    }
-    // A constant (or absent, or None) argument's value, else nullopt
+    // The argument is absent or None.
     bool isNoneOrAbsent(size_t pos, const char* kw) const {
         const Arg* a = arg(pos, kw);
         return !a || a->isNoneConst();
@@ -424,7 +419,7 @@ void ruleReduce(Ctx& x, Op op) {
     if (!x.c.isNoneOrAbsent(3, "dtype")) decline("a reduction with a dtype");
     if (op != Op::Sum && op != Op::Mean) decline(std::string("no derivative rule for ") + graph::opName(op));
     Shape dims = reduceDims(x.c.arg(1, "dim"), in.size());
-    bool keepdim = constInt(x.c.arg(2, "keepdim"), 0) != 0;
+    // the gradient in the keepdim shape (whatever keepdim was), broadcast back to the input's
     Shape kept = in;
     for (int64_t d : dims) kept[size_t(d)] = 1;
     Arg g = b.expand(b.reshape(x.g(), kept), in);
@@ -433,7 +428,6 @@ void ruleReduce(Ctx& x, Op op) {
         for (int64_t d : dims) n *= in[size_t(d)];
         g = b.div(g, Builder::num(double(n)));
     }
-    (void)keepdim;
     x.give(a, [&] { return g; });
 }
 

@@ -59,6 +59,9 @@ Node& copyNode(graph::Graph& into, const Node& n, const std::function<Arg(const 
     return *c;
 }
 
+// The meta of a node's result, or of item `index` of its tuple result.
+const TensorMeta* metaOfValue(const Node& n, int index) { return detail::metaOf(index >= 0 ? Arg::item(&n, index) : Arg::ref(&n)); }
+
 const Node* outputNode(const graph::Graph& g) {
     for (auto& n : g.nodes())
         if (n->kind == graph::NodeKind::Output) return n.get();
@@ -202,7 +205,7 @@ struct Partition {
     int64_t cost(const ValueRef& v) const {
         const Node& n = *jb.j[size_t(v.node)];
         if (n.kind == graph::NodeKind::Placeholder || saved.count(v)) return 0;
-        const TensorMeta* m = detail::metaOf(v.index >= 0 ? Arg::item(&n, v.index) : Arg::ref(&n));
+        const TensorMeta* m = metaOfValue(n, v.index);
         return m ? bytesOf(*m) : 0;
     }
 
@@ -211,7 +214,7 @@ struct Partition {
         Decision d;
         d.value = v;
         d.name = n.name + (v.index >= 0 ? "[" + std::to_string(v.index) + "]" : "");
-        const TensorMeta* m = detail::metaOf(v.index >= 0 ? Arg::item(&n, v.index) : Arg::ref(&n));
+        const TensorMeta* m = metaOfValue(n, v.index);
         d.bytes = m ? bytesOf(*m) : 0;
         if (n.kind == graph::NodeKind::Placeholder) {
             d.reason = "an input of the graph: the backward reads it, no copy is kept";
@@ -302,7 +305,7 @@ void buildBackward(const JointBuild& jb, const Partition& p, Training& t) {
     for (size_t i = 0; i < t.saved.size(); ++i) {
         const ValueRef& v = t.saved[i];
         const Node& n = *jb.j[size_t(v.node)];
-        const TensorMeta* m = detail::metaOf(v.index >= 0 ? Arg::item(&n, v.index) : Arg::ref(&n));
+        const TensorMeta* m = metaOfValue(n, v.index);
         Node& ph = B.addPlaceholder(n.kind == graph::NodeKind::Placeholder ? n.name : n.name + (v.index >= 0 ? "_" + std::to_string(v.index) : ""),
                                     m ? *m : TensorMeta{});
         if (!m) ph.meta.clear();

@@ -536,14 +536,7 @@ struct CompiledFunctionBackward : torch::autograd::Node {
             leaves.push_back(t);
             e[inputNodes[i]] = script::wrap(t);
         }
-        for (size_t i = 0; i < g->nodes.size(); ++i) {
-            const capture::OpNode& n = g->nodes[i];
-            if (n.placeholder) continue;
-            CallArgs ca;
-            for (auto& a : n.pos) ca.pos.push_back(capture::instantiateArg(a, e, nullptr));
-            for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, capture::instantiateArg(a, e, nullptr));
-            e[i] = n.invoke(*in, ca);
-        }
+        runOpByOp(*in, *g, e);
         std::vector<at::Tensor> outs, gouts, wrt;
         std::vector<size_t> which;
         for (size_t i = 0; i < outputNodes.size(); ++i) {

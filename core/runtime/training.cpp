@@ -191,18 +191,6 @@ bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
     return true;
 }
 
-// A graph run op by op, as recorded: the backward's path when its compiled code cannot run.
-void runOpByOp(script::Interp& in, const capture::CapturedGraph& g, std::vector<Value>& env) {
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-        const OpNode& n = g.nodes[i];
-        if (n.placeholder) continue;
-        CallArgs ca;
-        for (auto& a : n.pos) ca.pos.push_back(capture::instantiateArg(a, env, nullptr));
-        for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, capture::instantiateArg(a, env, nullptr));
-        env[i] = n.invoke(in, ca);
-    }
-}
-
 // ------------------------------------------------------------------ the autograd node
 struct CompiledFunctionBackward : torch::autograd::Node {
     std::shared_ptr<TrainingCode> tc;
@@ -322,6 +310,17 @@ capture::BackwardFacts Compiled::backwardFacts() const {
     f.backwardCalls = tc.backwardCalls;
     f.backwardFallbacks = tc.backwardFallbacks;
     return f;
+}
+
+void runOpByOp(script::Interp& in, const capture::CapturedGraph& g, std::vector<Value>& env) {
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const OpNode& n = g.nodes[i];
+        if (n.placeholder) continue;
+        CallArgs ca;
+        for (auto& a : n.pos) ca.pos.push_back(capture::instantiateArg(a, env, nullptr));
+        for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, capture::instantiateArg(a, env, nullptr));
+        env[i] = n.invoke(in, ca);
+    }
 }
 
 std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g) {

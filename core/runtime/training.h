@@ -19,4 +19,8 @@ std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g);
 // is for good) when the call must take another path.
 bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& c, std::vector<script::Value>& env);
 
+// Runs a graph op by op, as recorded (each node's invoke on its instantiated arguments): `env`
+// holds the placeholders' values and gets every node's.
+void runOpByOp(script::Interp& in, const capture::CapturedGraph& g, std::vector<script::Value>& env);
+
 } // namespace fl::runtime
