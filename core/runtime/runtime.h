@@ -2,8 +2,8 @@
 // it on each cached call. Kernels run on a thread pool over their rows; externs call LibTorch
 // (OpenBLAS underneath); fallback ops run eagerly as recorded. Intermediate buffers are taken
 // from and returned to a pool keyed by size, so memory is reused between kernels. When grad mode
-// is on and an input requires grad, the compiled forward is wrapped in an autograd function
-// whose backward recomputes the graph eagerly and differentiates it.
+// is on and an input requires grad, the compiled training forward runs and its outputs carry an
+// autograd node running the compiled backward (training.cpp), or recomputing the graph eagerly.
 // This header has no LibTorch: core/run, core/inspect and the profiler include it.
 #pragma once
 
