@@ -127,7 +127,9 @@ void dependencyPass(const graph::Graph& g, Artifact& a) {
     for (auto& n : p.nodes) {
         std::set<int> d;
         if (n.kind == NodeKind::Pointwise || n.kind == NodeKind::Reduction) loadsOf(n.body, d);
-        if (n.kind == NodeKind::Extern || n.kind == NodeKind::Fallback) {
+        if (n.itemOf >= 0) {
+            d.insert(n.itemOf);
+        } else if (n.kind == NodeKind::Extern || n.kind == NodeKind::Fallback) {
             const graph::Node& op = *g.nodes()[n.fromGraphNodes[0]];
             for (auto& x : op.args) graphDeps(a.lowered, x, d);
             for (auto& [k, x] : op.kwargs) graphDeps(a.lowered, x, d);

@@ -335,7 +335,7 @@ BenchReport runBench(script::Interp& in, const BenchOptions& opts) {
             bc.kernels = int(c.kernels.size());
             for (auto& n : c.lowered.program.nodes) {
                 if (n.kind == lower::NodeKind::Extern) ++bc.externs;
-                if (n.kind == lower::NodeKind::Fallback) ++bc.fallbacks;
+                if (lower::isEagerOp(n)) ++bc.fallbacks;
             }
             bc.cache = c.cache == "miss" ? "miss" : "hit";
             bc.jit = c.jitBackend;

@@ -26,7 +26,7 @@ void printCompiled(std::ostringstream& out, const Compiled& c, const std::string
     int externs = 0, fallbacks = 0;
     for (auto& n : p.nodes) {
         externs += n.kind == NodeKind::Extern;
-        fallbacks += n.kind == NodeKind::Fallback;
+        fallbacks += isEagerOp(n);
     }
     out << "== " << title << ": " << c.kernels.size() << " kernels, " << externs << " library calls, " << fallbacks << " eager ops";
     if (c.ok) out << "; compiled by " << c.jitBackend << " (cache " << c.cache << ")";
@@ -42,6 +42,7 @@ void printCompiled(std::ostringstream& out, const Compiled& c, const std::string
         }
         const Node& n = p.nodes[-1 - unit];
         if (n.kind == NodeKind::Extern) out << "     library " << n.what << " -> " << n.name << " " << dtypeName(n.dtype) << shapeStr(n.shape) << " (LibTorch)\n";
+        else if (n.itemOf >= 0) out << "     item    " << p.nodes[n.itemOf].name << "[" << n.item << "] -> " << n.name << " " << dtypeName(n.dtype) << shapeStr(n.shape) << "\n";
         else out << "     eager   " << n.opText << " -> " << n.name << ": " << n.note << "\n";
     }
     if (o.decisions) {

@@ -102,6 +102,10 @@ struct Node {
     // Extern / Fallback: what to call, inputs read whole
     std::string callee;      // "aten::mm", or the recorded target
     std::vector<int> inputs; // Extern: the graph nodes of its operands
+    // Fallback: -1, or this node is tensor `item` of the tuple that fallback node `itemOf`
+    // returns (made where a kernel reads it; filled when itemOf runs, no op of its own)
+    int itemOf = -1;
+    int item = -1;
     // provenance
     std::vector<int> fromGraphNodes; // graph nodes this node lowers
     int line = 0;
@@ -110,6 +114,9 @@ struct Node {
     std::string opText;      // the op it lowers, as recorded: "torch.nn.functional.gelu", "Tensor.sum"
     std::string note;        // why a node is a fallback
 };
+
+// An eager op of the graph (an item of a tuple result is no op of its own).
+inline bool isEagerOp(const Node& n) { return n.kind == NodeKind::Fallback && n.itemOf < 0; }
 
 struct Program {
     std::vector<Node> nodes;                 // topological order; id == index

@@ -143,6 +143,8 @@ public:
                 checkAgainstEager(n);
             } catch (Unsupported& u) {
                 p.nodes.resize(mark); // drop a half-built decomposition
+                for (auto it = items_.begin(); it != items_.end();)
+                    it = it->second.buffer >= int(mark) ? items_.erase(it) : std::next(it);
                 out_.info[i] = GraphNodeInfo{};
                 fallback(n, u.why);
             }
@@ -164,6 +166,7 @@ private:
     Lowered out_;
     int cur_ = 0;
     std::map<std::string, int> symbolIndex_;
+    std::map<std::pair<int, int>, LoweredValue> items_; // (graph node, index) -> fallbackItem's node
 
     GraphNodeInfo& info() { return out_.info[cur_]; }
     const graph::Node& node(int id) const { return *g_.nodes()[id]; }
@@ -263,7 +266,38 @@ private:
         out_.program.fallbackReasons.push_back(target(n) + ": " + why);
         info().needsValue = true;
         if (tensor) info().value = LoweredValue{LoweredValue::Buffer, f.id, shape, dt, {}};
-        else info().value.kind = LoweredValue::Other;
+        else info().value = LoweredValue{LoweredValue::Other, f.id, {}, dt, {}}; // what reads its items runs after it
+    }
+
+    // Item `index` of a fallback's tuple result as a buffer kernels can read (a convolution's
+    // input gradient into a relu's mask): a node the runtime fills from the tuple when the
+    // fallback has run. Made where a kernel first reads it, so an item nothing reads (None where
+    // an output mask leaves it out) never becomes one. Its dtype and shape are the trace's.
+    const LoweredValue& fallbackItem(int graphNode, int index) {
+        auto key = std::make_pair(graphNode, index);
+        if (auto it = items_.find(key); it != items_.end()) return it->second;
+        const graph::Node& n = node(graphNode);
+        const GraphNodeInfo& gi = out_.info[graphNode];
+        if (gi.value.kind != LoweredValue::Other || gi.value.buffer < 0 || index >= int(n.meta.size()) ||
+            out_.program.nodes[gi.value.buffer].kind != NodeKind::Fallback)
+            unsupported("an element of a tuple result the compiler does not lower");
+        DType dt;
+        if (!dtypeOf(n.meta[index].dtype, dt)) unsupported("an element of a tuple result of dtype " + n.meta[index].dtype);
+        Shape shape;
+        for (auto& d : n.meta[index].shape) {
+            if (d.isSymbolic() && !symbolIndex_.count(d.symbol)) unsupported("an element of a tuple result with a size no input has");
+            shape.push_back(d.isSymbolic() ? isym(d.symbol) : iconst(d.value));
+        }
+        const int parent = gi.value.buffer;
+        Node& it = addNode(NodeKind::Fallback, out_.program.nodes[parent].what + "_item", shape, dt);
+        it.fromGraphNodes = {graphNode};
+        it.line = n.span.line;
+        it.file = n.span.file;
+        it.modulePath = n.modulePath;
+        it.opText = out_.program.nodes[parent].opText;
+        it.itemOf = parent;
+        it.item = index;
+        return items_[key] = LoweredValue{LoweredValue::Buffer, it.id, shape, dt, {}};
     }
 
     // Marks the graph nodes an argument refers to as needed as script values.
@@ -346,6 +380,7 @@ private:
         const GraphNodeInfo& gi = out_.info[a->node->id];
         const LoweredValue* v = &gi.value;
         if (a->index >= 0) {
+            if (gi.items.empty()) return fallbackItem(a->node->id, a->index);
             if (a->index >= int(gi.items.size())) unsupported("an element of a tuple result the compiler does not lower");
             v = &gi.items[a->index];
         }

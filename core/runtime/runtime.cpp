@@ -435,6 +435,16 @@ struct Run {
 
     void runFallback(const Node& n) {
         int gn = n.fromGraphNodes[0];
+        if (n.itemOf >= 0) { // an item of the tuple its fallback returned (lower::Node::itemOf)
+            if (!haveValue[gn] || !env[gn].is(script::OK::Tuple)) throw Mismatch{};
+            const auto& items = env[gn].as<script::TupleObj>()->items;
+            if (size_t(n.item) >= items.size() || !items[n.item].isTensor()) throw Mismatch{};
+            const at::Tensor& t = script::tensorOf(items[n.item]);
+            bool ok;
+            if (t.sizes() != at::IntArrayRef(sizes(n.shape)) || dtypeOf(t.scalar_type(), ok) != n.dtype || !ok) throw Mismatch{};
+            bufs[n.id] = rowMajor(t);
+            return;
+        }
         const capture::OpNode& op = g.nodes[gn];
         CallArgs ca;
         for (auto& a : op.pos) ca.pos.push_back(instantiate(a));
