@@ -52,6 +52,10 @@ struct Training {
     std::vector<int> gradInputs;        // per backward output: the forward placeholder it is the grad of
     std::vector<BackwardNode> origin;   // per backward graph node (before its output node)
     std::vector<Decision> decisions;    // the partitioner's, in order
+    // Forward nodes rewritten into the library call that also returns what their backward reads
+    // (max_pool2d -> max_pool2d_with_indices, batch_norm -> native_batch_norm): same id, the
+    // captured value is item 0 of the new node's tuple (in joint and forward).
+    std::vector<int> rewritten;
     int forwardOutputs = 0;             // outputs of the captured graph (the training forward adds saved values after them)
     size_t jointBackwardNodes = 0;      // call nodes the derivative rules made
     size_t recomputed() const;

@@ -754,75 +754,126 @@ void ruleConv2d(Ctx& x) {
     if (needB) x.give(bias, [&] { return Arg::item(r, 2); });
 }
 
-// max_pool2d: the indices of the maxima recomputed from the input, then LibTorch's backward.
+// max_pool2d's kernel, stride, padding, dilation and ceil_mode as max_pool2d_with_indices takes
+// them (the defaults written out).
+std::vector<Arg> maxPoolParams(const Call& c) {
+    Shape k = nInts(c.arg(1, "kernel_size"), 2, {});
+    Shape st = nInts(c.arg(2, "stride"), 2, k), pad = nInts(c.arg(3, "padding"), 2, {0, 0}), dil = nInts(c.arg(4, "dilation"), 2, {1, 1});
+    bool ceil = constInt(c.arg(5, "ceil_mode"), 0) != 0;
+    return {Builder::ints(k), Builder::ints(st), Builder::ints(pad), Builder::ints(dil), Arg::boolean(ceil)};
+}
+
+void checkMaxPool(const Call& c) {
+    if (constInt(c.arg(6, "return_indices"), 0)) decline("max_pool2d with return_indices");
+    if (shapeOf(*metaOf(*c.arg(0, "input"))).size() != 4) decline("max_pool2d of an unbatched input");
+}
+
+// LibTorch's backward of max pooling, given the indices of the maxima.
+void maxPoolBackward(Ctx& x, const Arg& in, const std::vector<Arg>& params, const Arg& indices) {
+    std::vector<Arg> bwd = {x.g(), in};
+    bwd.insert(bwd.end(), params.begin(), params.end());
+    bwd.push_back(indices);
+    x.give(&in, [&] { return x.b.call("torch._C._nn.max_pool2d_with_indices_backward", bwd, *metaOf(in)); });
+}
+
+// max_pool2d left as it was captured (rewriteForward turns it into max_pool2d_with_indices where
+// a gradient flows): the indices of the maxima recomputed from the input.
 void ruleMaxPool2d(Ctx& x) {
-    Builder& b = x.b;
     const Arg* in = x.c.arg(0, "input");
     if (!x.diff(in)) return;
-    if (constInt(x.c.arg(6, "return_indices"), 0)) decline("max_pool2d with return_indices");
-    Shape sx = shapeOf(*metaOf(*in));
-    if (sx.size() != 4) decline("max_pool2d of an unbatched input");
-    Shape k = nInts(x.c.arg(1, "kernel_size"), 2, {});
-    Shape st = nInts(x.c.arg(2, "stride"), 2, k), pad = nInts(x.c.arg(3, "padding"), 2, {0, 0}), dil = nInts(x.c.arg(4, "dilation"), 2, {1, 1});
-    bool ceil = constInt(x.c.arg(5, "ceil_mode"), 0) != 0;
+    checkMaxPool(x.c);
     TensorMeta idx = x.c.out();
     idx.dtype = "int64";
     idx.requiresGrad = false;
     TensorMeta o = x.c.out();
     o.requiresGrad = false;
-    std::vector<Arg> common = {Builder::ints(k), Builder::ints(st), Builder::ints(pad), Builder::ints(dil), Arg::boolean(ceil)};
+    std::vector<Arg> params = maxPoolParams(x.c);
     std::vector<Arg> fwd = {*in};
-    fwd.insert(fwd.end(), common.begin(), common.end());
-    const graph::Node* r = b.callTuple("torch._C._nn.max_pool2d_with_indices", fwd, {o, idx});
-    std::vector<Arg> bwd = {x.g(), *in};
-    bwd.insert(bwd.end(), common.begin(), common.end());
-    bwd.push_back(Arg::item(r, 1));
-    x.give(in, [&] { return b.call("torch._C._nn.max_pool2d_with_indices_backward", bwd, *metaOf(*in)); });
+    fwd.insert(fwd.end(), params.begin(), params.end());
+    const graph::Node* r = x.b.callTuple("torch._C._nn.max_pool2d_with_indices", fwd, {o, idx});
+    maxPoolBackward(x, *in, params, Arg::item(r, 1));
 }
 
-// batch_norm: LibTorch's native_batch_norm_backward (one library call), given the batch's mean
-// and 1/std recomputed from the input in training mode, the running statistics in eval mode.
-void ruleBatchNorm(Ctx& x) {
-    Builder& b = x.b;
+// The forward's max_pool2d_with_indices (written by rewriteForward): its indices, saved.
+void ruleMaxPool2dWithIndices(Ctx& x) {
     const Arg* in = x.c.arg(0, "input");
-    const Arg* rm = x.c.arg(1, "running_mean");
-    const Arg* rv = x.c.arg(2, "running_var");
-    const Arg* w = x.c.arg(3, "weight");
-    const Arg* bias = x.c.arg(4, "bias");
-    bool hasW = w && !w->isNoneConst(), hasB = bias && !bias->isNoneConst();
-    bool needX = x.diff(in) != nullptr, needW = hasW && x.diff(w), needB = hasB && x.diff(bias);
-    if (!needX && !needW && !needB) return;
-    if (!in || !metaOf(*in)) decline("batch_norm of a constant");
-    if (hasW && !metaOf(*w)) decline("batch_norm with a constant weight");
-    const Arg* tr = x.c.arg(5, "training");
+    if (!x.diff(in)) return;
+    std::vector<Arg> params(x.c.n.args.begin() + 1, x.c.n.args.end());
+    maxPoolBackward(x, *in, params, Arg::item(&x.c.n, 1));
+}
+
+struct BatchNormArgs {
+    const Arg *in, *rm, *rv, *w, *bias;
+    bool hasW, hasB, needX, needW, needB, training;
+    double eps;
+    int64_t channels;
+};
+
+BatchNormArgs batchNormArgs(const Call& c, const NeedsGrad& needsGrad) {
+    BatchNormArgs a;
+    a.in = c.arg(0, "input"), a.rm = c.arg(1, "running_mean"), a.rv = c.arg(2, "running_var");
+    a.w = c.arg(3, "weight"), a.bias = c.arg(4, "bias");
+    a.hasW = a.w && !a.w->isNoneConst(), a.hasB = a.bias && !a.bias->isNoneConst();
+    a.needX = a.in && needsGrad(*a.in), a.needW = a.hasW && needsGrad(*a.w), a.needB = a.hasB && needsGrad(*a.bias);
+    if (!a.needX && !a.needW && !a.needB) return a;
+    if (!a.in || !metaOf(*a.in)) decline("batch_norm of a constant");
+    if (a.hasW && !metaOf(*a.w)) decline("batch_norm with a constant weight");
+    const Arg* tr = c.arg(5, "training");
     if (tr && !tr->isConst()) decline("batch_norm with a computed training flag");
-    bool training = tr && tr->value.truth();
-    double eps = constNum(x.c.arg(7, "eps"), 1e-5);
-    Shape sx = shapeOf(*metaOf(*in));
+    a.training = tr && tr->value.truth();
+    a.eps = constNum(c.arg(7, "eps"), 1e-5);
+    Shape sx = shapeOf(*metaOf(*a.in));
     if (sx.size() < 2) decline("batch_norm of a 1-D input");
-    Shape chan(sx.size(), 1);
-    chan[1] = sx[1];
-    std::vector<int64_t> dims;
-    for (size_t i = 0; i < sx.size(); ++i)
-        if (i != 1) dims.push_back(int64_t(i));
-    Arg mean = Arg::none(), invstd = Arg::none(), runMean = Arg::none(), runVar = Arg::none();
-    if (training) {
-        mean = b.mean(*in, dims, false);
-        Arg xc = b.sub(*in, b.reshape(mean, chan));
-        invstd = b.unary("rsqrt", b.add(b.mean(b.mul(xc, xc), dims, false), Builder::num(eps)));
-    } else {
-        if (!rm || !rv || !metaOf(*rm) || !metaOf(*rv)) decline("batch_norm in eval mode without running statistics");
-        runMean = *rm, runVar = *rv;
+    a.channels = sx[1];
+    return a;
+}
+
+// native_batch_norm_backward (one library call) given the statistics the forward normalized with.
+void batchNormBackward(Ctx& x, const BatchNormArgs& a, const Arg& runMean, const Arg& runVar, const Arg& mean, const Arg& invstd) {
+    TensorMeta mc = *metaOf(*a.in);
+    mc.shape = {graph::Dim::constant(a.channels)};
+    const graph::Node* r = x.b.callTuple("torch._C._nn.native_batch_norm_backward",
+                                         {x.g(), *a.in, a.hasW ? *a.w : Arg::none(), runMean, runVar, mean, invstd, Arg::boolean(a.training),
+                                          Builder::num(a.eps), outputMask(a.needX, a.needW, a.needB)},
+                                         {*metaOf(*a.in), mc, mc});
+    if (a.needX) x.give(a.in, [&] { return Arg::item(r, 0); });
+    if (a.needW) x.give(a.w, [&] { return Arg::item(r, 1); });
+    if (a.needB) x.give(a.bias, [&] { return Arg::item(r, 2); });
+}
+
+// batch_norm as captured: in eval mode the running statistics; in training mode (where
+// rewriteForward did not make it native_batch_norm) the batch's mean and 1/std recomputed.
+void ruleBatchNorm(Ctx& x) {
+    BatchNormArgs a = batchNormArgs(x.c, x.needsGrad);
+    if (!a.needX && !a.needW && !a.needB) return;
+    Builder& b = x.b;
+    if (a.training) {
+        Shape sx = shapeOf(*metaOf(*a.in));
+        Shape chan(sx.size(), 1);
+        chan[1] = sx[1];
+        std::vector<int64_t> dims;
+        for (size_t i = 0; i < sx.size(); ++i)
+            if (i != 1) dims.push_back(int64_t(i));
+        Arg mean = b.mean(*a.in, dims, false);
+        Arg xc = b.sub(*a.in, b.reshape(mean, chan));
+        Arg invstd = b.unary("rsqrt", b.add(b.mean(b.mul(xc, xc), dims, false), Builder::num(a.eps)));
+        batchNormBackward(x, a, Arg::none(), Arg::none(), mean, invstd);
+        return;
     }
-    TensorMeta mc = *metaOf(*in);
-    mc.shape = {graph::Dim::constant(sx[1])};
-    const graph::Node* r = b.callTuple("torch._C._nn.native_batch_norm_backward",
-                                       {x.g(), *in, hasW ? *w : Arg::none(), runMean, runVar, mean, invstd, Arg::boolean(training), Builder::num(eps),
-                                        outputMask(needX, needW, needB)},
-                                       {*metaOf(*in), mc, mc});
-    if (needX) x.give(in, [&] { return Arg::item(r, 0); });
-    if (needW) x.give(w, [&] { return Arg::item(r, 1); });
-    if (needB) x.give(bias, [&] { return Arg::item(r, 2); });
+    if (!a.rm || !a.rv || !metaOf(*a.rm) || !metaOf(*a.rv)) decline("batch_norm in eval mode without running statistics");
+    batchNormBackward(x, a, *a.rm, *a.rv, Arg::none(), Arg::none());
+}
+
+// The forward's native_batch_norm (written by rewriteForward, training mode): its saved mean and
+// 1/std. Its arguments are batch_norm's in native_batch_norm's order.
+void ruleNativeBatchNorm(Ctx& x) {
+    const graph::Node& n = x.c.n;
+    graph::Node asCaptured = n; // batch_norm's argument order, for batchNormArgs
+    asCaptured.args = {n.args[0], n.args[3], n.args[4], n.args[1], n.args[2], n.args[5], n.args[6], n.args[7]};
+    asCaptured.kwargs.clear();
+    BatchNormArgs a = batchNormArgs(Call{asCaptured}, x.needsGrad);
+    if (!a.needX && !a.needW && !a.needB) return;
+    batchNormBackward(x, a, Arg::none(), Arg::none(), Arg::item(&n, 1), Arg::item(&n, 2));
 }
 
 void ruleDropout(Ctx& x) {
@@ -835,11 +886,55 @@ void ruleDropout(Ctx& x) {
 const std::map<std::string, void (*)(Ctx&)>& namedRules() {
     static const std::map<std::string, void (*)(Ctx&)> rules = {
         {"mse_loss", ruleMseLoss}, {"cross_entropy", ruleCrossEntropy}, {"embedding", ruleEmbedding},
-        {"conv2d", ruleConv2d},     {"max_pool2d", ruleMaxPool2d},         {"batch_norm", ruleBatchNorm}};
+        {"conv2d", ruleConv2d},     {"max_pool2d", ruleMaxPool2d},         {"batch_norm", ruleBatchNorm},
+        {"max_pool2d_with_indices", ruleMaxPool2dWithIndices}, {"native_batch_norm", ruleNativeBatchNorm}};
     return rules;
 }
 
 } // namespace
+
+bool rewriteForward(graph::Node& fwd, const NeedsGrad& needsGrad) {
+    if (fwd.kind != graph::NodeKind::Call || fwd.meta.size() != 1) return false;
+    Call c{fwd};
+    const std::string base = graph::baseName(fwd.target);
+    try {
+        if (base == "max_pool2d") {
+            const Arg* in = c.arg(0, "input");
+            if (!in || !needsGrad(*in) || !metaOf(*in)) return false;
+            checkMaxPool(c);
+            std::vector<Arg> args = {*in};
+            for (auto& p : maxPoolParams(c)) args.push_back(p);
+            TensorMeta idx = fwd.meta[0];
+            idx.dtype = "int64";
+            idx.requiresGrad = false;
+            fwd.target = "torch._C._nn.max_pool2d_with_indices";
+            fwd.args = std::move(args);
+            fwd.kwargs.clear();
+            fwd.meta.push_back(idx);
+            return true;
+        }
+        if (base == "batch_norm" && graph::opOfTarget(fwd.target)) {
+            BatchNormArgs a = batchNormArgs(c, needsGrad);
+            if ((!a.needX && !a.needW && !a.needB) || !a.training) return false;
+            const Arg* mom = c.arg(6, "momentum");
+            if (mom && !mom->isConst()) return false;
+            auto orNone = [](const Arg* x) { return x ? *x : Arg::none(); };
+            std::vector<Arg> args = {*a.in, orNone(a.w), orNone(a.bias), orNone(a.rm), orNone(a.rv), Arg::boolean(true),
+                                     mom ? *mom : Builder::num(0.1), Builder::num(a.eps)};
+            TensorMeta stat = fwd.meta[0];
+            stat.shape = {graph::Dim::constant(a.channels)};
+            stat.requiresGrad = false;
+            fwd.target = "torch.native_batch_norm";
+            fwd.args = std::move(args);
+            fwd.kwargs.clear();
+            fwd.meta.push_back(stat);
+            fwd.meta.push_back(stat);
+            return true;
+        }
+    } catch (Unsupported&) {
+    }
+    return false;
+}
 
 bool differentiate(Builder& b, const graph::Node& fwd, const std::vector<Arg>& gradOut, const NeedsGrad& needsGrad,
                    std::vector<InputGrad>& out, std::string& why) {

@@ -114,10 +114,20 @@ struct JointBuild {
         const Node* out = outputNode(fwd);
         if (!out) { t.error = "the graph has no output"; return false; }
         graph::Graph& J = t.joint;
-        auto toJoint = [&](const Arg& a) { Arg r = a; r.node = j.at(size_t(a.node->id)); return r; };
+        std::vector<bool> rewritten;
+        auto toJoint = [&](const Arg& a) {
+            Arg r = a;
+            r.node = j.at(size_t(a.node->id));
+            if (r.index < 0 && rewritten[size_t(a.node->id)]) r.index = 0;
+            return r;
+        };
         for (auto& n : fwd.nodes()) {
             if (n->kind == graph::NodeKind::Output) continue;
-            j.push_back(&copyNode(J, *n, toJoint));
+            Node& c = copyNode(J, *n, toJoint);
+            bool re = detail::rewriteForward(c, [&](const Arg& a) { return needsGrad(a); });
+            if (re) t.rewritten.push_back(c.id);
+            rewritten.push_back(re);
+            j.push_back(&c);
             ++fwdCount;
         }
         std::map<ValueRef, Arg> grad;
@@ -184,6 +194,7 @@ struct Partition {
     const JointBuild& jb;
     Training& t;
     std::set<ValueRef> saved;
+    std::set<ValueRef> needed; // what the rules' nodes read of the forward: kept (or recomputed) in any case
     std::set<int> recompute; // forward node ids recomputed in the backward
 
     // The values a recomputation of `v` would read that are not recomputed themselves.
@@ -204,7 +215,7 @@ struct Partition {
 
     int64_t cost(const ValueRef& v) const {
         const Node& n = *jb.j[size_t(v.node)];
-        if (n.kind == graph::NodeKind::Placeholder || saved.count(v)) return 0;
+        if (n.kind == graph::NodeKind::Placeholder || saved.count(v) || needed.count(v)) return 0;
         const TensorMeta* m = metaOfValue(n, v.index);
         return m ? bytesOf(*m) : 0;
     }
@@ -233,20 +244,28 @@ struct Partition {
             for (auto& x : f) {
                 extra += cost(x);
                 const Node& fn = *jb.j[size_t(x.node)];
-                from += (from.empty() ? "" : ", ") + fn.name;
+                from += (from.empty() ? "" : ", ") + fn.name + (x.index >= 0 ? "[" + std::to_string(x.index) + "]" : "");
             }
-            if (extra <= d.bytes) {
+            // strictly fewer bytes, or a view (no work): where keeping its sources costs as much as
+            // keeping it (a relu of a batch_norm whose output nothing else reads), recomputing
+            // only adds work
+            auto op = graph::opOfTarget(n.target);
+            bool view = op && graph::info(*op).family == graph::Family::Reshape;
+            if (extra < d.bytes || (extra == d.bytes && view)) {
                 d.saved = false;
-                d.reason = "pointwise from " + (from.empty() ? std::string("constants") : from) + ": recomputing it keeps " +
-                           std::to_string(d.bytes - extra) + " bytes fewer alive between forward and backward";
+                const std::string source = from.empty() ? std::string("constants") : from;
+                d.reason = extra < d.bytes ? (view ? "a view of " : "pointwise from ") + source + ": recomputing it keeps " +
+                                                 std::to_string(d.bytes - extra) + " bytes fewer alive between forward and backward"
+                                           : "a view of " + source + ": recomputing it costs no work and keeps no more bytes";
                 for (auto& x : f) {
                     if (!saved.count(x)) {
-                        saved.insert(x);
                         const Node& fn = *jb.j[size_t(x.node)];
+                        const TensorMeta* xm = metaOfValue(fn, x.index);
                         Decision e;
                         e.value = x;
-                        e.name = fn.name;
-                        e.bytes = cost(x);
+                        e.name = fn.name + (x.index >= 0 ? "[" + std::to_string(x.index) + "]" : "");
+                        e.bytes = xm ? bytesOf(*xm) : 0;
+                        saved.insert(x);
                         e.reason = fn.kind == graph::NodeKind::Placeholder ? "an input of the graph: the backward reads it, no copy is kept"
                                                                           : "read to recompute " + n.name;
                         t.decisions.push_back(e);
@@ -264,7 +283,6 @@ struct Partition {
 
     void run() {
         const graph::Graph& J = t.joint;
-        std::set<ValueRef> needed;
         std::function<void(const Arg&)> visit = [&](const Arg& a) {
             if (a.kind == Arg::Kind::NodeRef && size_t(a.node->id) < jb.fwdCount) needed.insert(ValueRef{a.node->id, a.index});
             for (auto& it : a.items) visit(it);
@@ -281,15 +299,18 @@ struct Partition {
     }
 };
 
-// The training forward: the captured graph, also returning the saved values it computes.
+// The training forward: the captured graph (its nodes as the joint graph has them, rewritten
+// ones included), also returning the saved values it computes.
 void buildForward(const JointBuild& jb, Training& t) {
     std::vector<const Node*> map;
     auto to = [&](const Arg& a) { Arg r = a; r.node = map.at(size_t(a.node->id)); return r; };
-    const Node* out = outputNode(jb.fwd);
-    for (auto& n : jb.fwd.nodes())
-        if (n->kind != graph::NodeKind::Output) map.push_back(&copyNode(t.forward, *n, to));
+    for (size_t id = 0; id < jb.fwdCount; ++id) map.push_back(&copyNode(t.forward, *jb.j[id], to));
+    const Node* out = outputNode(t.joint);
     std::vector<Arg> outs;
-    for (auto& a : out->args) outs.push_back(a.kind == Arg::Kind::NodeRef ? to(a) : a);
+    for (size_t i = 0; i < size_t(t.forwardOutputs); ++i) {
+        const Arg& a = out->args[i];
+        outs.push_back(a.kind == Arg::Kind::NodeRef ? to(a) : a);
+    }
     for (auto& v : t.saved)
         if (jb.fwd.nodes()[size_t(v.node)]->kind != graph::NodeKind::Placeholder)
             outs.push_back(v.index >= 0 ? Arg::item(map[size_t(v.node)], v.index) : Arg::ref(map[size_t(v.node)]));

@@ -82,6 +82,13 @@ using NeedsGrad = std::function<bool(const Arg&)>;
 bool differentiate(Builder& b, const graph::Node& fwd, const std::vector<Arg>& gradOut, const NeedsGrad& needsGrad,
                    std::vector<InputGrad>& out, std::string& why);
 
+// Rewrites a forward node (already in the joint graph) into the library call that also returns
+// what its backward reads, as AOTAutograd's decompositions do: max_pool2d into
+// max_pool2d_with_indices (the indices), batch_norm in training mode into native_batch_norm (the
+// batch's mean and 1/std). The node keeps its id; its value becomes item 0 of the tuple. False,
+// the node unchanged, where there is nothing to gain (no gradient flows in, eval mode).
+bool rewriteForward(graph::Node& fwd, const NeedsGrad& needsGrad);
+
 // Ops with a rule (base names).
 std::vector<std::string> ruleNames();
 

@@ -117,6 +117,38 @@ OpNode placeholderOf(const graph::Node& n) {
 
 const graph::Node* outputOf(const graph::Graph& g) { return g.nodes().empty() ? nullptr : g.nodes().back().get(); }
 
+// A reference to a node the partitioner rewrote (autograd::Training::rewritten) reads item 0 of
+// its tuple, where the captured value is.
+void redirectToItem0(ArgT& a, const std::set<int>& rewritten) {
+    if (a.kind == ArgT::Ref && a.index < 0 && rewritten.count(a.node)) a.index = 0;
+    for (auto& it : a.items) redirectToItem0(it, rewritten);
+}
+
+// The training forward's ops: the captured ones, with the nodes the partitioner rewrote made the
+// library calls it wrote (and what reads them redirected to their first item).
+void rewriteForwardOps(const autograd::Training& t, capture::CapturedGraph& F) {
+    const std::set<int> rewritten(t.rewritten.begin(), t.rewritten.end());
+    for (int id : t.rewritten) {
+        const graph::Node& n = *t.forward.nodes().at(size_t(id));
+        OpNode op;
+        op.target = n.target;
+        op.invoke = targetInvoke(n.target);
+        for (auto& a : n.args) op.pos.push_back(argOf(a));
+        for (auto& [k, a] : n.kwargs) op.kw.emplace_back(k, argOf(a));
+        op.meta = n.meta;
+        OpNode& old = F.nodes.at(size_t(id));
+        op.span = old.span;
+        op.modulePath = old.modulePath;
+        old = std::move(op);
+    }
+    for (size_t i = 0; i < F.nodes.size(); ++i) {
+        if (rewritten.count(int(i))) continue;
+        for (auto& a : F.nodes[i].pos) redirectToItem0(a, rewritten);
+        for (auto& [k, a] : F.nodes[i].kw) redirectToItem0(a, rewritten);
+    }
+    for (auto& o : F.outputs) redirectToItem0(o, rewritten);
+}
+
 // The backward graph as ops: placeholders, the captured forward ops it recomputes (their
 // references moved to the saved values and recomputed nodes), the rules' calls.
 bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
@@ -143,9 +175,11 @@ bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
             continue;
         }
         OpNode op = g.nodes[size_t(o.index)];
+        const std::set<int> rewritten(t.rewritten.begin(), t.rewritten.end());
         std::function<bool(ArgT&)> remap = [&](ArgT& a) {
             if (a.kind == ArgT::Src) return false;
             if (a.kind == ArgT::Ref) {
+                if (a.index < 0 && rewritten.count(a.node)) a.index = 0;
                 auto s = savedAt.find(autograd::ValueRef{a.node, a.index});
                 if (s == savedAt.end() && a.index >= 0) s = savedAt.find(autograd::ValueRef{a.node, -1});
                 if (s != savedAt.end()) {
@@ -338,6 +372,12 @@ std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g) {
     capture::CapturedGraph& F = tc->forwardGraph;
     F.nodes = g.nodes;
     F.outputs = g.outputs;
+    try {
+        rewriteForwardOps(tc->graphs, F);
+    } catch (std::exception& e) {
+        tc->error = e.what();
+        return tc;
+    }
     for (auto& v : tc->graphs.saved)
         if (!g.nodes[size_t(v.node)].placeholder) {
             ArgT a;

@@ -153,6 +153,65 @@ int main() {
         check(t.ok && t.jointBackwardNodes == 1 && countTarget(t.backward, "operator.mul") == 1 && countTarget(t.backward, "operator.add") == 0,
               "no_grad: exp(x) under no_grad is read as a constant, not differentiated");
     }
+    // a CNN block: batch_norm (training) -> relu -> max_pool2d -> flatten -> linear. The forward's
+    // batch_norm becomes native_batch_norm and its max_pool2d max_pool2d_with_indices, so the
+    // backward reads the batch's statistics and the maxima's indices instead of recomputing them;
+    // relu's output is saved (recomputing it would keep batch_norm's, as many bytes, and redo the
+    // work), flatten recomputed (a view: no work)
+    {
+        G b;
+        auto x = b.in("x", {4, 3, 8, 8}, true);
+        auto rm = b.in("running_mean", {3}, false);
+        auto rv = b.in("running_var", {3}, false);
+        auto w = b.in("w", {3}, true);
+        auto bias = b.in("b", {3}, true);
+        auto bn = b.call("torch.nn.functional.batch_norm",
+                         {r(x), r(rm), r(rv), r(w), r(bias), Arg::boolean(true), Arg::lit("0.1", graph::Const::real(0.1)),
+                          Arg::lit("1e-05", graph::Const::real(1e-5))},
+                         {4, 3, 8, 8});
+        auto relu = b.call("torch.nn.functional.relu", {r(bn)}, {4, 3, 8, 8});
+        auto mp = b.call("torch.nn.functional.max_pool2d", {r(relu), Arg::integer(2)}, {4, 3, 4, 4});
+        auto fl = b.call("torch.Tensor.flatten", {r(mp), Arg::integer(1)}, {4, 48});
+        auto head = b.in("head", {2, 48}, true);
+        auto lin = b.call("torch.nn.functional.linear", {r(fl), r(head)}, {4, 2});
+        b.g.setOutput({r(lin)});
+        autograd::Training t = autograd::buildTraining(b.g);
+        check(t.ok, "cnn: made (" + t.error + ")");
+        check(t.rewritten == std::vector<int>{bn->id, mp->id}, "cnn: batch_norm and max_pool2d rewritten in place");
+        const graph::Node& fbn = *t.forward.nodes()[size_t(bn->id)];
+        const graph::Node& fmp = *t.forward.nodes()[size_t(mp->id)];
+        check(fbn.target == "torch.native_batch_norm" && fbn.meta.size() == 3 && graph::formatMeta(fbn.meta[1]) == "f32[3]",
+              "cnn: the forward computes native_batch_norm with its mean and 1/std");
+        check(fmp.target == "torch._C._nn.max_pool2d_with_indices" && fmp.meta.size() == 2 && fmp.meta[1].dtype == "int64",
+              "cnn: the forward computes max_pool2d_with_indices");
+        const graph::Node& frelu = *t.forward.nodes()[size_t(relu->id)];
+        check(frelu.args.size() == 1 && frelu.args[0].node == &fbn && frelu.args[0].index == 0, "cnn: relu reads item 0 of native_batch_norm");
+        auto savedHas = [&](int node, int index) {
+            return std::find(t.saved.begin(), t.saved.end(), autograd::ValueRef{node, index}) != t.saved.end();
+        };
+        check(savedHas(bn->id, 1) && savedHas(bn->id, 2) && savedHas(mp->id, 1), "cnn: the statistics and the indices are saved");
+        check(countTarget(t.backward, "torch._C._nn.max_pool2d_with_indices") == 0 && countTarget(t.backward, "torch.rsqrt") == 0,
+              "cnn: the backward recomputes neither the indices nor the statistics");
+        const autograd::Decision* dr = decisionFor(t, "relu");
+        check(dr && dr->saved && dr->reason.find("batch_norm[0]") != std::string::npos, "cnn: relu saved, with why (" + (dr ? dr->reason : "") + ")");
+        const autograd::Decision* dfl = decisionFor(t, "flatten");
+        check(dfl && !dfl->saved && dfl->reason.find("a view of max_pool2d[0]") == 0, "cnn: flatten recomputed from max_pool2d[0] (" + (dfl ? dfl->reason : "") + ")");
+        const autograd::Decision* dmp = decisionFor(t, "max_pool2d[0]");
+        check(dmp && dmp->saved && dmp->bytes == 4 * 3 * 4 * 4 * 4, "cnn: max_pool2d[0] saved with its bytes");
+        check(countTarget(t.backward, "torch._C._nn.native_batch_norm_backward") == 1, "cnn: one native_batch_norm_backward");
+    }
+    // eval mode: batch_norm is left as captured (the running statistics are what the backward reads)
+    {
+        G b;
+        auto x = b.in("x", {4, 3, 8, 8}, true);
+        auto rm = b.in("running_mean", {3}, false);
+        auto rv = b.in("running_var", {3}, false);
+        auto bn = b.call("torch.nn.functional.batch_norm", {r(x), r(rm), r(rv), Arg::none(), Arg::none(), Arg::boolean(false)}, {4, 3, 8, 8});
+        b.g.setOutput({r(bn)});
+        autograd::Training t = autograd::buildTraining(b.g);
+        check(t.ok && t.rewritten.empty() && t.forward.nodes()[size_t(bn->id)]->target == "torch.nn.functional.batch_norm",
+              "eval batch_norm: not rewritten (" + t.error + ")");
+    }
     // the rule list names the ops the issue lists
     std::vector<std::string> ops = autograd::differentiableOps();
     for (const char* op : {"linear", "matmul", "gelu", "silu", "softmax", "log_softmax", "layer_norm", "mean", "sum", "embedding", "cross_entropy", "mse_loss", "view", "conv2d", "max_pool2d", "batch_norm"})
