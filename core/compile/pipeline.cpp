@@ -152,6 +152,8 @@ void dependencyPass(const graph::Graph& g, Artifact& a) {
         const GraphNodeInfo& gi = a.lowered.info[i];
         if (!gi.needsValue || gi.viewOp) continue;
         if (gi.value.buffer >= 0 && (gi.value.kind == LoweredValue::Buffer)) a.needsValue[gi.value.buffer] = true;
+        for (auto& it : gi.items) // a tuple computed by kernels, read whole
+            if (it.kind == LoweredValue::Buffer && it.buffer >= 0) a.needsValue[it.buffer] = true;
     }
     // values read through views by externs, fallbacks and outputs: their base buffers
     for (size_t i = 0; i < a.lowered.info.size(); ++i) {

@@ -801,6 +801,8 @@ private:
             info().value.kind = LoweredValue::Other;
             return;
         }
+        if (graph::baseName(n.target) == "max_pool2d" || n.target == "torch._C._nn.max_pool2d_with_indices")
+            return lowerMaxPool2d(n, n.target == "torch._C._nn.max_pool2d_with_indices");
         if (id)
             if (const std::string* why = graph::eagerOnlyReason(*id)) unsupported(*why);
         if (id) switch (graph::info(*id).family) {
@@ -820,6 +822,75 @@ private:
             case Family::None: break;
             }
         unsupported("no lowering for " + target(n));
+    }
+
+    // max_pool2d as a pointwise loop over the output reading each window's k*k elements, in
+    // eager's order and with its rule: an element replaces the running maximum when it is greater
+    // or NaN (`fl_max(v, m)`), so the value (-0.0 before 0.0 stays -0.0) and, for
+    // max_pool2d_with_indices, the index (h * W + w of the element that last replaced it: the first
+    // maximum, the last NaN) are eager's. No padding, dilation 1, floor mode.
+    void lowerMaxPool2d(const graph::Node& n, bool withIndices) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        if (x.dtype != DType::F32) unsupported("max_pool2d of a non-float32 tensor");
+        if (x.shape.size() != 4 && x.shape.size() != 3) unsupported("max_pool2d of a tensor that is not 3-D or 4-D");
+        if (!withIndices && boolArg(n, 6, "return_indices", false)) unsupported("max_pool2d with return_indices");
+        auto pair = [&](size_t pos, const char* kw, std::vector<int64_t> dflt) {
+            const Arg* a = arg(n, pos, kw);
+            if (!a || a->isNoneConst()) return dflt;
+            std::vector<int64_t> v = intsOf(*a);
+            if (v.size() == 1) v.push_back(v[0]);
+            if (v.size() != 2) unsupported("a max_pool2d argument that is not one or two ints");
+            return v;
+        };
+        std::vector<int64_t> k = pair(1, "kernel_size", {});
+        if (k.size() != 2 || k[0] < 1 || k[1] < 1 || k[0] * k[1] > 64) unsupported("a max_pool2d window of this size");
+        std::vector<int64_t> st = pair(2, "stride", k);
+        if (st.empty()) st = k; // stride=() means the kernel size
+        if (st[0] < 1 || st[1] < 1) unsupported("a max_pool2d stride below 1");
+        if (pair(3, "padding", {0, 0}) != std::vector<int64_t>{0, 0}) unsupported("max_pool2d with padding");
+        if (pair(4, "dilation", {1, 1}) != std::vector<int64_t>{1, 1}) unsupported("max_pool2d with dilation");
+        if (boolArg(n, 5, "ceil_mode", false)) unsupported("max_pool2d with ceil_mode");
+        const size_t r = x.shape.size();
+        const IE& H = x.shape[r - 2];
+        const IE& W = x.shape[r - 1];
+        Shape out(x.shape.begin(), x.shape.end() - 2);
+        for (int d = 0; d < 2; ++d) {
+            const IE& in = d ? W : H;
+            int64_t v;
+            if (constValue(in, v) && v < k[d]) unsupported("a max_pool2d window larger than its input");
+            out.push_back(iadd(idiv(iadd(in, iconst(-k[d])), iconst(st[d])), iconst(1)));
+        }
+        std::vector<IE> o = vars("x", r);
+        std::vector<SE> vals, idx;
+        for (int64_t i = 0; i < k[0]; ++i)
+            for (int64_t j = 0; j < k[1]; ++j) {
+                std::vector<IE> at(o.begin(), o.end() - 2);
+                IE h = iadd(imul(o[r - 2], iconst(st[0])), iconst(i)), w = iadd(imul(o[r - 1], iconst(st[1])), iconst(j));
+                at.push_back(h);
+                at.push_back(w);
+                vals.push_back(loadValue(x, at));
+                idx.push_back(sindex(iadd(imul(h, W), w)));
+            }
+        // the running maximum before each element, and the index it came from
+        SE m = vals[0], index = idx[0];
+        for (size_t e = 1; e < vals.size(); ++e) {
+            SE replaces = scall(Op::Or, {scall(Op::Gt, {vals[e], m}, DType::Bool), scall(Op::Ne, {vals[e], vals[e]}, DType::Bool)}, DType::Bool);
+            index = swhere(replaces, idx[e], index);
+            m = scall(Op::Max, {vals[e], m});
+        }
+        Node& values = addNode(NodeKind::Pointwise, "max_pool2d", out, DType::F32);
+        values.body = m;
+        values.graphNode = cur_;
+        LoweredValue v{LoweredValue::Buffer, values.id, out, DType::F32, {}};
+        if (!withIndices) {
+            info().value = v;
+            return;
+        }
+        Node& indices = addNode(NodeKind::Pointwise, "max_pool2d_indices", out, DType::I64);
+        indices.body = index;
+        indices.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Other, -1, {}, DType::F32, {}};
+        info().items = {v, LoweredValue{LoweredValue::Buffer, indices.id, out, DType::I64, {}}};
     }
 
     // One float32 input, one float32 result: f of the input's element.

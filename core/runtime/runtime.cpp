@@ -240,6 +240,13 @@ struct Run {
             for (auto& a : n.pos) ca.pos.push_back(instantiate(a));
             for (auto& [k, a] : n.kw) ca.kw.emplace_back(k, instantiate(a));
             env[node] = n.invoke(in, ca);
+        } else if (!gi.items.empty()) { // a tuple its kernels computed (max_pool2d_with_indices)
+            std::vector<Value> items;
+            for (auto& it : gi.items) {
+                if (it.kind != LoweredValue::Buffer || !bufs[it.buffer].defined()) throw std::logic_error("a graph value was not computed");
+                items.push_back(script::wrap(bufs[it.buffer]));
+            }
+            env[node] = script::makeTuple(std::move(items));
         } else {
             int pn = c.producerOf[node];
             if (pn < 0 || !bufs[pn].defined()) throw std::logic_error("a graph value was not computed");
