@@ -153,6 +153,13 @@ QString frameName(const SnapEntry& e) {
     return QString("%1:%2").arg(qual).arg(e.line);
 }
 
+QString pendingText(const inspect::Snapshot& s) {
+    int n = 0, m = 0;
+    for (size_t i = 0; i < s.entries.size(); ++i)
+        if (s.entries[i].pending) ++m, n += int(i) <= s.compilingEntry;
+    return QString("Compiling kernels… (graph %1 of %2 captured so far)").arg(n).arg(m);
+}
+
 // ---------------------------------------------------------------- graphs
 
 GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
@@ -222,6 +229,12 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
 }
 
 void GraphsPane::setSnapshot(SnapshotP s) {
+    // The same run's next snapshot (kernels added to a partial one, or more graphs captured): the
+    // entry, the graph drawn (no new layout), the view and the node details stay as the user left them.
+    const bool sameRun = snap_ && snap_->partial && current_ >= 0 && size_t(current_) < s->entries.size() &&
+                         s->entries[size_t(current_)].id == snap_->entries[size_t(current_)].id &&
+                         s->entries[size_t(current_)].nodes.size() == snap_->entries[size_t(current_)].nodes.size();
+    const int keepEntry = sameRun ? current_ : -1, keepNode = sameRun ? detailsNode_ : -1;
     snap_ = std::move(s);
     current_ = -1;
     showNodeDetails(-1);
@@ -243,18 +256,24 @@ void GraphsPane::setSnapshot(SnapshotP s) {
             fr->setText(1, "recompile limit hit");
             fr->setToolTip(1, "the frame reached the recompile limit: calls that match none of its entries run eagerly");
         }
-        QString status = q(e.status);
+        QString status = e.pending ? (int(i) == snap_->compilingEntry ? "compiling…" : "captured") : q(e.status);
         if (e.training) status += e.training->compiled ? " + backward" : " + eager backward";
         auto* it = new QTreeWidgetItem(fr, {q(e.id), status, QString::number(e.ops)});
         it->setData(0, Qt::UserRole, int(i));
         QString tip = QString("%1 guards").arg(e.guards.size());
+        if (e.pending) tip += "\n" + pendingText(*snap_);
         if (!e.backend.empty()) tip += ", compiled by " + q(e.backend);
         if (!e.note.empty()) tip += "\n" + q(e.note);
         it->setToolTip(0, tip);
     }
     if (snap_->entries.empty()) {
-        caption_->setText("No compiled graphs: the script made no call into a torch.compile'd function or module.");
+        caption_->setText(snap_->partial ? "Running the script…" : "No compiled graphs: the script made no call into a torch.compile'd function or module.");
         graph_->setGraph(GraphData{});
+    } else if (keepEntry >= 0) {
+        refining_ = true;
+        selectEntry(keepEntry);
+        refining_ = false;
+        showNodeDetails(keepNode);
     } else {
         selectEntry(0);
     }
@@ -393,7 +412,9 @@ void GraphsPane::drawGraph() {
     const SnapEntry& e = snap_->entries[size_t(current_)];
     const SnapEntry* g = graphOf(e, kind_);
     if (!g) g = &e, kind_ = GraphKind::Captured;
-    graph_->setGraph(kind_ == GraphKind::Backward ? backwardGraphDataOf(e) : graphDataOf(*g));
+    const GraphData data = kind_ == GraphKind::Backward ? backwardGraphDataOf(e) : graphDataOf(*g);
+    // the graph already drawn, now with its kernels: recoloured in place, no layout
+    if (!refining_ || !graph_->updateGraph(data)) graph_->setGraph(data);
     graph_->setGroups(colourKeysAt(*g, int(g->groupsAt.size()) - 1));
     legend_->setTraining(kind_ != GraphKind::Captured);
     showNodeDetails(-1);
@@ -422,10 +443,13 @@ void GraphsPane::selectEntry(int index) {
                       .arg(q(b.reason).toHtmlEscaped());
             break;
         }
-    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8%9")
-                          .arg(q(e.id), frameName(e).toHtmlEscaped())
-                          .arg(e.ops).arg(kernels).arg(libs).arg(eager)
-                          .arg(e.status == "compiled" ? "" : " — " + q(e.status), why, trainingCaption(e)));
+    if (e.pending)
+        caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops; <i>%4</i>").arg(q(e.id), frameName(e).toHtmlEscaped()).arg(e.ops).arg(pendingText(*snap_)));
+    else
+        caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8%9")
+                              .arg(q(e.id), frameName(e).toHtmlEscaped())
+                              .arg(e.ops).arg(kernels).arg(libs).arg(eager)
+                              .arg(e.status == "compiled" ? "" : " — " + q(e.status), why, trainingCaption(e)));
     // the same graph of the next entry when it has one (stepping entries keeps the backward shown)
     graphTabs_->setVisible(e.training && graphOf(e, GraphKind::Backward));
     if (!graphOf(e, kind_)) kind_ = GraphKind::Captured;
@@ -618,6 +642,13 @@ void KernelsPane::setEntry(int index) {
         return;
     }
     const SnapEntry& e = snap_->entries[size_t(index)];
+    if (e.pending) { // captured, being compiled: the kernels come with the run's end
+        caption_->setText("<b>" + pendingText(*snap_) + "</b><br>The kernels of " + q(e.id) +
+                          " are listed here when they are compiled; the graph and its guards are shown already.");
+        auto* it = new QListWidgetItem(pendingText(*snap_), list_);
+        it->setFlags(Qt::NoItemFlags);
+        return;
+    }
     for (size_t k = 0; k < e.kernels.size(); ++k) {
         const auto& kn = e.kernels[k];
         QString lines;
@@ -840,7 +871,9 @@ void FusionPane::setEntry(int index) {
             }
     }
     applyFilter();
-    graph_->setGraph(entry_ >= 0 ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
+    // a graph being compiled has no decisions yet: not drawn (one layout, when they come)
+    const bool pending = entry_ >= 0 && snap_->entries[size_t(entry_)].pending;
+    graph_->setGraph(entry_ >= 0 && !pending ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
     step_ = -1;
     setStep(stepCount() - 1);
 }
@@ -947,6 +980,11 @@ void FusionPane::refresh() {
         return;
     }
     const SnapEntry& e = snap_->entries[size_t(entry_)];
+    if (e.pending) {
+        text_->setHtml("<p><b>" + pendingText(*snap_).toHtmlEscaped() + "</b></p><p>The scheduler's fusion decisions for " + q(e.id) +
+                       " are shown here when its kernels are compiled.</p>");
+        return;
+    }
     std::vector<int> keys = colourKeysAt(e, step_);
     graph_->setGroups(keys);
     std::vector<int> distinct;
@@ -974,7 +1012,11 @@ void FusionPane::refresh() {
                    .arg(pairName(e, d).toHtmlEscaped());
         std::vector<int> pair = d.aNodes;
         pair.insert(pair.end(), d.bNodes.begin(), d.bNodes.end());
-        graph_->selectNodes(pair);
+        // in view: the value of each side, as the pair is named (zoomed out if they lie far apart)
+        std::vector<int> focus;
+        for (const auto* side : {&d.aNodes, &d.bNodes})
+            if (!side->empty()) focus.push_back(side->back());
+        graph_->selectNodes(pair, focus);
     }
     text_->setHtml(html);
 }
@@ -1071,6 +1113,7 @@ void PartitionPane::setEntry(int index) {
     if (t)
         for (const auto& d : t->decisions) (d.saved ? saved : recomputed)++, bytes += d.saved ? d.bytes : 0;
     summary_->setText(!e ? "No compiled graph selected."
+                      : e->pending ? "<b>" + pendingText(*snap_).toHtmlEscaped() + "</b>: the training partition is shown when it is compiled."
                       : !t ? "This graph has no compiled training: no input of it requires grad (or it was called without grad)."
                       : !t->compiled ? "<b>Training runs its backward eagerly</b>: " + q(t->why).toHtmlEscaped()
                       : QString("<b>%1</b>: the backward reads %2 forward values; <span style='background:%3'>&nbsp;%4 saved&nbsp;</span> (%5 kept "
@@ -1110,6 +1153,11 @@ void PartitionPane::refresh() {
     next_->setEnabled(step_ < n);
     last_->setEnabled(step_ < n);
     const SnapTraining* t = entry_ >= 0 ? snap_->entries[size_t(entry_)].training.get() : nullptr;
+    if (entry_ >= 0 && snap_->entries[size_t(entry_)].pending) {
+        text_->setHtml("<p><b>" + pendingText(*snap_).toHtmlEscaped() + "</b></p>");
+        graph_->setGroups({});
+        return;
+    }
     if (!t || n == 0) {
         text_->setHtml(t ? "<p>The backward reads no forward value.</p>" : "<p>Open a script that trains a compiled model (calls it with "
                                                                           "inputs or parameters that require grad, then backward()).</p>");

@@ -317,6 +317,12 @@ void TimingView::setProfile(const profiler::Profile& p) {
     showCall(p.calls.empty() ? -1 : 0);
 }
 
+void TimingView::setPending(const QString& why) {
+    setProfile(profiler::Profile{});
+    export_->setEnabled(false);
+    summary_->setText("<b>" + why.toHtmlEscaped() + "</b><br>The cached and eager calls are timed when the run has compiled them.");
+}
+
 QString TimingView::summaryText() const { return summary_->text(); }
 
 void TimingView::showCall(int index) {

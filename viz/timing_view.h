@@ -70,6 +70,8 @@ class TimingView : public QWidget {
 public:
     explicit TimingView(QWidget* parent = nullptr);
     void setProfile(const profiler::Profile& p);
+    // No profile yet, and why: "Compiling kernels… (graph 1 of 1 captured so far)".
+    void setPending(const QString& why);
     // Writes the Trace Event JSON of the profile shown; false (and a message in lastError) on failure.
     bool exportTrace(const QString& path);
     QString lastError() const { return error_; }
