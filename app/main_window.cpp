@@ -629,8 +629,9 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
             partition_->setSnapshot(snap_);
             if (follow() > 0) partition_->setEntry(follow());
         },
-        [this, done = std::move(done)] {
+        [this, follow, done = std::move(done)] {
             applying_ = false;
+            showEntryInSource(follow());
             if (done) done();
             if (auto then = std::exchange(whenApplied_, nullptr)) then();
         }});
@@ -638,7 +639,8 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
     *next = [this, steps, next, snap = snap_](size_t i) {
         if (snap != snap_) return; // a newer snapshot replaced this one (its own steps run)
         (*steps)[i]();
-        if (i + 1 < steps->size()) QTimer::singleShot(0, this, [next, i] { (*next)(i + 1); });
+        // a 1 ms timer, not 0: zero-timeouts chained run back to back, ahead of other timers
+        if (i + 1 < steps->size()) QTimer::singleShot(1, this, [next, i] { (*next)(i + 1); });
         else *next = nullptr; // break the cycle
     };
     (*next)(0);
@@ -817,10 +819,17 @@ void MainWindow::setScriptArguments(const QString& args) { argsEdit_->setText(ar
 // A compiled entry picked: every pane shows it; script lines are tinted by the kernel that
 // computes their ops.
 void MainWindow::entryChanged(int index) {
-    if (!snap_ || index < 0) return;
+    // while a snapshot is handed out, each pane takes its entry on its own turn, and the last
+    // turn shows its guards and tints (not here: the kernel pane still had the last snapshot)
+    if (!snap_ || index < 0 || applying_) return;
     kernels_->setEntry(index);
     fusion_->setEntry(index);
     partition_->setEntry(index);
+    showEntryInSource(index);
+}
+
+void MainWindow::showEntryInSource(int index) {
+    if (!snap_ || index < 0 || size_t(index) >= snap_->entries.size()) return;
     guards_->showEntry(index);
     const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     QMap<int, QColor> tints;

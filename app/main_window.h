@@ -106,6 +106,7 @@ private:
     void fillFileBox();
     void updateStale();
     void entryChanged(int index);
+    void showEntryInSource(int index); // its guards, and the script's lines tinted by its kernels
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
     fl::viz::CodeView* source_ = nullptr;

@@ -455,6 +455,7 @@ GraphView::~GraphView() {
 QGraphicsView* GraphView::view() const { return canvas_; }
 
 void GraphView::setGraph(const GraphData& graph) {
+    if (graph.nodes.empty() && graph_->nodes.empty() && !layingOut_) return;  // nothing drawn, nothing to draw
     graph_ = std::make_shared<const GraphData>(graph);
     collapsed_ = defaultCollapsedModules(graph);
     groups_.clear();

@@ -488,12 +488,16 @@ GuardsPane::GuardsPane(QWidget* parent) : QWidget(parent) {
 void GuardsPane::setSnapshot(SnapshotP s) {
     snap_ = std::move(s);
     tree_->clear();
+    // the items are made apart from the tree and added in one go: one at a time into the shown
+    // tree, a 12-layer transformer's guards held the UI thread for 40-60 ms
+    QList<QTreeWidgetItem*> top;
     auto addLine = [](QTreeWidgetItem* it, int line) {
         it->setData(1, Qt::UserRole, line);
         if (line > 0) it->setText(1, QString::number(line));
     };
     if (!snap_->recompiles.empty()) {
-        auto* rec = new QTreeWidgetItem(tree_, {QString("Recompiles (%1)").arg(snap_->recompiles.size())});
+        auto* rec = new QTreeWidgetItem(QStringList{QString("Recompiles (%1)").arg(snap_->recompiles.size())});
+        top << rec;
         rec->setData(0, Qt::UserRole, -2);
         QFont bold = rec->font(0);
         bold.setBold(true);
@@ -515,13 +519,12 @@ void GuardsPane::setSnapshot(SnapshotP s) {
                 addLine(c, line);
             }
             addLine(it, firstLine);
-            it->setExpanded(true);
         }
-        rec->setExpanded(true);
     }
     for (size_t i = 0; i < snap_->entries.size(); ++i) {
         const SnapEntry& e = snap_->entries[i];
-        auto* it = new QTreeWidgetItem(tree_, {QString("%1 %2 — %3 guards").arg(q(e.id), q(e.function)).arg(e.guards.size())});
+        auto* it = new QTreeWidgetItem(QStringList{QString("%1 %2 — %3 guards").arg(q(e.id), q(e.function)).arg(e.guards.size())});
+        top << it;
         it->setData(0, Qt::UserRole, int(i));
         // a frame of the prelude (a compiled nn.Sequential runs Sequential.forward) has no line in
         // the script: its line would select an unrelated one
@@ -534,6 +537,7 @@ void GuardsPane::setSnapshot(SnapshotP s) {
             addLine(c, g.line);
         }
     }
+    tree_->addTopLevelItems(top);
     tree_->expandToDepth(0);
     // Recompiles open down to their failed guards.
     for (int i = 0; i < tree_->topLevelItemCount(); ++i)
@@ -860,21 +864,29 @@ int FusionPane::stepCount() const {
 void FusionPane::setEntry(int index) {
     if (!snap_ || index == entry_) return;
     entry_ = index < 0 || size_t(index) >= snap_->entries.size() ? -1 : index;
-    {
+    {  
         QSignalBlocker b(list_);
         list_->clear();
-        if (entry_ >= 0)
-            for (auto& d : snap_->entries[size_t(entry_)].decisions) {
-                auto* it = new QListWidgetItem(QString("%1. [%2] %3 — %4").arg(d.step + 1).arg(q(d.kind), pairName(snap_->entries[size_t(entry_)], d), d.fused ? "fused" : "kept apart"), list_);
-                it->setToolTip(QString("%1 | %2\n%3").arg(q(d.a), q(d.b), q(d.reason)));
-                if (!d.fused) it->setForeground(QColor("#b26a00"));
-            }
+        // the rows made first, then added in one go (a 12-layer model has hundreds of decisions)
+        QStringList rows;
+        const auto* decisions = entry_ >= 0 ? &snap_->entries[size_t(entry_)].decisions : nullptr;
+        if (decisions)
+            for (auto& d : *decisions)
+                rows << QString("%1. [%2] %3 — %4").arg(d.step + 1).arg(q(d.kind), pairName(snap_->entries[size_t(entry_)], d), d.fused ? "fused" : "kept apart");
+        list_->addItems(rows);
+        for (int i = 0; decisions && i < list_->count(); ++i) {
+            const auto& d = (*decisions)[size_t(i)];
+            QListWidgetItem* it = list_->item(i);
+            it->setToolTip(QString("%1 | %2\n%3").arg(q(d.a), q(d.b), q(d.reason)));
+            if (!d.fused) it->setForeground(QColor("#b26a00"));
+        }
     }
-    applyFilter();
+    { applyFilter(); }
     // a graph being compiled has no decisions yet: not drawn (one layout, when they come)
     const bool pending = entry_ >= 0 && snap_->entries[size_t(entry_)].pending;
     graph_->setGraph(entry_ >= 0 && !pending ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
     step_ = -1;
+   
     setStep(stepCount() - 1);
 }
 
@@ -890,15 +902,14 @@ QString FusionPane::decisionText() const { return text_->toPlainText(); }
 
 QString FusionPane::pairName(const SnapEntry& e, const inspect::SnapDecision& d) {
     auto side = [&](const std::vector<int>& nodes) {
-        QStringList names;
-        for (int id : nodes) {
-            if (id < 0 || size_t(id) >= e.nodes.size()) continue;
-            const SnapNode& n = e.nodes[size_t(id)];
-            names << q(n.name) + (n.module.empty() ? QString() : "[" + q(n.module) + "]");
-        }
-        if (names.isEmpty()) return QString("?");
+        const SnapNode* last = nullptr;
+        int count = 0;
+        for (int id : nodes)
+            if (id >= 0 && size_t(id) < e.nodes.size()) last = &e.nodes[size_t(id)], ++count;
+        if (!last) return QString("?");
         // a side that earlier steps grew: its last node (the value it produces) and how many more
-        return names.size() == 1 ? names[0] : QString("%1 (+%2)").arg(names.back()).arg(names.size() - 1);
+        QString name = q(last->name) + (last->module.empty() ? QString() : "[" + q(last->module) + "]");
+        return count == 1 ? name : QString("%1 (+%2)").arg(name).arg(count - 1);
     };
     QString a = side(d.aNodes), b = side(d.bNodes);
     if (a == b) { // two parts of one decomposed node (layer_norm's sum and var): name the parts

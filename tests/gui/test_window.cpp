@@ -938,7 +938,9 @@ private Q_SLOTS:
         fl::app::MainWindow w;
         w.resize(1300, 850);
         w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/transformer12.py"));
+        QTest::qWait(100); // the window's first paint and the script's: before the run, not measured
         LatencyProbe probe;
         QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
         QSignalSpy laid(w.graphsPane()->graphView(), &fl::viz::GraphView::layoutFinished);
