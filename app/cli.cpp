@@ -39,13 +39,15 @@ std::string usage() {
            "                                                 which of torch 1.13's public names Fuselab provides, per namespace\n"
            "       fuselab --screenshot OUT.png [--pane NAME | --raise NAME,...] [--select LINE]\n"
            "               [--fusion-filter rejected|involving] [--graph captured|training|backward|joint]\n"
-           "               [--partition-step N] [MODEL.py]\n"
+           "               [--partition-step N] [--while-compiling] [MODEL.py]\n"
            "                                                 run the script and save the window (or one pane) as a PNG;\n"
            "                                                 panes: source, graph, fusion, kernels, guards, timing, output, problems,\n"
            "                                                 partition; --select picks a script line's nodes first, as a click on\n"
            "                                                 it does; --graph draws one of a training entry's graphs (backward: with\n"
            "                                                 a saved value's details); --partition-step\n"
-           "                                                 goes to that decision of the training partition\n"
+           "                                                 goes to that decision of the training partition;\n"
+           "                                                 --while-compiling takes it while the first graph's\n"
+           "                                                 kernels compile (held there until it is saved)\n"
            "       fuselab --version\n"
            "Logs: FUSELAB_LOGS (or TORCH_LOGS)=graph_breaks,recompiles,recompiles_verbose,guards,graph_code\n";
 }

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -26,6 +28,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QElapsedTimer>
+#include <QSemaphore>
 #include <QThread>
 #include <QTimer>
 
@@ -78,6 +81,7 @@ struct ShotPicks {
     std::string fusionFilter;
     std::string graph;      // captured | training | backward | joint: the Graphs pane's graph of the first training entry
     int partitionStep = -1; // the partition stepper's step (-1: the last)
+    bool whileCompiling = false; // the picture while the first graph's kernels compile (held there)
 };
 
 #ifdef FUSELAB_HAVE_GUI
@@ -109,13 +113,32 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
     if (!screenshot.empty()) w.resize(1400, 900);
     w.show();
     if (!screenshot.empty()) {
-        // Headless picture of the window after the script ran (docs and tests).
+        // Headless picture of the window after the script ran (docs and tests), or while the
+        // first graph's kernels compile (the compile held until the picture is taken).
         QEventLoop loop;
-        QObject::connect(&w, &fl::app::MainWindow::runFinished, &loop, &QEventLoop::quit);
+        bool finished = false;
+        QObject::connect(&w, &fl::app::MainWindow::runFinished, &loop, [&] { finished = true; loop.quit(); });
+        auto gate = std::make_shared<QSemaphore>();
+        auto held = std::make_shared<std::atomic<bool>>(false), open = std::make_shared<std::atomic<bool>>(false);
+        if (picks.whileCompiling)
+            w.setBeforeCompile([gate, held, open] {
+                if (*open) return;
+                *held = true;
+                gate->tryAcquire(1, 300000);
+            });
         w.run();
-        loop.exec();
+        if (picks.whileCompiling) {
+            while (!*held && !finished) {
+                QApplication::processEvents(QEventLoop::AllEvents, 20);
+                QThread::msleep(5);
+            }
+            QElapsedTimer t; // the panes take what capture handed over, one per turn
+            for (t.start(); t.elapsed() < 500;) QApplication::processEvents(QEventLoop::AllEvents, 20), QThread::msleep(5);
+        } else {
+            loop.exec();
+        }
         settle(w);
-        if (!picks.graph.empty()) {
+        if (!picks.graph.empty() && !picks.whileCompiling) {
             // the first entry with compiled training, drawn as its training graph
             const fl::inspect::Snapshot* snap = w.snapshot();
             for (size_t i = 0; snap && i < snap->entries.size(); ++i)
@@ -156,6 +179,11 @@ int runGui(int argc, char** argv, const std::string& model, const std::string& s
         }
         bool ok = target->grab().save(QString::fromStdString(screenshot));
         if (!ok) std::cerr << "fuselab: could not write " << screenshot << "\n";
+        if (picks.whileCompiling) { // let the run finish
+            *open = true;
+            gate->release(1000);
+            if (!finished) loop.exec();
+        }
         return ok ? 0 : 1;
     }
     if (startupTime) {
@@ -271,6 +299,7 @@ static int runFuselab(int argc, char** argv) {
             continue;
         }
         if (a == "--partition-step" && i + 1 < args.size()) { picks.partitionStep = std::atoi(args[++i].c_str()); continue; }
+        if (a == "--while-compiling") { picks.whileCompiling = true; continue; }
         if ((a == "--pane" || a == "--raise") && i + 1 < args.size()) {
             std::string v = args[++i];
 #ifdef FUSELAB_HAVE_GUI
@@ -288,9 +317,10 @@ static int runFuselab(int argc, char** argv) {
         model = a;
     }
 #ifdef FUSELAB_HAVE_GUI
-    if ((!pane.empty() || !raise.empty() || picks.line || !picks.fusionFilter.empty() || !picks.graph.empty() || picks.partitionStep >= 0) &&
+    if ((!pane.empty() || !raise.empty() || picks.line || !picks.fusionFilter.empty() || !picks.graph.empty() || picks.partitionStep >= 0 ||
+         picks.whileCompiling) &&
         screenshot.empty()) {
-        std::cerr << "fuselab: --pane, --raise, --select, --fusion-filter, --graph and --partition-step go with --screenshot\n";
+        std::cerr << "fuselab: --pane, --raise, --select, --fusion-filter, --graph, --partition-step and --while-compiling go with --screenshot\n";
         return 2;
     }
     // A screenshot needs no display: without one, Qt draws offscreen.

@@ -27,6 +27,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <utility>
 
 #include "core/run/runner.h"
 #include "profiler/profile.h"
@@ -340,6 +341,9 @@ void MainWindow::setDocument(const QString& path, const QString& text) {
 }
 
 void MainWindow::clearResults() {
+    // the steps of the last snapshot stop (they check snap_); a finished run waiting for them ends now
+    applying_ = false;
+    if (auto then = std::exchange(whenApplied_, nullptr)) then();
     source_->setErrorLine(0);
     source_->setMarks({});
     source_->setLineTints({});
@@ -451,6 +455,9 @@ void MainWindow::run() {
     source_->setLineTints({});
     cancel_.reset();
     running_ = true;
+    problemsRaised_ = false;
+    applying_ = false;
+    whenApplied_ = nullptr;
     progress_->setVisible(true);
     runAct_->setEnabled(false);
     cancelAct_->setEnabled(true);
@@ -483,34 +490,60 @@ void MainWindow::run() {
     // capture and the compiler did; the panes draw from it on the UI thread.
     // The profile comes after the snapshot: its replays recompile, and the snapshot must show
     // what the script itself did.
-    auto snap = std::make_shared<std::shared_ptr<const inspect::Snapshot>>();
+    // While the run compiles, each graph capture hands over is shown at once (a partial snapshot:
+    // graphs, guards, breaks); the panes that wait for kernels say so. The snapshot at the end
+    // adds the kernels, the profile then the timing.
     auto profile = std::make_shared<std::shared_ptr<const profiler::Profile>>();
+    auto watch = std::make_shared<std::shared_ptr<inspect::CompileWatch>>();
     std::string file = cfg.path;
-    cfg.beforeRun = [](script::Interp& in) { profiler::prepare(in); };
-    cfg.afterRun = [this, snap, profile, file](script::Interp& in) {
+    const int runId = ++runs_;
+    cfg.beforeRun = [this, watch, file, doc, runId, hold = beforeCompile_](script::Interp& in) {
+        profiler::prepare(in);
+        *watch = inspect::watchCompiles(in, file, [this, doc, runId, hold](inspect::Snapshot s) {
+            auto partial = std::make_shared<const inspect::Snapshot>(std::move(s));
+            QMetaObject::invokeMethod(this, [this, partial, doc, runId] {
+                if (doc != document_ || runId != runs_ || !running_) return;
+                status_->setText(fl::viz::pendingText(*partial));
+                applySnapshot(partial, nullptr);
+            }, Qt::QueuedConnection);
+            if (hold) hold();
+        });
+    };
+    cfg.afterRun = [this, watch, profile, file, doc, runId](script::Interp& in) {
+        if (*watch) (*watch)->stop(); // the profiler's replays compile again: not the script's graphs
         QMetaObject::invokeMethod(this, [this] { status_->setText("Collecting the compiler's results…"); }, Qt::QueuedConnection);
         inspect::SnapshotOptions so;
         so.irAndAssembly = true;
-        *snap = std::make_shared<const inspect::Snapshot>(inspect::takeSnapshot(in, file, so));
-        if (cancel_.cancelled()) return;
+        auto snap = std::make_shared<const inspect::Snapshot>(inspect::takeSnapshot(in, file, so));
+        const bool timed = !cancel_.cancelled();
+        // the kernels now, the timing when the replays are done
+        QMetaObject::invokeMethod(this, [this, snap, doc, runId, timed] {
+            if (doc != document_ || runId != runs_) return;
+            applySnapshot(snap, nullptr);
+            if (timed) timing_->setPending("Timing cached and eager calls…");
+        }, Qt::QueuedConnection);
+        if (!timed) return;
         QMetaObject::invokeMethod(this, [this] { status_->setText("Timing cached and eager calls…"); }, Qt::QueuedConnection);
         profiler::CollectOptions po;
         po.budgetSeconds = 1.0; // the window's replays stay short; `fuselab profile` measures longer
         po.minSeconds = 0.05;
         *profile = std::make_shared<const profiler::Profile>(profiler::collect(in, po));
     };
-    worker_ = std::thread([this, cfg, snap, profile, doc] {
+    worker_ = std::thread([this, cfg, profile, watch, doc, runId] {
         run::RunResult r = run::runScript(cfg);
-        QMetaObject::invokeMethod(this, [this, r, snap, profile, doc] {
-            if (doc != document_) { // another file was opened meanwhile: its panes stay empty
+        // `watch` lives until here: the interpreter that calls it is gone
+        QMetaObject::invokeMethod(this, [this, r, profile, doc, runId] {
+            if (doc != document_ || runId != runs_) { // another file was opened meanwhile: its panes stay empty
                 finishRun(r.exitCode, 0, r.seconds);
                 return;
             }
             auto done = [this, r, profile] {
                 if (*profile) timing_->setProfile(**profile);
+                else timing_->setProfile(profiler::Profile{});
                 finishRun(r.exitCode, r.errorLine, r.seconds);
             };
-            if (*snap) applySnapshot(*snap, done);
+            // after the last pane took the final snapshot
+            if (applying_) whenApplied_ = done;
             else done();
         }, Qt::QueuedConnection);
     });
@@ -552,6 +585,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, std::function<void()> done) {
     snap_ = std::move(snap);
     const inspect::Snapshot& s = *snap_;
+    applying_ = true;
     source_->setMarks(marksFor(""));
     fillFileBox();
     problems_->clear();
@@ -570,24 +604,43 @@ void MainWindow::applySnapshot(std::shared_ptr<const inspect::Snapshot> snap, st
         it->setForeground(0, p.kind == "graph break" ? QColor("#c62828") : QColor("#b26a00"));
     }
     problems_->resizeColumnToContents(0);
-    if (!s.problems.empty()) docks_[6]->raise(); // the first thing to read after a run
+    if (!s.problems.empty() && !problemsRaised_) { // the first thing to read after a run (raised once a run)
+        docks_[6]->raise();
+        problemsRaised_ = true;
+    }
+    if (s.partial) timing_->setPending(fl::viz::pendingText(s));
     // One pane per turn of the event loop, so that a big graph's snapshot never holds the UI
-    // thread for long; `done` runs after the last.
+    // thread for long; `done` runs after the last, then whatever waited for it (whenApplied_).
+    // The kernel, fusion and partition panes follow the entry the Graphs pane shows.
+    auto follow = [this] { return graphs_->currentEntry(); };
     auto steps = std::make_shared<std::vector<std::function<void()>>>(std::vector<std::function<void()>>{
         [this] { graphs_->setSnapshot(snap_); },
         [this] { guards_->setSnapshot(snap_); },
-        [this] { kernels_->setSnapshot(snap_); },
-        [this] {
+        [this, follow] {
+            kernels_->setSnapshot(snap_);
+            if (follow() > 0) kernels_->setEntry(follow());
+        },
+        [this, follow] {
             fusion_->setSnapshot(snap_);
+            if (follow() > 0) fusion_->setEntry(follow());
             if (snap_->entries.empty()) source_->setLineTints({});
         },
-        [this] { partition_->setSnapshot(snap_); },
-        std::move(done)});
+        [this, follow] {
+            partition_->setSnapshot(snap_);
+            if (follow() > 0) partition_->setEntry(follow());
+        },
+        [this, follow, done = std::move(done)] {
+            applying_ = false;
+            showEntryInSource(follow());
+            if (done) done();
+            if (auto then = std::exchange(whenApplied_, nullptr)) then();
+        }});
     auto next = std::make_shared<std::function<void(size_t)>>();
     *next = [this, steps, next, snap = snap_](size_t i) {
-        if (snap != snap_) return; // a newer run's snapshot replaced this one
+        if (snap != snap_) return; // a newer snapshot replaced this one (its own steps run)
         (*steps)[i]();
-        if (i + 1 < steps->size()) QTimer::singleShot(0, this, [next, i] { (*next)(i + 1); });
+        // a 1 ms timer, not 0: zero-timeouts chained run back to back, ahead of other timers
+        if (i + 1 < steps->size()) QTimer::singleShot(1, this, [next, i] { (*next)(i + 1); });
         else *next = nullptr; // break the cycle
     };
     (*next)(0);
@@ -766,10 +819,17 @@ void MainWindow::setScriptArguments(const QString& args) { argsEdit_->setText(ar
 // A compiled entry picked: every pane shows it; script lines are tinted by the kernel that
 // computes their ops.
 void MainWindow::entryChanged(int index) {
-    if (!snap_ || index < 0) return;
+    // while a snapshot is handed out, each pane takes its entry on its own turn, and the last
+    // turn shows its guards and tints (not here: the kernel pane still had the last snapshot)
+    if (!snap_ || index < 0 || applying_) return;
     kernels_->setEntry(index);
     fusion_->setEntry(index);
     partition_->setEntry(index);
+    showEntryInSource(index);
+}
+
+void MainWindow::showEntryInSource(int index) {
+    if (!snap_ || index < 0 || size_t(index) >= snap_->entries.size()) return;
     guards_->showEntry(index);
     const inspect::SnapEntry& e = snap_->entries[size_t(index)];
     QMap<int, QColor> tints;

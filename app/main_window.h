@@ -80,6 +80,10 @@ public:
     // A node clicked in the Graphs pane: a saved value of the backward selects the forward node it holds.
     void clickNode(int id);
 
+    // Tests: called on the run thread each time capture hands a graph to the compiler, after the
+    // window was sent what capture has so far (a test holds the compile there to look at the panes).
+    void setBeforeCompile(std::function<void()> f) { beforeCompile_ = std::move(f); }
+
 Q_SIGNALS:
     void runFinished(int exitCode);
 
@@ -102,6 +106,7 @@ private:
     void fillFileBox();
     void updateStale();
     void entryChanged(int index);
+    void showEntryInSource(int index); // its guards, and the script's lines tinted by its kernels
     QDockWidget* addPane(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
 
     fl::viz::CodeView* source_ = nullptr;
@@ -132,6 +137,11 @@ private:
     std::thread worker_;
     std::atomic<bool> running_{false};
     int document_ = 0; // counts opened documents: a run's results and output land only in its own
+    int runs_ = 0;     // counts runs: a partial snapshot lands only while its run is the latest
+    bool applying_ = false;              // a snapshot is being handed to the panes, one per turn
+    std::function<void()> whenApplied_;  // then this runs (the end of the run)
+    bool problemsRaised_ = false;        // the Problems pane was raised for this run
+    std::function<void()> beforeCompile_; // tests
     bool firstLayout_ = false;
 };
 

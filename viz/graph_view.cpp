@@ -22,6 +22,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <exception>
 #include <mutex>
@@ -138,6 +139,12 @@ public:
     bool isCollapsedModule() const { return collapsed_; }
     QRectF rect() const { return rect_; }
     QColor fill() const { return fill_; }
+    GraphNodeData::Kind kind() const { return kind_; }
+    void setKind(GraphNodeData::Kind k) {
+        if (k == kind_) return;
+        kind_ = k;
+        update();
+    }
     void setFill(const QColor& c) {
         if (c == fill_) return;
         fill_ = c;
@@ -448,6 +455,7 @@ GraphView::~GraphView() {
 QGraphicsView* GraphView::view() const { return canvas_; }
 
 void GraphView::setGraph(const GraphData& graph) {
+    if (graph.nodes.empty() && graph_->nodes.empty() && !layingOut_) return;  // nothing drawn, nothing to draw
     graph_ = std::make_shared<const GraphData>(graph);
     collapsed_ = defaultCollapsedModules(graph);
     groups_.clear();
@@ -458,8 +466,28 @@ void GraphView::setGraph(const GraphData& graph) {
     setSearchText(searchText_);
     fitWhenDrawn_ = true;
     focusModule_.clear();
-    pendingCentre_ = -1;
+    pendingFocus_.clear();
     requestLayout();
+}
+
+bool GraphView::updateGraph(const GraphData& graph) {
+    const GraphData& old = *graph_;
+    if (graph.nodes.size() != old.nodes.size()) return false;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        const GraphNodeData &a = graph.nodes[i], &b = old.nodes[i];
+        if (a.name != b.name || a.op != b.op || a.shape != b.shape || a.module != b.module || a.line != b.line || a.inputs != b.inputs ||
+            nodeTitle(a) != nodeTitle(b))
+            return false;
+    }
+    graph_ = std::make_shared<const GraphData>(graph);
+    for (Items* items : {items_.get(), building_.get()}) {
+        if (!items) continue;
+        for (NodeItem* item : items->boxes) {
+            const int id = items->layout->boxes[size_t(item->box())].nodeId;
+            if (id >= 0) item->setKind(graph_->nodes[size_t(id)].kind);
+        }
+    }
+    return true;
 }
 
 void GraphView::requestLayout() {
@@ -554,10 +582,7 @@ void GraphView::finishBuild() {
         if (!r.isEmpty()) canvas_->centerOn(r.center());
     }
     focusModule_.clear();
-    if (pendingCentre_ >= 0) {
-        centreOnNode(pendingCentre_);
-        pendingCentre_ = -1;
-    }
+    if (!pendingFocus_.empty()) bringIntoView(std::exchange(pendingFocus_, {}));
 
     layingOut_ = false;
     if (!layout_->error.empty()) {
@@ -628,19 +653,38 @@ void GraphView::applyHighlights() {
     for (NodeItem* item : items_->boxes) item->setMarks(selected[item->box()], matched[item->box()]);
 }
 
-void GraphView::selectNodes(const std::vector<int>& ids) {
+void GraphView::selectNodes(const std::vector<int>& ids, const std::vector<int>& focus) {
     selected_.clear();
     for (int id : ids)
         if (id >= 0 && id < int(graph_->nodes.size())) selected_.push_back(id);
     if (selected_.empty()) return applyHighlights();
+    std::vector<int> shown;
+    for (int id : focus)
+        if (id >= 0 && id < int(graph_->nodes.size())) shown.push_back(id);
+    if (shown.empty()) shown.push_back(selected_.front());
     bool relayout = false;
     for (int id : selected_) relayout |= expandToShow(id);
+    for (int id : shown) relayout |= expandToShow(id);
     if (relayout || layingOut_) {
-        pendingCentre_ = selected_.front();  // applied when the new scene is drawn
+        pendingFocus_ = shown;  // applied when the new scene is drawn
         return;
     }
     applyHighlights();
-    centreOnNode(selected_.front());
+    bringIntoView(shown);
+}
+
+// Centres on the nodes' boxes; zooms out when they do not fit in the view at the current scale
+// (never in: the user's zoom stays when they fit).
+void GraphView::bringIntoView(const std::vector<int>& ids) {
+    QRectF r;
+    for (int id : ids) r = r.united(nodeRect(id));
+    if (r.isEmpty()) return;
+    r.adjust(-30, -30, 30, 30);
+    const QRectF port = canvas_->viewport()->rect();
+    const double scale = canvas_->transform().m11();
+    const double fits = std::min(port.width() / r.width(), port.height() / r.height());
+    if (fits < scale) canvas_->zoomBy(std::max(fits, kMinScale) / scale);
+    canvas_->centerOn(r.center());
 }
 
 bool GraphView::expandToShow(int id) {
@@ -657,10 +701,6 @@ bool GraphView::expandToShow(int id) {
     return true;
 }
 
-void GraphView::centreOnNode(int id) {
-    QRectF r = nodeRect(id);
-    if (!r.isEmpty()) canvas_->centerOn(r.center());
-}
 
 void GraphView::setSearchText(const QString& text) {
     if (search_->text() != text) return search_->setText(text);  // comes back via textChanged

@@ -36,6 +36,10 @@ public:
     // second-level modules collapsed (see defaultCollapsedModules).
     void setGraph(const GraphData& graph);
     const GraphData& graph() const { return *graph_; }
+    // The same graph with facts added (its nodes' kinds once it is compiled): the boxes are
+    // redrawn in place, keeping the layout and what is collapsed, selected and in view. False,
+    // and nothing done, for another graph (nodes, names, edges or modules differ).
+    bool updateGraph(const GraphData& graph);
     bool isLayingOut() const { return layingOut_; }
 
     // Collapsing or expanding a module lays the graph out again, asynchronously.
@@ -49,8 +53,9 @@ public:
     void setGroups(const std::vector<int>& groupOfNode);
     static QColor groupColor(int group, bool darkPalette);
 
-    // Highlights the nodes and centres on the first, expanding its module if it is collapsed.
-    void selectNodes(const std::vector<int>& ids);
+    // Highlights the nodes and brings `focus` (default: the first of them) into view, expanding
+    // the modules that hide them: centred on those boxes, zoomed out when they do not fit.
+    void selectNodes(const std::vector<int>& ids, const std::vector<int>& focus = {});
     std::vector<int> selectedNodes() const { return selected_; }
 
     // The search box: matching nodes (name or op contains the text) are highlighted;
@@ -99,7 +104,7 @@ private:
     void refreshStyle();
     void recolour();
     void applyHighlights();
-    void centreOnNode(int id);
+    void bringIntoView(const std::vector<int>& ids);
     bool expandToShow(int id);  // true if that needed a relayout
     void handleClick(const QPointF& scenePos);
     void handleDoubleClick(const QPointF& scenePos);
@@ -119,7 +124,7 @@ private:
     bool layingOut_ = false;
     bool fitWhenDrawn_ = false;
     std::string focusModule_;   // after a collapse/expand, centre on this module
-    int pendingCentre_ = -1;    // centre on this node once the scene is built
+    std::vector<int> pendingFocus_;  // bring these nodes into view once the scene is built
 
     std::shared_ptr<GraphLayout> layout_;
     std::unique_ptr<Items> items_;     // shown in the view

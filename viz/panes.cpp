@@ -153,6 +153,13 @@ QString frameName(const SnapEntry& e) {
     return QString("%1:%2").arg(qual).arg(e.line);
 }
 
+QString pendingText(const inspect::Snapshot& s) {
+    int n = 0, m = 0;
+    for (size_t i = 0; i < s.entries.size(); ++i)
+        if (s.entries[i].pending) ++m, n += int(i) <= s.compilingEntry;
+    return QString("Compiling kernels… (graph %1 of %2 captured so far)").arg(n).arg(m);
+}
+
 // ---------------------------------------------------------------- graphs
 
 GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
@@ -222,6 +229,12 @@ GraphsPane::GraphsPane(QWidget* parent) : QWidget(parent) {
 }
 
 void GraphsPane::setSnapshot(SnapshotP s) {
+    // The same run's next snapshot (kernels added to a partial one, or more graphs captured): the
+    // entry, the graph drawn (no new layout), the view and the node details stay as the user left them.
+    const bool sameRun = snap_ && snap_->partial && current_ >= 0 && size_t(current_) < s->entries.size() &&
+                         s->entries[size_t(current_)].id == snap_->entries[size_t(current_)].id &&
+                         s->entries[size_t(current_)].nodes.size() == snap_->entries[size_t(current_)].nodes.size();
+    const int keepEntry = sameRun ? current_ : -1, keepNode = sameRun ? detailsNode_ : -1;
     snap_ = std::move(s);
     current_ = -1;
     showNodeDetails(-1);
@@ -243,18 +256,24 @@ void GraphsPane::setSnapshot(SnapshotP s) {
             fr->setText(1, "recompile limit hit");
             fr->setToolTip(1, "the frame reached the recompile limit: calls that match none of its entries run eagerly");
         }
-        QString status = q(e.status);
+        QString status = e.pending ? (int(i) == snap_->compilingEntry ? "compiling…" : "captured") : q(e.status);
         if (e.training) status += e.training->compiled ? " + backward" : " + eager backward";
         auto* it = new QTreeWidgetItem(fr, {q(e.id), status, QString::number(e.ops)});
         it->setData(0, Qt::UserRole, int(i));
         QString tip = QString("%1 guards").arg(e.guards.size());
+        if (e.pending) tip += "\n" + pendingText(*snap_);
         if (!e.backend.empty()) tip += ", compiled by " + q(e.backend);
         if (!e.note.empty()) tip += "\n" + q(e.note);
         it->setToolTip(0, tip);
     }
     if (snap_->entries.empty()) {
-        caption_->setText("No compiled graphs: the script made no call into a torch.compile'd function or module.");
+        caption_->setText(snap_->partial ? "Running the script…" : "No compiled graphs: the script made no call into a torch.compile'd function or module.");
         graph_->setGraph(GraphData{});
+    } else if (keepEntry >= 0) {
+        refining_ = true;
+        selectEntry(keepEntry);
+        refining_ = false;
+        showNodeDetails(keepNode);
     } else {
         selectEntry(0);
     }
@@ -393,7 +412,9 @@ void GraphsPane::drawGraph() {
     const SnapEntry& e = snap_->entries[size_t(current_)];
     const SnapEntry* g = graphOf(e, kind_);
     if (!g) g = &e, kind_ = GraphKind::Captured;
-    graph_->setGraph(kind_ == GraphKind::Backward ? backwardGraphDataOf(e) : graphDataOf(*g));
+    const GraphData data = kind_ == GraphKind::Backward ? backwardGraphDataOf(e) : graphDataOf(*g);
+    // the graph already drawn, now with its kernels: recoloured in place, no layout
+    if (!refining_ || !graph_->updateGraph(data)) graph_->setGraph(data);
     graph_->setGroups(colourKeysAt(*g, int(g->groupsAt.size()) - 1));
     legend_->setTraining(kind_ != GraphKind::Captured);
     showNodeDetails(-1);
@@ -422,10 +443,13 @@ void GraphsPane::selectEntry(int index) {
                       .arg(q(b.reason).toHtmlEscaped());
             break;
         }
-    caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8%9")
-                          .arg(q(e.id), frameName(e).toHtmlEscaped())
-                          .arg(e.ops).arg(kernels).arg(libs).arg(eager)
-                          .arg(e.status == "compiled" ? "" : " — " + q(e.status), why, trainingCaption(e)));
+    if (e.pending)
+        caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops; <i>%4</i>").arg(q(e.id), frameName(e).toHtmlEscaped()).arg(e.ops).arg(pendingText(*snap_)));
+    else
+        caption_->setText(QString("<b>%1</b> %2 &nbsp; %3 ops, %4 kernels, %5 library calls, %6 eager ops%7%8%9")
+                              .arg(q(e.id), frameName(e).toHtmlEscaped())
+                              .arg(e.ops).arg(kernels).arg(libs).arg(eager)
+                              .arg(e.status == "compiled" ? "" : " — " + q(e.status), why, trainingCaption(e)));
     // the same graph of the next entry when it has one (stepping entries keeps the backward shown)
     graphTabs_->setVisible(e.training && graphOf(e, GraphKind::Backward));
     if (!graphOf(e, kind_)) kind_ = GraphKind::Captured;
@@ -464,12 +488,16 @@ GuardsPane::GuardsPane(QWidget* parent) : QWidget(parent) {
 void GuardsPane::setSnapshot(SnapshotP s) {
     snap_ = std::move(s);
     tree_->clear();
+    // the items are made apart from the tree and added in one go: one at a time into the shown
+    // tree, a 12-layer transformer's guards held the UI thread for 40-60 ms
+    QList<QTreeWidgetItem*> top;
     auto addLine = [](QTreeWidgetItem* it, int line) {
         it->setData(1, Qt::UserRole, line);
         if (line > 0) it->setText(1, QString::number(line));
     };
     if (!snap_->recompiles.empty()) {
-        auto* rec = new QTreeWidgetItem(tree_, {QString("Recompiles (%1)").arg(snap_->recompiles.size())});
+        auto* rec = new QTreeWidgetItem(QStringList{QString("Recompiles (%1)").arg(snap_->recompiles.size())});
+        top << rec;
         rec->setData(0, Qt::UserRole, -2);
         QFont bold = rec->font(0);
         bold.setBold(true);
@@ -491,13 +519,12 @@ void GuardsPane::setSnapshot(SnapshotP s) {
                 addLine(c, line);
             }
             addLine(it, firstLine);
-            it->setExpanded(true);
         }
-        rec->setExpanded(true);
     }
     for (size_t i = 0; i < snap_->entries.size(); ++i) {
         const SnapEntry& e = snap_->entries[i];
-        auto* it = new QTreeWidgetItem(tree_, {QString("%1 %2 — %3 guards").arg(q(e.id), q(e.function)).arg(e.guards.size())});
+        auto* it = new QTreeWidgetItem(QStringList{QString("%1 %2 — %3 guards").arg(q(e.id), q(e.function)).arg(e.guards.size())});
+        top << it;
         it->setData(0, Qt::UserRole, int(i));
         // a frame of the prelude (a compiled nn.Sequential runs Sequential.forward) has no line in
         // the script: its line would select an unrelated one
@@ -510,6 +537,7 @@ void GuardsPane::setSnapshot(SnapshotP s) {
             addLine(c, g.line);
         }
     }
+    tree_->addTopLevelItems(top);
     tree_->expandToDepth(0);
     // Recompiles open down to their failed guards.
     for (int i = 0; i < tree_->topLevelItemCount(); ++i)
@@ -618,6 +646,13 @@ void KernelsPane::setEntry(int index) {
         return;
     }
     const SnapEntry& e = snap_->entries[size_t(index)];
+    if (e.pending) { // captured, being compiled: the kernels come with the run's end
+        caption_->setText("<b>" + pendingText(*snap_) + "</b><br>The kernels of " + q(e.id) +
+                          " are listed here when they are compiled; the graph and its guards are shown already.");
+        auto* it = new QListWidgetItem(pendingText(*snap_), list_);
+        it->setFlags(Qt::NoItemFlags);
+        return;
+    }
     for (size_t k = 0; k < e.kernels.size(); ++k) {
         const auto& kn = e.kernels[k];
         QString lines;
@@ -829,19 +864,29 @@ int FusionPane::stepCount() const {
 void FusionPane::setEntry(int index) {
     if (!snap_ || index == entry_) return;
     entry_ = index < 0 || size_t(index) >= snap_->entries.size() ? -1 : index;
-    {
+    {  
         QSignalBlocker b(list_);
         list_->clear();
-        if (entry_ >= 0)
-            for (auto& d : snap_->entries[size_t(entry_)].decisions) {
-                auto* it = new QListWidgetItem(QString("%1. [%2] %3 — %4").arg(d.step + 1).arg(q(d.kind), pairName(snap_->entries[size_t(entry_)], d), d.fused ? "fused" : "kept apart"), list_);
-                it->setToolTip(QString("%1 | %2\n%3").arg(q(d.a), q(d.b), q(d.reason)));
-                if (!d.fused) it->setForeground(QColor("#b26a00"));
-            }
+        // the rows made first, then added in one go (a 12-layer model has hundreds of decisions)
+        QStringList rows;
+        const auto* decisions = entry_ >= 0 ? &snap_->entries[size_t(entry_)].decisions : nullptr;
+        if (decisions)
+            for (auto& d : *decisions)
+                rows << QString("%1. [%2] %3 — %4").arg(d.step + 1).arg(q(d.kind), pairName(snap_->entries[size_t(entry_)], d), d.fused ? "fused" : "kept apart");
+        list_->addItems(rows);
+        for (int i = 0; decisions && i < list_->count(); ++i) {
+            const auto& d = (*decisions)[size_t(i)];
+            QListWidgetItem* it = list_->item(i);
+            it->setToolTip(QString("%1 | %2\n%3").arg(q(d.a), q(d.b), q(d.reason)));
+            if (!d.fused) it->setForeground(QColor("#b26a00"));
+        }
     }
-    applyFilter();
-    graph_->setGraph(entry_ >= 0 ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
+    { applyFilter(); }
+    // a graph being compiled has no decisions yet: not drawn (one layout, when they come)
+    const bool pending = entry_ >= 0 && snap_->entries[size_t(entry_)].pending;
+    graph_->setGraph(entry_ >= 0 && !pending ? graphDataOf(snap_->entries[size_t(entry_)]) : GraphData{});
     step_ = -1;
+   
     setStep(stepCount() - 1);
 }
 
@@ -857,15 +902,14 @@ QString FusionPane::decisionText() const { return text_->toPlainText(); }
 
 QString FusionPane::pairName(const SnapEntry& e, const inspect::SnapDecision& d) {
     auto side = [&](const std::vector<int>& nodes) {
-        QStringList names;
-        for (int id : nodes) {
-            if (id < 0 || size_t(id) >= e.nodes.size()) continue;
-            const SnapNode& n = e.nodes[size_t(id)];
-            names << q(n.name) + (n.module.empty() ? QString() : "[" + q(n.module) + "]");
-        }
-        if (names.isEmpty()) return QString("?");
+        const SnapNode* last = nullptr;
+        int count = 0;
+        for (int id : nodes)
+            if (id >= 0 && size_t(id) < e.nodes.size()) last = &e.nodes[size_t(id)], ++count;
+        if (!last) return QString("?");
         // a side that earlier steps grew: its last node (the value it produces) and how many more
-        return names.size() == 1 ? names[0] : QString("%1 (+%2)").arg(names.back()).arg(names.size() - 1);
+        QString name = q(last->name) + (last->module.empty() ? QString() : "[" + q(last->module) + "]");
+        return count == 1 ? name : QString("%1 (+%2)").arg(name).arg(count - 1);
     };
     QString a = side(d.aNodes), b = side(d.bNodes);
     if (a == b) { // two parts of one decomposed node (layer_norm's sum and var): name the parts
@@ -947,6 +991,11 @@ void FusionPane::refresh() {
         return;
     }
     const SnapEntry& e = snap_->entries[size_t(entry_)];
+    if (e.pending) {
+        text_->setHtml("<p><b>" + pendingText(*snap_).toHtmlEscaped() + "</b></p><p>The scheduler's fusion decisions for " + q(e.id) +
+                       " are shown here when its kernels are compiled.</p>");
+        return;
+    }
     std::vector<int> keys = colourKeysAt(e, step_);
     graph_->setGroups(keys);
     std::vector<int> distinct;
@@ -974,7 +1023,11 @@ void FusionPane::refresh() {
                    .arg(pairName(e, d).toHtmlEscaped());
         std::vector<int> pair = d.aNodes;
         pair.insert(pair.end(), d.bNodes.begin(), d.bNodes.end());
-        graph_->selectNodes(pair);
+        // in view: the value of each side, as the pair is named (zoomed out if they lie far apart)
+        std::vector<int> focus;
+        for (const auto* side : {&d.aNodes, &d.bNodes})
+            if (!side->empty()) focus.push_back(side->back());
+        graph_->selectNodes(pair, focus);
     }
     text_->setHtml(html);
 }
@@ -1071,6 +1124,7 @@ void PartitionPane::setEntry(int index) {
     if (t)
         for (const auto& d : t->decisions) (d.saved ? saved : recomputed)++, bytes += d.saved ? d.bytes : 0;
     summary_->setText(!e ? "No compiled graph selected."
+                      : e->pending ? "<b>" + pendingText(*snap_).toHtmlEscaped() + "</b>: the training partition is shown when it is compiled."
                       : !t ? "This graph has no compiled training: no input of it requires grad (or it was called without grad)."
                       : !t->compiled ? "<b>Training runs its backward eagerly</b>: " + q(t->why).toHtmlEscaped()
                       : QString("<b>%1</b>: the backward reads %2 forward values; <span style='background:%3'>&nbsp;%4 saved&nbsp;</span> (%5 kept "
@@ -1110,6 +1164,11 @@ void PartitionPane::refresh() {
     next_->setEnabled(step_ < n);
     last_->setEnabled(step_ < n);
     const SnapTraining* t = entry_ >= 0 ? snap_->entries[size_t(entry_)].training.get() : nullptr;
+    if (entry_ >= 0 && snap_->entries[size_t(entry_)].pending) {
+        text_->setHtml("<p><b>" + pendingText(*snap_).toHtmlEscaped() + "</b></p>");
+        graph_->setGroups({});
+        return;
+    }
     if (!t || n == 0) {
         text_->setHtml(t ? "<p>The backward reads no forward value.</p>" : "<p>Open a script that trains a compiled model (calls it with "
                                                                           "inputs or parameters that require grad, then backward()).</p>");

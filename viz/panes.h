@@ -52,6 +52,9 @@ GraphData backwardGraphDataOf(const inspect::SnapEntry& e);
 std::vector<int> colourKeysAt(const inspect::SnapEntry& e, int step);
 // A frame as the entry list names it: "Block.forward:38", "resume in Block.forward at 41".
 QString frameName(const inspect::SnapEntry& e);
+// What a pane waiting for a partial snapshot's kernels says: "Compiling kernels… (graph 1 of 2
+// captured so far)".
+QString pendingText(const inspect::Snapshot& s);
 // The fill colour of a colour key (the graph view's, the source tints' and the kernel list's).
 QColor keyColour(int key);
 
@@ -96,6 +99,7 @@ private:
     SnapshotP snap_;
     int current_ = -1;
     int detailsNode_ = -1;
+    bool refining_ = false; // the drawn graph gets the same run's later facts in place
     GraphKind kind_ = GraphKind::Captured;
     QTabBar* graphTabs_;
     QTreeWidget* tree_;

@@ -71,6 +71,7 @@ Timeline::Timeline(QWidget* parent) : QWidget(parent) {
 QSize Timeline::sizeHint() const { return QSize(800, kAxisHeight + kRowHeight * std::max<int>(4, int(rows_.size())) + 8); }
 
 void Timeline::setProfile(const profiler::Profile& p) {
+    emptyText_ = "No profile yet: run a script with the profiler.";
     rows_.clear();
     items_.clear();
     auto rowOf = [&](const QString& track) {
@@ -196,7 +197,7 @@ void Timeline::paintEvent(QPaintEvent*) {
     g.setPen(palette().color(QPalette::WindowText));
     for (int r = 0; r < int(rows_.size()); ++r)
         g.drawText(QRect(4, rowTop(r), lw - 8, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(rows_[r], Qt::ElideMiddle, lw - 8));
-    if (items_.empty()) g.drawText(rect(), Qt::AlignCenter, "No profile yet: run a script with the profiler.");
+    if (items_.empty()) g.drawText(rect(), Qt::AlignCenter, emptyText_);
 }
 
 const Timeline::Item* Timeline::itemAt(const QPoint& pos) const {
@@ -315,6 +316,13 @@ void TimingView::setProfile(const profiler::Profile& p) {
     calls_->blockSignals(false);
     export_->setEnabled(true);
     showCall(p.calls.empty() ? -1 : 0);
+}
+
+void TimingView::setPending(const QString& why) {
+    setProfile(profiler::Profile{});
+    timeline_->setEmptyText(why + ": the timeline comes after the run.");
+    export_->setEnabled(false);
+    summary_->setText("<b>" + why.toHtmlEscaped() + "</b><br>The cached and eager calls are timed when the run has compiled them.");
 }
 
 QString TimingView::summaryText() const { return summary_->text(); }

@@ -30,6 +30,8 @@ public:
     void setView(double from, double to);
     void zoom(double factor, double atMs);       // factor > 1 zooms in
     QStringList trackNames() const { return rows_; }
+    // What an empty timeline says (setProfile puts back the default).
+    void setEmptyText(const QString& text) { emptyText_ = text; update(); }
     // The details a hover at `pos` shows ("" when nothing is there).
     QString detailsAt(const QPoint& pos) const;
     QSize sizeHint() const override;
@@ -58,6 +60,7 @@ private:
     const Item* itemAt(const QPoint& pos) const;
 
     QStringList rows_;
+    QString emptyText_ = "No profile yet: run a script with the profiler.";
     std::vector<Item> items_;
     double from_ = 0, to_ = 1, total_ = 1;
     bool dragging_ = false;
@@ -70,6 +73,8 @@ class TimingView : public QWidget {
 public:
     explicit TimingView(QWidget* parent = nullptr);
     void setProfile(const profiler::Profile& p);
+    // No profile yet, and why: "Compiling kernels… (graph 1 of 1 captured so far)".
+    void setPending(const QString& why);
     // Writes the Trace Event JSON of the profile shown; false (and a message in lastError) on failure.
     bool exportTrace(const QString& path);
     QString lastError() const { return error_; }

@@ -3,7 +3,9 @@
 #include "core/compile/pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <map>
 #include <functional>
 #include <set>
 
@@ -114,7 +116,76 @@ void jitSteps(const jit::CompileOutcome& out, events::Ns begin, std::vector<Phas
     add("cache write", out.cacheWriteMs);
 }
 
+// A kernel's text with its comments out, its own name (and the names made from it: `_rows`) as
+// "@K" and its buffers (bufN, inN, and names made from them: `buf7_acc`) numbered in order of first
+// use: two kernels with the same shape compute the same thing on their own arguments.
+std::string kernelShape(const codegen::Kernel& k) {
+    const std::string& s = k.source;
+    std::string out;
+    out.reserve(s.size());
+    std::map<std::string, int> buffers;
+    auto identChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t i = 0; i < s.size();) {
+        if (s.compare(i, 2, "//") == 0) { // to the end of the line
+            while (i < s.size() && s[i] != '\n') ++i;
+            continue;
+        }
+        if (s.compare(i, 2, "/*") == 0) {
+            size_t e = s.find("*/", i + 2);
+            i = e == std::string::npos ? s.size() : e + 2;
+            continue;
+        }
+        if (s[i] == '"' || s[i] == '\'') { // a literal, whole
+            const char quote = s[i];
+            size_t j = i + 1;
+            while (j < s.size() && s[j] != quote) j += s[j] == '\\' ? 2 : 1;
+            j = std::min(j + 1, s.size());
+            out.append(s, i, j - i);
+            i = j;
+            continue;
+        }
+        if (!identChar(s[i])) {
+            out += s[i++];
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && identChar(s[j])) ++j;
+        std::string id = s.substr(i, j - i);
+        i = j;
+        if (std::isdigit(static_cast<unsigned char>(id[0]))) { // a number
+            out += id;
+            continue;
+        }
+        if (id.compare(0, k.name.size(), k.name) == 0 && (id.size() == k.name.size() || id[k.name.size()] == '_')) {
+            out += "@K" + id.substr(k.name.size());
+            continue;
+        }
+        size_t prefix = id.compare(0, 3, "buf") == 0 ? 3 : id.compare(0, 2, "in") == 0 ? 2 : 0;
+        size_t digits = prefix;
+        while (prefix && digits < id.size() && std::isdigit(static_cast<unsigned char>(id[digits]))) ++digits;
+        if (digits > prefix && (digits == id.size() || id[digits] == '_')) {
+            auto it = buffers.emplace(id.substr(0, digits), int(buffers.size())).first;
+            out += "@" + std::to_string(it->second) + id.substr(digits);
+            continue;
+        }
+        out += id;
+    }
+    return out;
+}
+
 } // namespace
+
+std::string jitUnit(const std::vector<codegen::Kernel>& kernels, std::vector<size_t>& compiledAs) {
+    compiledAs.assign(kernels.size(), 0);
+    std::map<std::string, size_t> firstOfShape;
+    std::vector<codegen::Kernel> distinct;
+    for (size_t k = 0; k < kernels.size(); ++k) {
+        auto [it, isNew] = firstOfShape.emplace(kernelShape(kernels[k]), k);
+        compiledAs[k] = it->second;
+        if (isNew) distinct.push_back(kernels[k]);
+    }
+    return codegen::translationUnit(distinct);
+}
 
 // ------------------------------------------------------------------ passes
 void lowerPass(const graph::Graph& g, Artifact& a) { a.lowered = lowerGraph(g); }
@@ -194,9 +265,10 @@ void emitPass(const graph::Graph& g, Artifact& a) {
 bool jitPass(Artifact& a, capture::CompiledCode& status, int64_t beginNs) {
     if (a.kernels.empty()) return true;
     jit::CompileRequest req;
-    req.source = a.translationUnit;
+    req.source = jitUnit(a.kernels, a.compiledAs);
     req.key = a.key;
-    for (auto& k : a.kernels) req.symbols.push_back(k.name);
+    for (size_t k = 0; k < a.kernels.size(); ++k)
+        if (a.compiledAs[k] == k) req.symbols.push_back(a.kernels[k].name);
     jit::CompileOutcome out = jit::Jit::instance().compile(req);
     jitSteps(out, beginNs, status.phaseSpans);
     if (!out.lib) {
@@ -209,7 +281,7 @@ bool jitPass(Artifact& a, capture::CompiledCode& status, int64_t beginNs) {
                                                                      : "disk";
     status.jitBackend = out.lib->backend;
     const events::Ns tLookup = events::now();
-    for (auto& k : a.kernels) a.fns.push_back(out.lib->lookup(k.name));
+    for (size_t k = 0; k < a.kernels.size(); ++k) a.fns.push_back(out.lib->lookup(a.kernels[a.compiledAs[k]].name));
     status.phaseSpans.push_back({"symbol lookup", tLookup, double(events::now() - tLookup) * 1e-6});
     return true;
 }

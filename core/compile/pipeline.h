@@ -39,6 +39,7 @@ struct Artifact {
     std::map<int, size_t> kernelOfGroup; // schedule group -> kernel
     std::vector<int> producerOf;         // captured graph node -> program node holding its value
     std::string translationUnit;
+    std::vector<size_t> compiledAs; // per kernel: the kernel whose code it runs (itself, or an earlier twin)
     std::string key; // cache key of the graph
     std::shared_ptr<jit::KernelLib> lib;
     std::vector<void*> fns; // per kernel
@@ -59,7 +60,12 @@ void fusePass(Artifact& a);
 void planPass(Artifact& a);
 // emit: the plans printed as the kernels' C++, the translation unit, the graph's cache key.
 void emitPass(const graph::Graph& g, Artifact& a);
-// jit: the translation unit compiled and loaded (or found in a cache); false, with `status.error`,
+// The unit the jit compiles: each distinct kernel once. Kernels that differ only in their names,
+// their buffers' names (bufN, inN) and comments compute the same thing (a model's repeated layer:
+// 86 kernels of a 12-layer transformer are 9 distinct ones); each later one runs the first's code.
+// `compiledAs[k]` says whose code kernel k runs.
+std::string jitUnit(const std::vector<codegen::Kernel>& kernels, std::vector<size_t>& compiledAs);
+// jit: the distinct kernels (jitUnit) compiled and loaded (or found in a cache); false, with `status.error`,
 // when it did not compile. Adds the JIT's own steps to status.phaseSpans from `begin` on.
 bool jitPass(Artifact& a, capture::CompiledCode& status, int64_t beginNs);
 

@@ -1,6 +1,9 @@
 #include "core/inspect/snapshot.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <regex>
@@ -281,31 +284,45 @@ int scriptLineIn(const std::string& text, const std::string& file) {
     return 0;
 }
 
-Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const SnapshotOptions& o) {
+namespace {
+
+// One entry of a frame; `pending`: its graph is being compiled, or the snapshot is capturedOnly.
+SnapEntry snapEntry(const capture::CFrame& fr, const capture::Entry& e, const std::string& file, const SnapshotOptions& o, bool pending) {
+    SnapEntry se;
+    se.id = e.id, se.function = fr.function, se.qualname = fr.qualname, se.file = fr.file, se.line = fr.line;
+    se.status = fr.skip ? "eager" : capture::statusName(e.status);
+    se.limitHit = fr.limitHit;
+    se.ops = e.graph.ops;
+    for (auto& g : e.guards) se.guards.push_back({g.describe(), g.userLine, scriptLineIn(g.userLine, file)});
+    if (e.status == capture::EntryStatus::Compiled) se.graphCode = graph::printGraph(e.graph.printable);
+    fillNodes(se, e.graph.printable, file);
+    const Compiled* compiled = compiledOf(e);
+    if (pending && e.status == capture::EntryStatus::Compiled && !fr.skip && e.graph.ops > 0) {
+        se.pending = true;
+        se.groupsAt.push_back(std::vector<int>(se.nodes.size(), -1));
+    } else if (compiled && compiled->ok) {
+        fillCompiled(se, e.graph.nodes.size(), *compiled, file, o);
+        if (compiled->training) se.training = snapTraining(se, *compiled->training, file, o);
+    } else {
+        se.backend = "reference";
+        if (e.compiled) se.note = e.compiled->error;
+        se.groupsAt.push_back(std::vector<int>(se.nodes.size(), -1));
+    }
+    return se;
+}
+
+// The snapshot, with `compiling` (of frame `compilingFrame`) as the last entry of its frame.
+Snapshot snapshotOf(const capture::Session& s, const std::string& file, const SnapshotOptions& o, const capture::Entry* compiling,
+                    const capture::CFrame* compilingFrame) {
     Snapshot snap;
     snap.file = file;
     snap.graphCount = s.graphCount();
+    snap.partial = o.capturedOnly;
     for (const capture::CFrame* fr : s.framesInOrder()) {
-        for (const auto& ep : fr->entries) {
-            const capture::Entry& e = *ep;
-            SnapEntry se;
-            se.id = e.id, se.function = fr->function, se.qualname = fr->qualname, se.file = fr->file, se.line = fr->line;
-            se.status = fr->skip ? "eager" : capture::statusName(e.status);
-            se.limitHit = fr->limitHit;
-            se.ops = e.graph.ops;
-            for (auto& g : e.guards) se.guards.push_back({g.describe(), g.userLine, scriptLineIn(g.userLine, file)});
-            if (e.status == capture::EntryStatus::Compiled) se.graphCode = graph::printGraph(e.graph.printable);
-            fillNodes(se, e.graph.printable, file);
-            const Compiled* compiled = compiledOf(e);
-            if (compiled && compiled->ok) {
-                fillCompiled(se, e.graph.nodes.size(), *compiled, file, o);
-                if (compiled->training) se.training = snapTraining(se, *compiled->training, file, o);
-            } else {
-                se.backend = "reference";
-                if (e.compiled) se.note = e.compiled->error;
-                se.groupsAt.push_back(std::vector<int>(se.nodes.size(), -1));
-            }
-            snap.entries.push_back(std::move(se));
+        for (const auto& ep : fr->entries) snap.entries.push_back(snapEntry(*fr, *ep, file, o, o.capturedOnly));
+        if (compiling && fr == compilingFrame) {
+            snap.compilingEntry = int(snap.entries.size());
+            snap.entries.push_back(snapEntry(*fr, *compiling, file, o, true));
         }
     }
     snap.breaks = s.report().breaks;
@@ -345,10 +362,62 @@ Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const 
     return snap;
 }
 
+// The backend a watched run compiles with: a partial snapshot first, then the real backend.
+class Watch final : public CompileWatch, public capture::Backend {
+public:
+    Watch(script::Interp& in, capture::Backend* inner, std::string file, std::function<void(Snapshot)> captured)
+        : in_(in), inner_(inner), file_(std::move(file)), captured_(std::move(captured)) {}
+    void stop() override { stopped_ = true; }
+    std::shared_ptr<capture::CompiledCode> compile(const capture::Entry& e, double traceMs) override {
+        if (!stopped_) tell(e);
+        return inner_->compile(e, traceMs);
+    }
+
+private:
+    void tell(const capture::Entry& e) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (t0 < quietUntil_) return;
+        const capture::Session& s = capture::session(in_);
+        const capture::CFrame* frame = nullptr;
+        const size_t index = size_t(std::atoi(e.id.c_str())); // "frame/entry"
+        if (index < s.framesInOrder().size()) frame = s.framesInOrder()[index];
+        if (!frame) return;
+        SnapshotOptions o;
+        o.capturedOnly = true;
+        Snapshot snap = snapshotOf(s, file_, o, &e, frame);
+        snap.imports = in_.importedFiles();
+        // the snapshots cost at most a fifth of the run: wait four times as long as this one took
+        const auto t1 = std::chrono::steady_clock::now();
+        quietUntil_ = t1 + 4 * (t1 - t0);
+        captured_(std::move(snap));
+    }
+
+    script::Interp& in_;
+    capture::Backend* inner_;
+    std::string file_;
+    std::function<void(Snapshot)> captured_;
+    std::atomic<bool> stopped_{false};
+    std::chrono::steady_clock::time_point quietUntil_{};
+};
+
+} // namespace
+
+Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const SnapshotOptions& o) {
+    return snapshotOf(s, file, o, nullptr, nullptr);
+}
+
 Snapshot takeSnapshot(script::Interp& in, const std::string& file, const SnapshotOptions& o) {
     Snapshot s = takeSnapshot(capture::session(in), file, o);
     s.imports = in.importedFiles();
     return s;
+}
+
+std::shared_ptr<CompileWatch> watchCompiles(script::Interp& in, const std::string& file, std::function<void(Snapshot)> captured) {
+    capture::Session& s = capture::session(in);
+    if (!s.backend) return nullptr;
+    auto w = std::make_shared<Watch>(in, s.backend, file, std::move(captured));
+    s.backend = w.get();
+    return w;
 }
 
 } // namespace fl::inspect

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -86,6 +87,9 @@ struct SnapEntry {
     int calls = 0;
     // Compiled training, for a graph whose inputs require grad (null: none of them does).
     std::shared_ptr<const SnapTraining> training;
+    // A snapshot taken while the run compiles (SnapshotOptions::capturedOnly): the graph is
+    // captured, its kernels, fusion decisions and timing are not in this snapshot yet.
+    bool pending = false;
 };
 
 // One choice of the training partitioner, in order: a forward value the backward reads is saved
@@ -151,15 +155,32 @@ struct Snapshot {
     std::vector<std::vector<std::string>> breakChains;
     std::vector<SnapRecompile> recompiles; // recompile-limit hits included, with limitHit set
     int graphCount = 0;
+    // Taken during the run, as capture handed a graph to the compiler (watchCompiles): graphs,
+    // guards, breaks and recompiles so far; kernels come with the snapshot at the end of the run.
+    bool partial = false;
+    int compilingEntry = -1; // partial: the entry whose kernels were being compiled
 };
 
 struct SnapshotOptions {
     bool irAndAssembly = false; // LLVM IR and assembly of each compiled module (slower)
+    bool capturedOnly = false;  // what capture made only: no kernels, decisions or training (partial)
 };
 
 Snapshot takeSnapshot(const capture::Session& s, const std::string& file, const SnapshotOptions& o = {});
 // The same, from a finished run's interpreter (RunConfig::afterRun).
 Snapshot takeSnapshot(script::Interp& in, const std::string& file, const SnapshotOptions& o = {});
+
+// Watches a run's compiles: each time capture hands a graph to the compiler, before it is
+// compiled, `captured` gets a partial snapshot of what capture has so far (the graph being compiled
+// included, as compilingEntry), on the run thread; calls are skipped while the snapshots would cost
+// more than a fifth of the run. stop() ends the calls (before a profiler's replays recompile).
+// Keep the watch until the run's interpreter is gone. No watch (null) where nothing compiles.
+class CompileWatch {
+public:
+    virtual ~CompileWatch() = default;
+    virtual void stop() = 0;
+};
+std::shared_ptr<CompileWatch> watchCompiles(script::Interp& in, const std::string& file, std::function<void(Snapshot)> captured);
 
 // "m.py:12" in a user-line comment or "File \"m.py\", line 12" in a stack entry: the line number
 // when the file is `file` (compared by base name), else 0.

@@ -93,6 +93,14 @@ def f(x, w):
 torch.compile(f)(torch.randn(4096, 1024), torch.randn(1024))
 )";
 
+// the same op after two matmuls: two kernels that differ only in names
+static const char* kTwins = R"(
+import torch
+def f(x, w):
+    return torch.relu(torch.relu(x @ w) @ w)
+torch.compile(f)(torch.randn(8, 8), torch.randn(8, 8))
+)";
+
 static const char* kRelu = R"(
 import torch
 def f(x):
@@ -152,9 +160,50 @@ static void planChecks() {
           "plan: relu's compared zero is its only choice");
 }
 
+// jitUnit: kernels that differ only in names, buffer names and comments are compiled once.
+static void twinChecks() {
+    auto kernel = [](const std::string& name, const std::string& body) {
+        codegen::Kernel k;
+        k.name = name;
+        k.source = "// " + name + ": what it computes\nstatic void " + name + "_rows(" + body + "}\nextern \"C\" void " + name + "() {}\n";
+        return k;
+    };
+    std::vector<codegen::Kernel> ks = {
+        kernel("cpp_fused_relu_0", "float* buf3, const float* in1) { float buf3_acc = in1[0]; // from line 4\n buf3[0] = buf3_acc * 2.0f;"),
+        kernel("cpp_fused_relu_1", "float* buf9, const float* in7) { float buf9_acc = in7[0]; // from line 9\n buf9[0] = buf9_acc * 2.0f;"),
+        kernel("cpp_fused_relu_2", "float* buf9, const float* in7) { float buf9_acc = in7[0];\n buf9[0] = buf9_acc * 3.0f;"),
+        // the same text, but one buffer read where the first reads two: not the same kernel
+        kernel("cpp_fused_relu_3", "float* buf3, const float* in1) { float buf3_acc = in1[0];\n buf3[0] = in1[1] * 2.0f;"),
+        kernel("cpp_fused_relu_4", "float* buf3, const float* in1) { float buf3_acc = in1[0];\n buf3[0] = buf3[1] * 2.0f;"),
+    };
+    std::vector<size_t> as;
+    std::string unit = compile::jitUnit(ks, as);
+    check(as == std::vector<size_t>{0, 0, 2, 3, 4}, "jitUnit: the second kernel runs the first's code, the others their own");
+    check(unit.find("cpp_fused_relu_0(") != std::string::npos && unit.find("cpp_fused_relu_1") == std::string::npos &&
+              unit.find("cpp_fused_relu_2(") != std::string::npos,
+          "jitUnit: the unit holds each distinct kernel once");
+    std::vector<codegen::Kernel> distinct = {ks[0], ks[2]};
+    check(compile::jitUnit(distinct, as) == codegen::translationUnit(distinct) && as == std::vector<size_t>{0, 1},
+          "jitUnit: without twins, the translation unit itself (the same cache key as before)");
+
+    withFirstGraph(kTwins, [&](const capture::CapturedGraph& g) {
+        struct Status : capture::CompiledCode {
+            bool execute(script::Interp&, const capture::CapturedGraph&, std::vector<script::Value>&) override { return false; }
+            bool rerunnable() const override { return false; }
+            size_t kernelCount() const override { return 0; }
+        } st;
+        compile::Artifact c;
+        compile::run(g, 0, c, st);
+        check(st.ok && c.kernels.size() == 2 && c.kernels[0].name != c.kernels[1].name, "twins: two kernels, named apart (" + st.error + ")");
+        check(c.compiledAs == std::vector<size_t>{0, 0} && c.fns.size() == 2 && c.fns[0] && c.fns[0] == c.fns[1],
+              "twins: compiled once, both run the same code");
+    });
+}
+
 int main() {
     setenv("FUSELAB_BACKEND", "reference", 1);
     planChecks();
+    twinChecks();
     check(compile::passNames() == std::vector<std::string>{"lower", "dependencies", "fuse", "plan", "emit", "jit"}, "the passes, in order");
 
     std::string mlpKey;

@@ -199,6 +199,8 @@ private Q_SLOTS:
     void bigGraphCollapsedLaysOutOffTheUiThread();
     void bigGraphExpandedLaysOutOffTheUiThread();
     void selectingAHiddenNodeExpandsItsModule();
+    void focusBringsFarApartNodesIntoView();
+    void updateGraphKeepsTheLayout();
 };
 
 void TestGraphView::smallGraphLaysOutWithoutOverlaps() {
@@ -530,6 +532,89 @@ void TestGraphView::selectingAHiddenNodeExpandsItsModule() {
     QVERIFY(v.isNodeHighlighted(target));
     const QPoint at = v.view()->mapFromScene(v.nodeRect(target).center());
     QVERIFY2(v.view()->viewport()->rect().contains(at), "the view centres on the selection");
+}
+
+// Two nodes far apart (the first layer's and the last's, as a fusion pair can be): selected with
+// both as the focus, both are in view, the view zoomed out as far as that needs; a focus that fits
+// keeps the zoom.
+void TestGraphView::focusBringsFarApartNodesIntoView() {
+    GraphView v;
+    v.resize(900, 600);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    const GraphData g = TransformerBuilder::make(3);
+    QSignalSpy done(&v, &GraphView::layoutFinished);
+    v.setGraph(g);
+    QVERIFY(waitLaidOut(v, done));
+    v.expandAll();
+    done.clear();
+    QVERIFY(waitLaidOut(v, done));
+    int first = -1, last = -1;
+    for (const GraphNodeData& n : g.nodes) {
+        if (first < 0 && n.module.rfind("layers.0.", 0) == 0 && n.kind == GraphNodeData::Kind::Op) first = n.id;
+        if (n.module.rfind("layers.2.", 0) == 0 && n.kind == GraphNodeData::Kind::Op) last = n.id;
+    }
+    QVERIFY(first >= 0 && last > first);
+    auto inView = [&](int id) {
+        return v.view()->mapToScene(v.view()->viewport()->rect()).boundingRect().contains(v.nodeRect(id));
+    };
+    // readable, on the first node: the last is out of view
+    v.view()->resetTransform();
+    v.selectNodes({first});
+    QVERIFY(inView(first));
+    QVERIFY2(!inView(last), "the two nodes should not fit at scale 1 (the test needs them apart)");
+    const double before = v.view()->transform().m11();
+    v.selectNodes({first, last}, {first, last});
+    QVERIFY2(inView(first) && inView(last), "both nodes of the focus are in view");
+    QVERIFY(v.view()->transform().m11() < before);
+    QCOMPARE(v.selectedNodes(), (std::vector<int>{first, last}));
+    // a focus that fits: the zoom stays, the view centres on it
+    const double zoomed = v.view()->transform().m11();
+    v.selectNodes({first + 1}, {first + 1});
+    QCOMPARE(v.view()->transform().m11(), zoomed);
+    QVERIFY(inView(first + 1));
+}
+
+// The same graph with its nodes' kinds filled in (a partial snapshot's graph once compiled) is
+// redrawn in place: no layout, what is collapsed and the view stay; another graph is refused.
+void TestGraphView::updateGraphKeepsTheLayout() {
+    GraphView v;
+    v.resize(900, 600);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    GraphData g = TransformerBuilder::make(3);
+    for (GraphNodeData& n : g.nodes)
+        if (n.kind == GraphNodeData::Kind::Extern) n.kind = GraphNodeData::Kind::Op; // not compiled yet
+    QSignalSpy done(&v, &GraphView::layoutFinished);
+    v.setGraph(g);
+    QVERIFY(waitLaidOut(v, done));
+    v.setCollapsed("layers.1", false);
+    done.clear();
+    QVERIFY(waitLaidOut(v, done));
+    int lib = -1;
+    for (const GraphNodeData& n : TransformerBuilder::make(3).nodes)
+        if (n.kind == GraphNodeData::Kind::Extern && n.module.rfind("layers.1.", 0) == 0) lib = n.id;
+    QVERIFY(lib >= 0 && v.isNodeShown(lib));
+    const QRectF box = v.nodeRect(lib);
+    const QTransform zoom = v.view()->transform();
+    done.clear();
+    QVERIFY(v.updateGraph(TransformerBuilder::make(3)));
+    QVERIFY2(!v.isLayingOut() && done.isEmpty(), "no layout for the same graph");
+    QCOMPARE(v.graph().nodes[size_t(lib)].kind, GraphNodeData::Kind::Extern);
+    QCOMPARE(v.nodeRect(lib), box);
+    QCOMPARE(v.view()->transform(), zoom);
+    QVERIFY(!v.isCollapsed("layers.1") && v.isCollapsed("layers.0"));
+    v.view()->centerOn(box.center());
+    QImage drawn = v.view()->viewport()->grab().toImage();
+    v.view()->centerOn(box.center());
+    QVERIFY(v.updateGraph(g)); // back to plain boxes: the pixels differ where the double border was
+    QImage undrawn = v.view()->viewport()->grab().toImage();
+    QVERIFY2(drawn != undrawn, "the library call's box is redrawn with its double border");
+    // another graph: refused, nothing changed
+    GraphData other = g;
+    other.nodes.back().inputs.clear();
+    QVERIFY(!v.updateGraph(other));
+    QVERIFY(!v.isLayingOut());
 }
 
 QTEST_MAIN(TestGraphView)

@@ -24,6 +24,10 @@
 #include <QHeaderView>
 #include <QStyleOptionViewItem>
 #include <QTreeWidget>
+#include <QScopeGuard>
+#include <QSemaphore>
+#include <atomic>
+#include <functional>
 
 #include "app/main_window.h"
 #include "tests/gui/latency_probe.h"
@@ -61,6 +65,16 @@ bool runAndSettle(fl::app::MainWindow& w, int timeoutMs = 120000) {
     return !w.graphsPane()->graphView()->isLayingOut();
 }
 
+// After runFinished: both graph views done laying out.
+bool runAndSettleAfter(fl::app::MainWindow& w) {
+    QElapsedTimer t;
+    t.start();
+    while ((w.graphsPane()->graphView()->isLayingOut() || w.fusionPane()->graphView()->isLayingOut()) && t.elapsed() < 30000)
+        QTest::qWait(10);
+    QTest::qWait(20);
+    return !w.graphsPane()->graphView()->isLayingOut();
+}
+
 int entryCount(QTreeWidget* tree) {
     int n = 0;
     for (QTreeWidgetItemIterator it(tree); *it; ++it) n += (*it)->data(0, Qt::UserRole).toInt() >= 0;
@@ -79,6 +93,50 @@ int recompileItems(QTreeWidget* tree) {
     return 0;
 }
 
+
+// Holds a run's compile where the window hands a graph to the compiler (MainWindow::
+// setBeforeCompile), so that a test can look at the panes while the kernels are pending.
+struct CompileHold {
+    QSemaphore entered, gate;
+    std::atomic<bool> open{false};
+    std::function<void()> hook() {
+        return [this] {
+            if (open) return;
+            entered.release();
+            gate.tryAcquire(1, 60000); // never hangs a failing test for good
+        };
+    }
+    bool waitEntered(int ms = 60000) {
+        QElapsedTimer t;
+        t.start();
+        while (entered.available() == 0 && t.elapsed() < ms) QTest::qWait(5);
+        return entered.available() > 0;
+    }
+    void release() {
+        open = true;
+        gate.release(1000);
+    }
+};
+
+// A function with a graph break: two graphs (0/0 up to the print, 1/0 after it).
+const char* kBreakingScript = "import torch\n"
+                              "\n"
+                              "@torch.compile\n"
+                              "def f(x):\n"
+                              "    y = torch.relu(x) * 2\n"
+                              "    print('between the graphs')\n"
+                              "    return y.sin() + 1\n"
+                              "\n"
+                              "print(f(torch.ones(4)).sum())\n";
+
+// Waits (the event loop turning) until the Graphs pane has drawn a graph.
+bool waitGraphDrawn(fl::app::MainWindow& w, int ms = 30000) {
+    QElapsedTimer t;
+    t.start();
+    fl::viz::GraphView* g = w.graphsPane()->graphView();
+    while ((entryCount(w.graphsPane()->entryTree()) == 0 || g->isLayingOut() || g->nodeItemCount() == 0) && t.elapsed() < ms) QTest::qWait(5);
+    return entryCount(w.graphsPane()->entryTree()) > 0 && !g->isLayingOut() && g->nodeItemCount() > 0;
+}
 
 } // namespace
 
@@ -880,15 +938,33 @@ private Q_SLOTS:
         fl::app::MainWindow w;
         w.resize(1300, 850);
         w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFile(FUSELAB_SOURCE_DIR "/tests/gui/transformer12.py"));
+        QTest::qWait(100); // the window's first paint and the script's: before the run, not measured
         LatencyProbe probe;
         QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
         QSignalSpy laid(w.graphsPane()->graphView(), &fl::viz::GraphView::layoutFinished);
         QElapsedTimer opening;
+        // the graph drawn: its first complete scene, and whether the kernels were still compiling
+        qint64 drawnMs = -1;
+        bool drawnWhileRunning = false;
+        QMetaObject::Connection firstDraw = connect(w.graphsPane()->graphView(), &fl::viz::GraphView::layoutFinished, this, [&] {
+            if (drawnMs >= 0 || w.graphsPane()->graphView()->graph().nodes.size() < 1500) return;
+            w.graphsPane()->graphView()->view()->viewport()->grab();
+            drawnMs = opening.elapsed();
+            drawnWhileRunning = w.isRunning();
+        });
         opening.start();
         w.run();
         QVERIFY2(w.isRunning() && done.isEmpty(), "run() should return with the script running in the background");
-        QVERIFY(done.wait(240000));
+        qint64 kernelsMs = -1; // the kernels listed (the run's snapshot applied; its timing may still run)
+        while (done.isEmpty() && opening.elapsed() < 240000) {
+            QTest::qWait(5);
+            if (kernelsMs < 0 && w.kernelsPane()->kernelList()->count() > 1) kernelsMs = opening.elapsed();
+        }
+        QVERIFY(!done.isEmpty());
+        if (kernelsMs < 0) kernelsMs = opening.elapsed();
+        disconnect(firstDraw);
         auto settle = [&](fl::viz::GraphView* g) {
             QElapsedTimer t;
             t.start();
@@ -898,7 +974,8 @@ private Q_SLOTS:
         settle(w.graphsPane()->graphView());
         settle(w.fusionPane()->graphView());
         w.graphsPane()->graphView()->view()->viewport()->grab();
-        qInfo("12-layer transformer opened: run, compile and snapshot %lld ms, then the graph drawn at %lld ms", runMs, opening.elapsed());
+        qInfo("12-layer transformer opened: graph drawn at %lld ms (%s), kernels listed at %lld ms, run and timing done at %lld ms, settled at %lld ms",
+              drawnMs, drawnWhileRunning ? "kernels still pending" : "after the run", kernelsMs, runMs, opening.elapsed());
         qint64 runGap = probe.worst;
         // Lay the graph out again from scratch and draw it, timed (as it opens: the layers
         // collapsed), then with every module expanded (reported only).
@@ -951,6 +1028,121 @@ private Q_SLOTS:
         QVERIFY(expandedBoxes > 1500);
         QVERIFY2(async, "a new layout should return at once and run on the worker thread");
         QVERIFY(boxes > 0 && boxes < expandedBoxes);
+    }
+
+    // While the kernels compile, the captured graph is drawn with its guards and break mark, and
+    // the Kernels, Fusion and Timing panes say what they wait for. Held at the first graph's
+    // compile, then released: the run's end fills those panes in, and the graph keeps its layout.
+    void graphShowsWhileKernelsCompile() {
+        fl::app::MainWindow w;
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.sourceView()->setPlainText(kBreakingScript);
+        CompileHold hold;
+        w.setBeforeCompile(hold.hook());
+        auto releaseAtEnd = qScopeGuard([&] { hold.release(); }); // before w joins its worker
+        QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
+        w.run();
+        QVERIFY(hold.waitEntered());
+        QVERIFY(waitGraphDrawn(w));
+        // held: the run goes on, the graph and what capture knows are shown
+        QVERIFY(w.isRunning() && done.isEmpty());
+        QVERIFY(w.snapshot() && w.snapshot()->partial);
+        QCOMPARE(entryCount(w.graphsPane()->entryTree()), 1);
+        QTreeWidgetItem* entry = w.graphsPane()->entryTree()->topLevelItem(0)->child(0);
+        QCOMPARE(entry->text(0), QString("0/0"));
+        QCOMPARE(entry->text(1), QString("compiling…"));
+        fl::viz::GraphView* g = w.graphsPane()->graphView();
+        QVERIFY(g->graph().nodes.size() >= 4);
+        QVERIFY2(w.graphsPane()->caption().contains("Compiling kernels… (graph 1 of 1 captured so far)"), qPrintable(w.graphsPane()->caption()));
+        QVERIFY(markCount(w.sourceView(), fl::viz::LineMark::Break) >= 1);
+        QVERIFY(w.guardsPane()->findChild<QTreeWidget*>()->topLevelItemCount() > 0);
+        // the other panes take the snapshot on the next turns of the event loop
+        QListWidget* kernels = w.kernelsPane()->kernelList();
+        QTRY_COMPARE_WITH_TIMEOUT(kernels->count(), 1, 10000);
+        QVERIFY2(kernels->item(0)->text().startsWith("Compiling kernels… (graph 1 of 1"), qPrintable(kernels->item(0)->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.fusionPane()->decisionText().contains("Compiling kernels"), 10000);
+        QVERIFY(w.timingView()->summaryText().contains("Compiling kernels"));
+        QVERIFY(w.isRunning() && done.isEmpty());
+        const fl::viz::GraphLayout* layout = &g->currentLayout();
+        const size_t nodes = g->graph().nodes.size();
+        // released: the kernels come, each pane fills in
+        hold.release();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.takeFirst().at(0).toInt(), 0);
+        QVERIFY(runAndSettleAfter(w));
+        QVERIFY(!w.snapshot()->partial);
+        QCOMPARE(entryCount(w.graphsPane()->entryTree()), 2);
+        entry = w.graphsPane()->entryTree()->topLevelItem(0)->child(0);
+        QCOMPARE(entry->text(1), QString("compiled"));
+        QVERIFY2(&g->currentLayout() == layout && g->graph().nodes.size() == nodes, "the graph drawn while compiling keeps its layout");
+        QVERIFY(kernels->count() >= 1 && !kernels->item(0)->text().contains("Compiling"));
+        QVERIFY(w.kernelsPane()->currentKernel() >= 0);
+        QVERIFY(!w.fusionPane()->decisionText().contains("Compiling"));
+        QVERIFY2(!w.timingView()->summaryText().contains("Compiling") && !w.timingView()->summaryText().contains("Timing cached"),
+                 qPrintable(w.timingView()->summaryText()));
+        QVERIFY(w.timingView()->callChooser()->count() > 0);
+        QVERIFY(w.outputText().contains("between the graphs"));
+    }
+
+    // Another file opened while a run's kernels compile: the run's results never land on it, the
+    // run ends, and the new file runs.
+    void openingAnotherFileWhileCompiling() {
+        fl::app::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.sourceView()->setPlainText(kBreakingScript);
+        CompileHold hold;
+        w.setBeforeCompile(hold.hook());
+        auto releaseAtEnd = qScopeGuard([&] { hold.release(); });
+        QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
+        w.run();
+        QVERIFY(hold.waitEntered());
+        QVERIFY(waitGraphDrawn(w));
+        w.openExample(":/models/seed.py");
+        hold.release();
+        QVERIFY(done.wait(120000));
+        QTest::qWait(50);
+        QVERIFY(!w.isRunning());
+        QCOMPARE(entryCount(w.graphsPane()->entryTree()), 0);
+        QVERIFY(w.sourceView()->marks().isEmpty());
+        QCOMPARE(w.kernelsPane()->kernelList()->count(), 0);
+        QVERIFY(!w.timingView()->summaryText().contains("Compiling"));
+        QVERIFY(w.outputText().isEmpty());
+        done.clear();
+        w.setBeforeCompile(nullptr);
+        w.run();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.takeFirst().at(0).toInt(), 0);
+        QCOMPARE(w.outputText(), QString("True\ntorch.Size([4])\n"));
+        QVERIFY(entryCount(w.graphsPane()->entryTree()) > 0);
+    }
+
+    // Cancel while the kernels compile: the run stops (130) and the panes show what it did, none
+    // of them left waiting.
+    void cancelWhileCompiling() {
+        fl::app::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.sourceView()->setPlainText("import torch\n\n@torch.compile\ndef f(x):\n    return torch.relu(x) * 2\n\n"
+                                     "print(f(torch.ones(4)).sum())\nwhile True:\n    pass\n");
+        CompileHold hold;
+        w.setBeforeCompile(hold.hook());
+        auto releaseAtEnd = qScopeGuard([&] { hold.release(); });
+        QSignalSpy done(&w, &fl::app::MainWindow::runFinished);
+        w.run();
+        QVERIFY(hold.waitEntered());
+        QVERIFY(waitGraphDrawn(w));
+        w.cancel();
+        hold.release();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(done.takeFirst().at(0).toInt(), 130);
+        QVERIFY(!w.snapshot()->partial);
+        QVERIFY(entryCount(w.graphsPane()->entryTree()) >= 1);
+        QVERIFY(!w.graphsPane()->caption().contains("Compiling"));
+        QVERIFY(w.kernelsPane()->kernelList()->count() == 0 || !w.kernelsPane()->kernelList()->item(0)->text().contains("Compiling"));
+        QVERIFY(!w.timingView()->summaryText().contains("Compiling"));
     }
 
     void errorMarksItsLine() {
