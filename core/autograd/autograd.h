@@ -53,8 +53,9 @@ struct Training {
     std::vector<BackwardNode> origin;   // per backward graph node (before its output node)
     std::vector<Decision> decisions;    // the partitioner's, in order
     // Forward nodes rewritten into the library call that also returns what their backward reads
-    // (max_pool2d -> max_pool2d_with_indices, batch_norm -> native_batch_norm): same id, the
-    // captured value is item 0 of the new node's tuple (in joint and forward).
+    // (max_pool2d -> max_pool2d_with_indices, batch_norm -> native_batch_norm, dropout in training
+    // mode -> kDropoutWithNoise): same id, the captured value is item 0 of the new node's tuple (in
+    // joint and forward).
     std::vector<int> rewritten;
     int forwardOutputs = 0;             // outputs of the captured graph (the training forward adds saved values after them)
     size_t jointBackwardNodes = 0;      // call nodes the derivative rules made
@@ -67,6 +68,12 @@ struct Training {
 // node traced under no_grad is not). `ok` is false, with `error`, when an op the gradient passes
 // through has no rule (or a form of it the rules do not cover) or a shape is dynamic.
 Training buildTraining(const graph::Graph& forward);
+
+// What a dropout in training mode becomes in the joint graph and the training forward:
+// torch.ops.fuselab.dropout_with_noise(x, p) -> (x * noise, noise), eager's dropout returning the
+// noise (0 or 1 / (1 - p) per element) it multiplied by, so the backward reads the mask instead of
+// drawing one. The runtime runs it as eager's dropout draws (core/runtime/training.cpp).
+extern const char* const kDropoutWithNoise;
 
 // The ops the derivative rules cover, by base name ("linear", "gelu", ...), for docs and tests.
 std::vector<std::string> differentiableOps();

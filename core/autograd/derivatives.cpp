@@ -876,18 +876,31 @@ void ruleNativeBatchNorm(Ctx& x) {
     batchNormBackward(x, a, Arg::none(), Arg::none(), Arg::item(&n, 1), Arg::item(&n, 2));
 }
 
+// dropout in eval mode or with p = 0 passes its input through. In training mode with 0 < p < 1
+// rewriteForward made it dropout_with_noise (dropout.cpp), below; what is left here draws no mask
+// the backward could read.
 void ruleDropout(Ctx& x) {
     const Arg* tr = x.c.arg(2, "training");
+    if (!tr) tr = x.c.arg(2, "train");
     bool training = !tr || !tr->isConst() || tr->value.truth();
-    if (training && constNum(x.c.arg(1, "p"), 0.5) != 0.0) decline("dropout in training mode (random)");
+    if (training && constNum(x.c.arg(1, "p"), 0.5) != 0.0) decline("dropout in training mode with a computed p or training flag, or p = 1");
     x.give(x.c.arg(0, "input"), [&] { return x.g(); });
+}
+
+// dropout_with_noise(x, p) -> (x * noise, noise): the gradient is grad * noise, as eager's
+// dropout (input * noise) differentiates.
+void ruleDropoutWithNoise(Ctx& x) {
+    Arg g = x.g();
+    if (g.isNoneConst()) return;
+    x.give(x.c.arg(0, "input"), [&] { return x.b.mul(g, Arg::item(&x.c.n, 1)); });
 }
 
 const std::map<std::string, void (*)(Ctx&)>& namedRules() {
     static const std::map<std::string, void (*)(Ctx&)> rules = {
         {"mse_loss", ruleMseLoss}, {"cross_entropy", ruleCrossEntropy}, {"embedding", ruleEmbedding},
         {"conv2d", ruleConv2d},     {"max_pool2d", ruleMaxPool2d},         {"batch_norm", ruleBatchNorm},
-        {"max_pool2d_with_indices", ruleMaxPool2dWithIndices}, {"native_batch_norm", ruleNativeBatchNorm}};
+        {"max_pool2d_with_indices", ruleMaxPool2dWithIndices}, {"native_batch_norm", ruleNativeBatchNorm},
+        {"dropout_with_noise", ruleDropoutWithNoise}};
     return rules;
 }
 
@@ -898,6 +911,7 @@ bool rewriteForward(graph::Node& fwd, const NeedsGrad& needsGrad) {
     Call c{fwd};
     const std::string base = graph::baseName(fwd.target);
     try {
+        if (base == "dropout") return rewriteDropout(fwd, needsGrad);
         if (base == "max_pool2d") {
             const Arg* in = c.arg(0, "input");
             if (!in || !needsGrad(*in) || !metaOf(*in)) return false;
@@ -971,7 +985,7 @@ bool differentiate(Builder& b, const graph::Node& fwd, const std::vector<Arg>& g
 }
 
 std::vector<std::string> ruleNames() {
-    std::vector<std::string> r = {"mse_loss", "cross_entropy", "embedding", "dropout", "conv2d", "max_pool2d", "batch_norm"};
+    std::vector<std::string> r = {"mse_loss", "cross_entropy", "embedding", "dropout", "dropout_with_noise", "conv2d", "max_pool2d", "batch_norm"};
     for (const char* n : {"add", "radd", "sub", "rsub", "mul", "rmul", "div", "neg", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh",
                           "sin", "cos", "relu", "square", "pow", "leaky_relu", "clamp", "clamp_min", "clamp_max", "gelu", "silu", "where",
                           "masked_fill", "to", "float", "type_as", "clone", "sum", "mean", "softmax", "log_softmax", "layer_norm",

@@ -92,6 +92,10 @@ bool rewriteForward(graph::Node& fwd, const NeedsGrad& needsGrad);
 // Ops with a rule (base names).
 std::vector<std::string> ruleNames();
 
+// rewriteForward's dropout (dropout.cpp): a dropout in training mode (0 < p < 1) becomes
+// autograd::kDropoutWithNoise(x, p), eager's dropout returning the noise it multiplied by.
+bool rewriteDropout(graph::Node& fwd, const NeedsGrad& needsGrad);
+
 // A static shape's element count.
 int64_t numel(const Shape& s);
 

@@ -4,10 +4,13 @@
 #include "core/runtime/training.h"
 
 #include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
 
+#include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 
@@ -124,6 +127,45 @@ void redirectToItem0(ArgT& a, const std::set<int>& rewritten) {
     for (auto& it : a.items) redirectToItem0(it, rewritten);
 }
 
+// A dropout in training mode as the training forward holds it (autograd::kDropoutWithNoise):
+// (x * noise, noise), the noise eager's. At::dropout of ones laid out as x draws what
+// at::dropout(x) draws (bernoulli_(1 - p) on empty_like(x), divided by 1 - p), and eager's result
+// is x * noise. (On CUDA eager's dropout is native_dropout: its output, and its mask times the
+// scale.)
+script::Value dropoutWithNoise(script::Interp&, CallArgs& ca) {
+    at::Tensor x = script::tensorOf(ca.pos.at(0));
+    double p = ca.pos.at(1).num();
+    at::Tensor out, noise;
+    if (x.is_cuda()) {
+        auto [o, mask] = at::native_dropout(x, p, true);
+        out = o;
+        noise = mask.to(x.scalar_type()).mul_(1.0 / (1.0 - p));
+    } else {
+        noise = at::dropout(at::ones_like(x), p, true);
+        out = x.mul(noise);
+    }
+    return script::makeTuple({script::wrap(out), script::wrap(noise)});
+}
+
+// Whether the training forward draws dropout masks (the generator's state is then kept with the call).
+bool drawsMasks(const TrainingCode& tc) {
+    for (int id : tc.graphs.rewritten)
+        if (tc.forwardGraph.nodes.at(size_t(id)).target == autograd::kDropoutWithNoise) return true;
+    return false;
+}
+
+at::Tensor generatorState() {
+    at::Generator gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    return gen.get_state();
+}
+
+void setGeneratorState(const at::Tensor& state) {
+    at::Generator gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(state);
+}
+
 // The training forward's ops: the captured ones, with the nodes the partitioner rewrote made the
 // library calls it wrote (and what reads them redirected to their first item).
 void rewriteForwardOps(const autograd::Training& t, capture::CapturedGraph& F) {
@@ -132,7 +174,7 @@ void rewriteForwardOps(const autograd::Training& t, capture::CapturedGraph& F) {
         const graph::Node& n = *t.forward.nodes().at(size_t(id));
         OpNode op;
         op.target = n.target;
-        op.invoke = targetInvoke(n.target);
+        op.invoke = n.target == autograd::kDropoutWithNoise ? script::OpInvoke(dropoutWithNoise) : targetInvoke(n.target);
         for (auto& a : n.args) op.pos.push_back(argOf(a));
         for (auto& [k, a] : n.kwargs) op.kw.emplace_back(k, argOf(a));
         op.meta = n.meta;
@@ -234,6 +276,7 @@ struct CompiledFunctionBackward : torch::autograd::Node {
     std::vector<Value> placeholders;             // its placeholders' values at the call
     std::vector<Value> saved;
     std::vector<std::pair<at::Tensor, int64_t>> versions; // saved tensors and their version at the call
+    at::Tensor rngState; // the CPU generator's state before the call, where the call drew dropout masks
     bool released = false;
 
     std::string name() const override { return "CompiledFunctionBackward"; }
@@ -313,7 +356,19 @@ struct CompiledFunctionBackward : torch::autograd::Node {
         const autograd::Training& t = tc->graphs;
         std::vector<Value> env = placeholders;
         env.resize(g->nodes.size());
-        runOpByOp(*in, *g, env);
+        if (rngState.defined()) { // the rerun's dropouts draw the masks the call drew
+            at::Tensor now = generatorState();
+            setGeneratorState(rngState);
+            try {
+                runOpByOp(*in, *g, env);
+            } catch (...) {
+                setGeneratorState(now);
+                throw;
+            }
+            setGeneratorState(now);
+        } else {
+            runOpByOp(*in, *g, env);
+        }
         std::vector<at::Tensor> outs, gouts, wrt;
         for (size_t k = 0; k < t.tangents.size(); ++k) {
             if (k >= grads.size() || !grads[k].defined()) continue;
@@ -441,11 +496,16 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
         tc->error = "the training forward did not compile: " + tc->forward->error;
         return false;
     }
+    at::Tensor rngState = drawsMasks(*tc) ? generatorState() : at::Tensor();
     {
         at::NoGradGuard noGrad;
-        if (!tc->forward->execute(in, tc->forwardGraph, env)) return false;
+        if (!tc->forward->execute(in, tc->forwardGraph, env)) {
+            if (rngState.defined()) setGeneratorState(rngState); // the path the call takes instead draws the masks, as eager would
+            return false;
+        }
     }
     auto node = std::make_shared<CompiledFunctionBackward>();
+    node->rngState = rngState;
     node->tc = tc;
     node->in = &in;
     node->g = &g;
@@ -461,6 +521,8 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
         }
         node->saved.push_back(x);
     }
+    for (int k : t.rewritten) // the captured value: item 0 of the rewritten call's tuple (a graph output may read it)
+        if (env[size_t(k)].is(script::OK::Tuple)) env[size_t(k)] = env[size_t(k)].as<script::TupleObj>()->items.at(0);
     std::vector<at::Tensor> inputs;
     for (int id : t.gradInputs) inputs.push_back(script::tensorOf(env[size_t(id)]));
     node->set_next_edges(torch::autograd::collect_next_edges(inputs));

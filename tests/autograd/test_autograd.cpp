@@ -33,6 +33,7 @@ struct G {
     }
 };
 Arg r(const graph::Node* n) { return Arg::ref(n); }
+Arg num(double v) { return Arg::lit(std::to_string(v), graph::Const::real(v)); }
 
 const autograd::Decision* decisionFor(const autograd::Training& t, const std::string& name) {
     for (auto& d : t.decisions)
@@ -212,9 +213,44 @@ int main() {
         check(t.ok && t.rewritten.empty() && t.forward.nodes()[size_t(bn->id)]->target == "torch.nn.functional.batch_norm",
               "eval batch_norm: not rewritten (" + t.error + ")");
     }
+    // dropout in training mode: the forward draws the noise (dropout_with_noise's item 1) and
+    // returns it; the backward multiplies by it; eval mode passes the gradient through
+    {
+        G b;
+        auto x = b.in("x", {4, 8}, false);
+        auto w = b.in("w", {8, 8}, true);
+        auto lin = b.call("torch.nn.functional.linear", {r(x), r(w)}, {4, 8});
+        auto drop = b.call("torch.nn.functional.dropout", {r(lin), num(0.1), Arg::boolean(true), Arg::boolean(false)}, {4, 8});
+        auto ev = b.call("torch.nn.functional.dropout", {r(drop), num(0.1), Arg::boolean(false), Arg::boolean(false)}, {4, 8});
+        auto s = b.call("torch.Tensor.sum", {r(ev)}, {});
+        b.g.setOutput({r(s), r(drop)});
+        autograd::Training t = autograd::buildTraining(b.g);
+        check(t.ok, "dropout: training graphs made (" + t.error + ")");
+        check(t.rewritten == std::vector<int>{drop->id}, "dropout: the training-mode dropout draws a mask, the eval-mode one does not");
+        const graph::Node& fd = *t.forward.nodes()[size_t(drop->id)];
+        check(fd.target == "torch.ops.fuselab.dropout_with_noise" && fd.meta.size() == 2 && !fd.meta[1].requiresGrad,
+              "dropout: the forward holds dropout_with_noise -> (output, noise)");
+        bool savesNoise = false;
+        for (auto& v : t.saved) savesNoise = savesNoise || (v.node == drop->id && v.index == 1);
+        check(savesNoise, "dropout: the noise is saved for the backward");
+        const graph::Node& fout = *t.forward.nodes().back();
+        check(fout.args.size() >= 2 && fout.args[1].node == &fd && fout.args[1].index == 0, "dropout: the returned dropout is the call's item 0");
+        check(countTarget(t.backward, "torch.ops.fuselab.dropout_with_noise") == 0, "dropout: the backward never draws again");
+        std::string bwd = graph::printGraph(t.backward);
+        check(bwd.find("operator.mul(add, dropout_1)") != std::string::npos, "dropout: the backward multiplies by the saved noise:\n" + bwd);
+        check(countTarget(t.forward, "torch.nn.functional.dropout") == 1, "dropout: the eval-mode dropout stays as it was");
+    }
+    {
+        G b;
+        auto x = b.in("x", {4, 8}, true);
+        auto d0 = b.call("torch.nn.functional.dropout", {r(x), num(0.0), Arg::boolean(true)}, {4, 8});
+        b.g.setOutput({r(d0)});
+        autograd::Training t = autograd::buildTraining(b.g);
+        check(t.ok && t.rewritten.empty(), "dropout: p = 0 draws nothing and passes the gradient through (" + t.error + ")");
+    }
     // the rule list names the ops the issue lists
     std::vector<std::string> ops = autograd::differentiableOps();
-    for (const char* op : {"linear", "matmul", "gelu", "silu", "softmax", "log_softmax", "layer_norm", "mean", "sum", "embedding", "cross_entropy", "mse_loss", "view", "conv2d", "max_pool2d", "batch_norm"})
+    for (const char* op : {"linear", "matmul", "gelu", "silu", "softmax", "log_softmax", "layer_norm", "mean", "sum", "embedding", "cross_entropy", "mse_loss", "view", "conv2d", "max_pool2d", "batch_norm", "dropout", "dropout_with_noise"})
         check(std::find(ops.begin(), ops.end(), op) != ops.end(), std::string("a rule for ") + op);
     std::printf("autograd: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

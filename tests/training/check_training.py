@@ -39,7 +39,7 @@ TRAINING = [
     ("tests/capture/scenarios/combo_adam_training.py", EVERY_LINE),
 ]
 GRAD_EQUAL = ["tests/training/grad_equal_mlp.py", "tests/training/grad_equal_small_cnn.py",
-              "tests/training/grad_equal_transformer_block.py"]
+              "tests/training/grad_equal_transformer_block.py", "tests/training/grad_equal_dropout.py"]
 TIMEOUT_S = 300
 
 
