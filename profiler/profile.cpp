@@ -162,7 +162,14 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
     auto findGraphs = [&] {
         for (auto* fr : s.framesInOrder())
             for (auto& e : fr->entries)
-                if (const runtime::Compiled* c = runtime::compiledOf(*e)) graphs[e->id] = GraphInfo{e->id, c, &e->graph};
+                if (const runtime::Compiled* c = runtime::compiledOf(*e)) {
+                    graphs[e->id] = GraphInfo{e->id, c, &e->graph};
+                    // compiled training's two graphs name their kernels "0/0 training forward", "0/0 backward"
+                    if (const runtime::TrainingCode* tc = c->training.get()) {
+                        if (tc->forward) graphs[tc->forward->compileId] = GraphInfo{tc->forward->compileId, tc->forward.get(), &tc->forwardGraph};
+                        if (tc->backward) graphs[tc->backward->compileId] = GraphInfo{tc->backward->compileId, tc->backward.get(), &tc->backwardGraph};
+                    }
+                }
     };
     findGraphs();
 
@@ -225,8 +232,11 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
             }
         std::stable_sort(c.phases.begin(), c.phases.end(), [](auto& a, auto& b) { return a.startMs < b.startMs; });
         for (auto& ph : ev)
-            if (ph.kind == events::Kind::Span && ph.category == events::Category::Phase && ph.track == "training " + c.id)
+            if (ph.kind == events::Kind::Span && ph.category == events::Category::Phase &&
+                (ph.track == "training " + c.id || ph.track == "backward " + c.id)) {
                 c.trainingPhases.push_back({ph.name, rel(ph.begin), double(ph.dur) * 1e-6});
+                if (ph.track == "backward " + c.id) c.backwardCompileMs += double(ph.dur) * 1e-6;
+            }
         p.compiles.push_back(c);
     }
 
@@ -343,6 +353,37 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                 cp.eagerQ3 = quantile(eager, 0.75);
                 cp.eagerRuns = int(eager.size());
 
+                // backward() of the call's outputs, compiled and eager, timed apart from the call
+                // (after one untimed run: the first backward() compiles the backward graph)
+                for (auto& id : cp.compileIds) {
+                    auto g = graphs.find(id);
+                    if (g == graphs.end() || !rc.gradMode) continue;
+                    capture::BackwardFacts bf = g->second.compiled->backwardFacts();
+                    if (!bf.present) continue;
+                    cp.training = true;
+                    cp.backward = bf.compiled ? "compiled" : "eager (" + bf.why + ")";
+                }
+                if (cp.training) {
+                    std::vector<double> bwd, ebwd;
+                    auto backwardAfter = [&](bool compiled, std::vector<double>* into) {
+                        script::CallArgs x = rc.args;
+                        s.enabled = compiled ? was : false;
+                        script::Value out = compiled ? s.callCompiled(rc.fn, x, rc.opts) : in.call(rc.fn, x);
+                        s.enabled = was;
+                        events::Ns a = events::now();
+                        inspect::backwardOf(out);
+                        if (into) into->push_back(events::msBetween(a, events::now()));
+                    };
+                    backwardAfter(true, nullptr);
+                    timeRuns(per, opts.minRuns, opts.maxRuns, [&] { backwardAfter(true, &bwd); });
+                    backwardAfter(false, nullptr);
+                    timeRuns(per, opts.minRuns, opts.maxRuns, [&] { backwardAfter(false, &ebwd); });
+                    cp.backwardMs = median(bwd);
+                    cp.backwardRuns = int(bwd.size());
+                    cp.eagerBackwardMs = median(ebwd);
+                    cp.eagerBackwardRuns = int(ebwd.size());
+                }
+
                 // profiled calls: every event of these calls is taken apart per call
                 findGraphs();
                 std::vector<events::Event> all = s.events.snapshot();
@@ -423,7 +464,7 @@ Profile collect(script::Interp& in, const CollectOptions& opts) {
                     std::set<std::string> known;
                     for (auto& c : p.compiles) known.insert(c.id);
                     for (auto& k : cp.kernels)
-                        if (!k.graph.empty() && !known.count(k.graph) && cp.note.empty())
+                        if (!k.graph.empty() && !known.count(k.graph.substr(0, k.graph.find(' '))) && cp.note.empty())
                             cp.note = "the replays ran graph " + k.graph + ", compiled during the replay (a guard failed on the recorded inputs)";
                 }
                 // keep the first few profiled calls for the timeline
@@ -526,6 +567,11 @@ std::string profileText(const Profile& p) {
         std::snprintf(b, sizeof b, "      first call %.3f ms (compile %.3f ms%s%s) vs cached %.4f ms, eager %.4f ms: %s\n", c.firstCallMs,
                       c.compileMs, ids.empty() ? "" : ": ", ids.c_str(), c.cachedMs, c.eagerMs, verdict.c_str());
         o << b;
+        if (c.training && c.backwardRuns > 0) {
+            std::snprintf(b, sizeof b, "      backward (%s): cached %.4f ms after the call, eager %.4f ms; runs %d cached, %d eager\n", c.backward.c_str(),
+                          c.backwardMs, c.eagerBackwardMs, c.backwardRuns, c.eagerBackwardRuns);
+            o << b;
+        }
         if (c.profiledRuns > 0) {
             std::snprintf(b, sizeof b,
                           "      cached call: guards %.2f us, dispatch %.4f ms, outside graphs %.4f ms; with kernel timers %.4f ms (%+.1f%%); runs %d cached, %d eager, %d profiled\n",
@@ -687,7 +733,7 @@ std::string profileJson(const Profile& p) {
         for (size_t j = 0; j < c.trainingPhases.size(); ++j)
             o << (j ? ", " : "") << "{\"name\": " << jstr(c.trainingPhases[j].name) << ", \"start_ms\": " << jnum(c.trainingPhases[j].startMs)
               << ", \"ms\": " << jnum(c.trainingPhases[j].ms) << "}";
-        o << "]}";
+        o << "], \"backward_compile_ms\": " << jnum(c.backwardCompileMs) << "}";
     }
     o << "\n ],\n \"calls\": [";
     for (size_t i = 0; i < p.calls.size(); ++i) {
@@ -704,6 +750,10 @@ std::string profileJson(const Profile& p) {
           << (c.compileIds.empty() || c.breakEvenCalls < 0 ? std::string("null")
                                                             : "[" + std::to_string(c.breakEvenLow) + ", " +
                                                                   (c.breakEvenHigh < 0 ? std::string("null") : std::to_string(c.breakEvenHigh)) + "]")
+          << ", \"backward\": "
+          << (c.training ? "{\"which\": " + jstr(c.backward) + ", \"cached_ms\": " + jnum(c.backwardMs) + ", \"eager_ms\": " + jnum(c.eagerBackwardMs) +
+                               ", \"cached_runs\": " + std::to_string(c.backwardRuns) + ", \"eager_runs\": " + std::to_string(c.eagerBackwardRuns) + "}"
+                         : std::string("null"))
           << ", \"note\": " << jstr(c.note) << ", \"kernels\": [";
         for (size_t j = 0; j < c.kernels.size(); ++j) {
             auto& k = c.kernels[j];

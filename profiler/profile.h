@@ -39,6 +39,7 @@ struct CompileProfile {
     // compiled training's compiles (the training forward at the first call with grad, the backward
     // at the first backward()): "training forward lower", "backward jit frontend", ...
     std::vector<PhaseTime> trainingPhases;
+    double backwardCompileMs = 0;  // the backward's phases among them (0: no backward was compiled)
 };
 
 struct KernelTime {
@@ -67,6 +68,13 @@ struct CallProfile {
     double dispatchMs = 0;         // graph time outside kernels, library calls and eager ops (median)
     double otherMs = 0;            // call time outside guards and graphs: binding, exits, eager code between graphs
     std::vector<KernelTime> kernels;
+    // A call with grad whose graph has compiled training: backward() of its outputs (each
+    // gradient all ones, as `fuselab bench` runs it), timed apart from the call that made them.
+    bool training = false;
+    std::string backward;          // "compiled" or "eager (why)": which backward the cached call gets
+    double backwardMs = 0;         // median backward() after a cached call
+    double eagerBackwardMs = 0;    // median backward() after the same call run eagerly
+    int backwardRuns = 0, eagerBackwardRuns = 0;
     long long breakEvenCalls = -1; // ceil(compileMs / (eagerMs - cachedMs)); -1: never (cached is not faster)
     // the same over the spread of the runs: the best case (eager's upper quartile against cached's
     // lower) and the worst (eager's lower against cached's upper; -1: never)

@@ -26,8 +26,12 @@ namespace {
 constexpr int kRowHeight = 22;
 constexpr int kAxisHeight = 20;
 
-QColor colorFor(const QString& category, const QString& name) {
+QColor colorFor(const QString& category, QString name) {
     if (category == "compile") return QColor(220, 220, 230);
+    if (category == "graph" && name.startsWith("backward")) return QColor(215, 150, 110); // a backward() run
+    // compiled training's phases are named for their graph: "training forward lower", "backward jit frontend"
+    for (const char* graph : {"training forward ", "backward "})
+        if (name.startsWith(graph)) name = name.mid(int(qstrlen(graph)));
     if (category == "call") return QColor(120, 170, 230);
     if (category == "guard") return QColor(240, 190, 90);
     if (category == "graph") return QColor(150, 200, 150);
@@ -81,7 +85,20 @@ void Timeline::setProfile(const profiler::Profile& p) {
         return int(rows_.size()) - 1;
     };
     rowOf("script");
-    for (auto& c : p.compiles) rowOf("compile " + QString::fromStdString(c.id));
+    for (auto& c : p.compiles) { // each compile id, then its training forward's and backward's compiles
+        QString id = QString::fromStdString(c.id);
+        rowOf("compile " + id);
+        for (auto& s : p.spans)
+            if (s.track == "training " + c.id) { rowOf("training " + id); break; }
+        for (auto& s : p.spans)
+            if (s.track == "backward " + c.id) { rowOf("backward " + id); break; }
+    }
+    for (auto& s : p.spans) // backward() runs right under the calls whose outputs they differentiate
+        if (s.track == "runtime: backward") {
+            rowOf("runtime");
+            rowOf("runtime: backward");
+            break;
+        }
     double end = 0;
     for (auto& s : p.spans) {
         QString track = QString::fromStdString(s.track);
@@ -342,6 +359,13 @@ void TimingView::showCall(int index) {
                     .arg(c.cachedMs, 0, 'f', 4)
                     .arg(c.eagerMs, 0, 'f', 4)
                     .arg(verdict);
+    if (c.training && c.backwardRuns > 0)
+        s += QString("\nbackward (%1): cached %2 ms after the call, eager %3 ms; a training step's share: compiled %4 ms, eager %5 ms")
+                 .arg(QString::fromStdString(c.backward))
+                 .arg(c.backwardMs, 0, 'f', 4)
+                 .arg(c.eagerBackwardMs, 0, 'f', 4)
+                 .arg(c.cachedMs + c.backwardMs, 0, 'f', 4)
+                 .arg(c.eagerMs + c.eagerBackwardMs, 0, 'f', 4);
     if (c.profiledRuns > 0)
         s += QString("\ncached call: guards %1 us, dispatch %2 ms; with kernel timers %3 ms")
                  .arg(c.guardNs * 1e-3, 0, 'f', 2)

@@ -1,8 +1,10 @@
 // The Timing pane: where compile time went and what cached calls cost, drawn from a plain
 // profiler::Profile. A timeline (QPainter: wheel zooms around the cursor, drag pans, hovering a
 // span shows its details) with one row per track: the script, each compile id (its phases side by
-// side), the run's calls and kernels, the profiler's replays; a kernel table for the chosen call;
-// the summary "first call X ms (compile Y ms) vs cached Z ms, eager W ms: pays off after N calls";
+// side; compiled training's forward and backward compiles on rows of their own under it), the
+// run's calls, its backward() runs and kernels, the profiler's replays; a kernel table for the
+// chosen call; the summary "first call X ms (compile Y ms) vs cached Z ms, eager W ms: pays off
+// after N calls", and for a training call its backward() cached against eager;
 // Export writes the Trace Event JSON that Perfetto opens.
 #pragma once
 

@@ -66,20 +66,6 @@ void flattenTensors(const Value& v, std::vector<at::Tensor>& out) {
     else if (v.is(OK::List)) for (auto& x : v.as<script::ListObj>()->items) flattenTensors(x, out);
 }
 
-// backward() of a call's float outputs that require grad, each with a gradient of ones: the
-// backward a training step runs after the call (what the loss adds before it is the same eagerly
-// and compiled).
-void backwardOf(const Value& result) {
-    std::vector<at::Tensor> all, outs, grads;
-    flattenTensors(result, all);
-    for (auto& t : all)
-        if (t.requires_grad() && at::isFloatingType(t.scalar_type())) {
-            outs.push_back(t);
-            grads.push_back(at::ones_like(t));
-        }
-    if (!outs.empty()) torch::autograd::backward(outs, grads);
-}
-
 std::string signature(script::Interp& in, const script::CallArgs& a) {
     std::string s;
     auto one = [&](const Value& v) {
@@ -98,6 +84,17 @@ std::string signature(script::Interp& in, const script::CallArgs& a) {
 }
 
 } // namespace
+
+void backwardOf(const Value& result) {
+    std::vector<at::Tensor> all, outs, grads;
+    flattenTensors(result, all);
+    for (auto& t : all)
+        if (t.requires_grad() && at::isFloatingType(t.scalar_type())) {
+            outs.push_back(t);
+            grads.push_back(at::ones_like(t));
+        }
+    if (!outs.empty()) torch::autograd::backward(outs, grads);
+}
 
 std::string spreadNote(const std::string& kind, const std::vector<double>& samples) {
     if (samples.empty()) return "";

@@ -44,6 +44,11 @@ struct BenchCall {
     std::string note;           // why a call ran on the reference path, if it did; timed runs that spread (spreadNote)
 };
 
+// backward() of a call's float outputs that require grad, each with a gradient of ones: the
+// backward a training step runs after the call (what the loss adds before it is the same eagerly
+// and compiled). Bench and the profiler time it.
+void backwardOf(const script::Value& result);
+
 struct BenchReport {
     std::string machine;        // CPU model
     int cores = 0;

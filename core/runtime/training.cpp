@@ -26,13 +26,14 @@ using capture::OpNode;
 
 namespace {
 
-// A training compile's steps in the run's event log, on a track of their own beside the entry's
-// compile ("training 0/0"; a "compile ID" track holds one entry's compile): the profiler shows
-// them, prefixed by which graph they built.
+// A training compile's steps in the run's event log, on tracks of their own beside the entry's
+// compile (a "compile ID" track holds one entry's compile): the training forward's on "training
+// 0/0", the backward's (at the first backward()) on "backward 0/0". The profiler shows them,
+// prefixed by which graph they built.
 void logPhases(script::Interp& in, const std::string& id, const char* which, const Compiled& c) {
     events::Log& log = capture::session(in).events;
     if (!log.at(events::Level::Compile)) return;
-    const std::string track = "training " + id;
+    const std::string track = (std::string(which) == "backward" ? "backward " : "training ") + id;
     for (auto& p : c.phaseSpans)
         log.span(track, std::string(which) + " " + p.name, events::Category::Phase, p.beginNs, int64_t(p.ms * 1e6), events::PhaseFacts{id, "", events::ScriptStep::None});
 }
@@ -317,7 +318,7 @@ struct CompiledFunctionBackward : torch::autograd::Node {
         const capture::CapturedGraph& B = tc->backwardGraph;
         if (!tc->backward) {
             tc->backward = std::make_shared<Compiled>();
-            tc->backward->compileId = compileId;
+            tc->backward->compileId = compileId + " backward"; // its kernels' events name it so
             fl::compile::run(B, 0, *tc->backward, *tc->backward);
             logPhases(*in, compileId, "backward", *tc->backward);
         }
@@ -335,10 +336,16 @@ struct CompiledFunctionBackward : torch::autograd::Node {
                 env[i] = script::wrap(at::zeros(sizes));
             }
         }
-        if (!tc->backward->execute(*in, B, env)) {
+        events::Log& log = capture::session(*in).events;
+        const bool timed = log.at(events::Level::Calls);
+        const events::Ns t0 = timed ? events::now() : 0;
+        bool compiled = tc->backward->execute(*in, B, env);
+        if (!compiled) {
             runOpByOp(*in, B, env);
             ++tc->backwardFallbacks;
         }
+        // each backward() on a track beside the calls', so forward and backward cost show side by side
+        if (timed) log.span("runtime: backward", "backward " + compileId, events::Category::Graph, t0, events::now() - t0, events::GraphFacts{compileId, !compiled});
         ++tc->backwardCalls;
         torch::autograd::variable_list result;
         for (size_t j = 0; j < B.outputs.size(); ++j) {
@@ -482,7 +489,7 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
     }
     if (!tc->forward) {
         tc->forward = std::make_shared<Compiled>();
-        tc->forward->compileId = c.compileId;
+        tc->forward->compileId = c.compileId + " training forward";
         fl::compile::run(tc->forwardGraph, 0, *tc->forward, *tc->forward);
         logPhases(in, c.compileId, "training forward", *tc->forward);
         capture::Session& s = capture::session(in);

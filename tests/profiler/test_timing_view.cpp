@@ -124,6 +124,64 @@ private Q_SLOTS:
         QVERIFY(!v.exportTrace(dir.filePath("no/such/dir/trace.json")));
         QVERIFY(v.lastError().contains("cannot write"));
     }
+
+    // Compiled training (mlp_training: a compiled MLP, loss.backward() each step): the backward's
+    // compile at the first backward() on a track of its own under its compile id, each backward()
+    // on a track under the calls, and the summary's backward time beside the call's.
+    void showsBackward() {
+        profiler::Profile tp;
+        run::RunConfig cfg;
+        cfg.path = "resources/models/mlp_training.py";
+        cfg.out = [](const std::string&) {};
+        cfg.beforeRun = [](script::Interp& in) { profiler::prepare(in); };
+        profiler::CollectOptions co;
+        co.budgetSeconds = 1;
+        co.minSeconds = 0.05;
+        cfg.afterRun = [&](script::Interp& in) { tp = profiler::collect(in, co); };
+        QCOMPARE(run::runScript(cfg).exitCode, 0);
+        QVERIFY(!tp.compiles.empty() && !tp.calls.empty());
+        const profiler::CompileProfile& c = tp.compiles[0];
+        QVERIFY2(c.backwardCompileMs > 0, "the first backward() compiled the backward graph");
+        bool backwardPhase = false;
+        for (auto& ph : c.trainingPhases) backwardPhase = backwardPhase || ph.name.rfind("backward ", 0) == 0;
+        QVERIFY(backwardPhase);
+        const profiler::CallProfile& call = tp.calls[0];
+        QVERIFY2(call.training && call.backward == "compiled", call.backward.c_str());
+        QVERIFY(call.backwardRuns > 0 && call.eagerBackwardRuns > 0 && call.backwardMs > 0 && call.eagerBackwardMs > 0);
+
+        viz::TimingView v;
+        v.resize(1000, 600);
+        v.setProfile(tp);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QStringList rows = v.timeline()->trackNames();
+        int compile = int(rows.indexOf("compile 0/0")), training = int(rows.indexOf("training 0/0")), backward = int(rows.indexOf("backward 0/0"));
+        int runtime = int(rows.indexOf("runtime")), runs = int(rows.indexOf("runtime: backward"));
+        QVERIFY2(compile >= 0 && training == compile + 1 && backward == compile + 2, qPrintable(rows.join(", ")));
+        QVERIFY2(runtime >= 0 && runs == runtime + 1, qPrintable(rows.join(", ")));
+        QRegularExpression re("backward \\(compiled\\): cached [0-9.]+ ms after the call, eager [0-9.]+ ms; "
+                              "a training step's share: compiled [0-9.]+ ms, eager [0-9.]+ ms");
+        QVERIFY2(re.match(v.summaryText()).hasMatch(), qPrintable(v.summaryText()));
+        // hovering the backward compile's row shows its phases; the backward runs' row, a run
+        QString seen, runSeen;
+        viz::Timeline* t = v.timeline();
+        for (int x = 150; x < t->width(); ++x) seen += t->detailsAt(QPoint(x, 20 + backward * 22 + 11)) + "\n";
+        QVERIFY2(seen.contains("backward lower  (backward 0/0)"), qPrintable(seen.left(400)));
+        const profiler::SpanEvent* run = nullptr;
+        for (auto& s : tp.spans)
+            if (s.track == "runtime: backward") run = &s;
+        QVERIFY(run && run->name == "backward 0/0");
+        t->setView(run->startMs, run->startMs + run->ms);
+        QString mid = t->detailsAt(QPoint(150 + (t->width() - 154) / 2, 20 + runs * 22 + 11));
+        QVERIFY2(mid.startsWith("backward 0/0  (runtime: backward)"), qPrintable(mid));
+        // real pixels: the backward runs' colour on their row
+        t->setView(0, 1e12);
+        if (qEnvironmentVariableIsSet("FUSELAB_TIMING_BACKWARD_PNG")) v.grab().save(qEnvironmentVariable("FUSELAB_TIMING_BACKWARD_PNG"));
+        QImage img = t->grab().toImage();
+        bool painted = false;
+        for (int x = 150; x < img.width() && !painted; ++x) painted = img.pixelColor(x, 20 + runs * 22 + 11) == QColor(215, 150, 110);
+        QVERIFY2(painted, "the backward runs are drawn in their colour");
+    }
 };
 
 QTEST_MAIN(TestTimingView)
