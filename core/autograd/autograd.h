@@ -57,6 +57,7 @@ struct Training {
     // mode -> kDropoutWithNoise): same id, the captured value is item 0 of the new node's tuple (in
     // joint and forward).
     std::vector<int> rewritten;
+    std::vector<int> aliasedOutputs;    // output positions the caller makes as views of inputs, outside the graphs: no tangent
     int forwardOutputs = 0;             // outputs of the captured graph (the training forward adds saved values after them)
     size_t jointBackwardNodes = 0;      // call nodes the derivative rules made
     size_t recomputed() const;
@@ -67,7 +68,10 @@ struct Training {
 // requires_grad get gradients; call nodes whose meta says requires_grad are differentiated (a
 // node traced under no_grad is not). `ok` is false, with `error`, when an op the gradient passes
 // through has no rule (or a form of it the rules do not cover) or a shape is dynamic.
-Training buildTraining(const graph::Graph& forward);
+// `aliasedOutputs`: output positions that are inputs or views of inputs, which the caller hands
+// out as eager views of its inputs (their gradient reaches the input through eager's view
+// backward), as AOTAutograd regenerates them: they get no tangent.
+Training buildTraining(const graph::Graph& forward, const std::vector<int>& aliasedOutputs = {});
 
 // What a dropout in training mode becomes in the joint graph and the training forward:
 // torch.ops.fuselab.dropout_with_noise(x, p) -> (x * noise, noise), eager's dropout returning the

@@ -144,7 +144,7 @@ struct JointBuild {
         for (size_t i = 0; i < out->args.size(); ++i) {
             Arg o = out->args[i].kind == Arg::Kind::NodeRef ? toJoint(out->args[i]) : out->args[i];
             outs.push_back(o);
-            if (!needsGrad(o)) continue;
+            if (!needsGrad(o) || std::count(t.aliasedOutputs.begin(), t.aliasedOutputs.end(), int(i))) continue;
             bool again = false; // the same value returned twice gets one tangent (eager returns one tensor twice)
             for (int p : t.tangents) again = again || (outs[size_t(p)].node == o.node && outs[size_t(p)].index == o.index);
             if (again) continue;
@@ -374,8 +374,9 @@ void buildBackward(const JointBuild& jb, const Partition& p, Training& t) {
 
 } // namespace
 
-Training buildTraining(const graph::Graph& forward) {
+Training buildTraining(const graph::Graph& forward, const std::vector<int>& aliasedOutputs) {
     Training t;
+    t.aliasedOutputs = aliasedOutputs;
     JointBuild jb{forward, t};
     if (!jb.build()) return t;
     Partition p{jb, t};

@@ -200,7 +200,7 @@ std::shared_ptr<Compiled> compile(const capture::Entry& e, double traceMs) {
     std::call_once(probed, probeEagerMath);
     auto c = std::make_shared<Compiled>();
     fl::compile::run(e.graph, traceMs, *c, *c);
-    if (c->ok) c->training = makeTraining(e.graph);
+    if (c->ok) c->training = makeTraining(e.graph, *c);
     return c;
 }
 

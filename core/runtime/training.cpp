@@ -8,6 +8,7 @@
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/autograd/function.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -268,6 +269,48 @@ bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
     return true;
 }
 
+// An output made from an input by view ops alone (the input itself: no op): the input's node,
+// and in `chain` the view ops from the input out; -1 when the output is not one.
+int viewOfInput(const capture::CapturedGraph& g, const Compiled& c, const ArgT& o, std::vector<int>& chain) {
+    chain.clear();
+    if (o.kind != ArgT::Ref) return -1;
+    int n = o.node;
+    while (!g.nodes[size_t(n)].placeholder) {
+        const OpNode& v = g.nodes[size_t(n)];
+        if (!c.lowered.info[size_t(n)].viewOp || v.pos.empty() || v.pos[0].kind != ArgT::Ref) return -1;
+        chain.push_back(n);
+        n = v.pos[0].node;
+    }
+    std::reverse(chain.begin(), chain.end());
+    return n;
+}
+
+// The outputs that are inputs or views of inputs, as eager hands them out: the input itself, or
+// its view ops replayed on it with grad, so the autograd graph links the view to the input
+// (LibTorch's view backward, as AOTAutograd regenerates such outputs outside the compiled
+// function). The compiled forward computed them without grad.
+void regenerateViews(script::Interp& in, const capture::CapturedGraph& g, const Compiled& c, const std::vector<int>& outputs,
+                     std::vector<Value>& env) {
+    std::set<int> done;
+    std::vector<int> chain;
+    for (int i : outputs) {
+        const ArgT& o = g.outputs.at(size_t(i));
+        int base = viewOfInput(g, c, o, chain);
+        if (base < 0 || chain.empty() || !done.insert(o.node).second) continue;
+        Value v = env[size_t(base)];
+        for (int n : chain) {
+            const OpNode& op = g.nodes[size_t(n)];
+            CallArgs ca;
+            const ArgT& from = op.pos[0];
+            ca.pos.push_back(from.index < 0 ? v : v.as<script::TupleObj>()->items.at(size_t(from.index)));
+            for (size_t a = 1; a < op.pos.size(); ++a) ca.pos.push_back(capture::instantiateArg(op.pos[a], env, nullptr));
+            for (auto& [k, a] : op.kw) ca.kw.emplace_back(k, capture::instantiateArg(a, env, nullptr));
+            v = op.invoke(in, ca);
+        }
+        env[size_t(o.node)] = v;
+    }
+}
+
 // ------------------------------------------------------------------ the autograd node
 struct CompiledFunctionBackward : torch::autograd::Node {
     std::shared_ptr<TrainingCode> tc;
@@ -419,14 +462,17 @@ void runOpByOp(script::Interp& in, const capture::CapturedGraph& g, std::vector<
     }
 }
 
-std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g) {
+std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g, const Compiled& c) {
     // a graph traced with grad on that computes something from an input requiring grad
     bool anyGrad = false;
     for (auto& n : g.nodes)
         if (!n.placeholder && !n.meta.empty() && n.meta[0].requiresGrad) anyGrad = true;
     if (!anyGrad) return nullptr;
     auto tc = std::make_shared<TrainingCode>();
-    tc->graphs = autograd::buildTraining(g.printable);
+    std::vector<int> aliased, chain; // outputs handed out as views of inputs: no tangent
+    for (size_t i = 0; i < g.outputs.size(); ++i)
+        if (viewOfInput(g, c, g.outputs[i], chain) >= 0) aliased.push_back(int(i));
+    tc->graphs = autograd::buildTraining(g.printable, aliased);
     if (!tc->graphs.ok) {
         tc->error = tc->graphs.error;
         return tc;
@@ -530,6 +576,7 @@ bool runTraining(script::Interp& in, const capture::CapturedGraph& g, Compiled& 
     }
     for (int k : t.rewritten) // the captured value: item 0 of the rewritten call's tuple (a graph output may read it)
         if (env[size_t(k)].is(script::OK::Tuple)) env[size_t(k)] = env[size_t(k)].as<script::TupleObj>()->items.at(0);
+    regenerateViews(in, g, c, t.aliasedOutputs, env);
     std::vector<at::Tensor> inputs;
     for (int id : t.gradInputs) inputs.push_back(script::tensorOf(env[size_t(id)]));
     node->set_next_edges(torch::autograd::collect_next_edges(inputs));

@@ -10,9 +10,10 @@
 namespace fl::runtime {
 
 // The joint graph, its partition and the two runnable graphs for a captured graph whose inputs
-// require grad (null when none does). Compiles nothing: the forward is compiled at the first call
-// with grad, the backward at the first backward().
-std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g);
+// require grad (null when none does), given its compiled code `c` (which outputs are views).
+// Compiles nothing: the forward is compiled at the first call with grad, the backward at the
+// first backward().
+std::shared_ptr<TrainingCode> makeTraining(const capture::CapturedGraph& g, const Compiled& c);
 
 // Runs a call with grad through the compiled training forward and attaches the compiled backward
 // to its outputs. False (env untouched past the placeholders, `training->error` saying why when it

@@ -248,6 +248,19 @@ int main() {
         autograd::Training t = autograd::buildTraining(b.g);
         check(t.ok && t.rewritten.empty(), "dropout: p = 0 draws nothing and passes the gradient through (" + t.error + ")");
     }
+    // an output the caller hands out as a view of an input gets no tangent; the gradient through
+    // the other use of the same view still reaches the input
+    {
+        G b;
+        auto w = b.in("w", {4, 3}, true);
+        auto t = b.call("torch.Tensor.t", {r(w)}, {3, 4});
+        auto e = b.call("torch.exp", {r(t)}, {3, 4});
+        b.g.setOutput({r(e), r(t)});
+        autograd::Training tr = autograd::buildTraining(b.g, {1});
+        check(tr.ok && tr.tangents == std::vector<int>{0}, "aliased output: one tangent, for exp's output (" + tr.error + ")");
+        check(tr.gradInputs == std::vector<int>{w->id} && countTarget(tr.backward, "torch.Tensor.t") + countTarget(tr.backward, "torch.Tensor.transpose") >= 1,
+              "aliased output: w's gradient comes back through the transpose");
+    }
     // the rule list names the ops the issue lists
     std::vector<std::string> ops = autograd::differentiableOps();
     for (const char* op : {"linear", "matmul", "gelu", "silu", "softmax", "log_softmax", "layer_norm", "mean", "sum", "embedding", "cross_entropy", "mse_loss", "view", "conv2d", "max_pool2d", "batch_norm", "dropout", "dropout_with_noise"})

@@ -10,11 +10,13 @@ Two kinds of check (standard library only):
 - grad_equal_*.py here: one model compiled, a deep copy eager, the same step on both; each
   parameter's gradient and value after the step must be eager's within 1e-5 of its size (the
   script asserts that; exit status 0 required). Its `param NAME ... rel Y` lines are shown when
-  it fails.
+  it fails. For the dropout and views scripts, `explain --json` must also report every entry with
+  grad running its compiled backward (never the eager recompute, which gives eager's gradients too).
 Output: `ok NAME` or `FAIL NAME: why` per check, then `N passed, M failed`; exit status 1 when
 something failed.
 """
 import concurrent.futures
+import json
 import os
 import re
 import sys
@@ -39,7 +41,11 @@ TRAINING = [
     ("tests/capture/scenarios/combo_adam_training.py", EVERY_LINE),
 ]
 GRAD_EQUAL = ["tests/training/grad_equal_mlp.py", "tests/training/grad_equal_small_cnn.py",
-              "tests/training/grad_equal_transformer_block.py", "tests/training/grad_equal_dropout.py"]
+              "tests/training/grad_equal_transformer_block.py", "tests/training/grad_equal_dropout.py",
+              "tests/training/grad_equal_views.py"]
+# gradients equal to eager's prove nothing about which backward ran (the eager recompute gives
+# them too): these scripts' entries with grad must report the compiled backward, run, never op by op
+COMPILED_BACKWARD = ["tests/training/grad_equal_dropout.py", "tests/training/grad_equal_views.py"]
 TIMEOUT_S = 300
 
 
@@ -93,8 +99,26 @@ def main():
             return script, False, "printed no `param` lines"
         return script, True, "%d parameter checks" % len(params)
 
+    def compiled_backward_check(script):
+        rc, out, why = run(["explain", "--json", script])
+        if rc != 0:
+            return script + " explain", False, why
+        try:
+            frames = json.loads(out)["frames"]
+        except (ValueError, KeyError) as e:
+            return script + " explain", False, "explain --json: %s" % e
+        entries = [(f.get("id"), f.get("backward")) for f in frames if f.get("backward")]
+        # (an entry may run no backward(): a double backward reruns the graph eagerly)
+        wrong = ["%s: %s" % (i, b.get("reason") or "%d backward() calls ran op by op" % b.get("backward_fallbacks", 0))
+                 for i, b in entries if not b.get("compiled") or b.get("backward_fallbacks")]
+        calls = sum(b.get("backward_calls", 0) for _, b in entries)
+        if not entries or wrong or not calls:
+            return script + " explain", False, "not the compiled backward: " + ("; ".join(wrong) or "no backward() ran it")
+        return script + " explain", True, "%d entries with a compiled backward, %d backward() calls" % (len(entries), calls)
+
     checks = harness.Checks()
-    jobs = [(loss_check, t) for t in TRAINING] + [(grad_check, s) for s in GRAD_EQUAL]
+    jobs = ([(loss_check, t) for t in TRAINING] + [(grad_check, s) for s in GRAD_EQUAL] +
+            [(compiled_backward_check, s) for s in COMPILED_BACKWARD])
     if args.filter:
         jobs = [(f, t) for f, t in jobs if args.filter in (t[0] if isinstance(t, tuple) else t)]
     # the longest (the full-size transformer block, twice) first, so the others run beside it
