@@ -1,5 +1,6 @@
 // The Timing pane on the offscreen platform, fed by a real profile: the graph-break example run
 // through runScript with profiler::prepare / collect, as the window does.
+#include <algorithm>
 #include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
@@ -165,6 +166,12 @@ private Q_SLOTS:
         // hovering the backward compile's row shows its phases; the backward runs' row, a run
         QString seen, runSeen;
         viz::Timeline* t = v.timeline();
+        // zoomed to the backward's compile: over the whole run a phase can be narrower than a pixel
+        double b0 = 1e300, b1 = -1e300;
+        for (auto& s : tp.spans)
+            if (s.track == "backward 0/0") b0 = std::min(b0, s.startMs), b1 = std::max(b1, s.startMs + s.ms);
+        QVERIFY2(b0 < b1, "the backward's compile has spans");
+        t->setView(b0, b1);
         for (int x = 150; x < t->width(); ++x) seen += t->detailsAt(QPoint(x, 20 + backward * 22 + 11)) + "\n";
         QVERIFY2(seen.contains("backward lower  (backward 0/0)"), qPrintable(seen.left(400)));
         const profiler::SpanEvent* run = nullptr;
