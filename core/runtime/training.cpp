@@ -200,6 +200,7 @@ bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
     capture::CapturedGraph& B = tc.backwardGraph;
     std::map<autograd::ValueRef, int> savedAt;
     std::map<int, int> recomputedAt;
+    const std::set<int> rewritten(t.rewritten.begin(), t.rewritten.end());
     for (size_t i = 0; i < t.origin.size(); ++i) {
         const autograd::BackwardNode& o = t.origin[i];
         const graph::Node& n = *t.backward.nodes()[i];
@@ -219,7 +220,6 @@ bool buildBackwardGraph(const capture::CapturedGraph& g, TrainingCode& tc) {
             continue;
         }
         OpNode op = g.nodes[size_t(o.index)];
-        const std::set<int> rewritten(t.rewritten.begin(), t.rewritten.end());
         std::function<bool(ArgT&)> remap = [&](ArgT& a) {
             if (a.kind == ArgT::Src) return false;
             if (a.kind == ArgT::Ref) {
