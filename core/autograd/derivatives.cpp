@@ -671,21 +671,27 @@ void ruleCrossEntropy(Ctx& x) {
     const Arg* t = x.c.arg(1, "target");
     if (!x.c.isNoneOrAbsent(2, "weight")) decline("cross_entropy with class weights");
     if (!x.c.isNoneOrAbsent(3, "size_average") || !x.c.isNoneOrAbsent(5, "reduce")) decline("cross_entropy with size_average or reduce");
-    if (constInt(x.c.arg(4, "ignore_index"), -100) != -100) decline("cross_entropy with an ignore_index");
     if (constNum(x.c.arg(7, "label_smoothing"), 0.0) != 0.0) decline("cross_entropy with label smoothing");
+    const int64_t ignore = constInt(x.c.arg(4, "ignore_index"), -100);
     std::string red = constStr(x.c.arg(6, "reduction"), "mean");
     if (!x.diff(in)) return;
     if (!t || !metaOf(*t)) decline("cross_entropy of constant targets");
     Shape s = shapeOf(*metaOf(*in));
-    if (s.size() != 2 || metaOf(*t)->dtype != "int64" || red == "none") decline("cross_entropy other than (N, C) logits with class indices, reduced");
-    TensorMeta oh = *metaOf(*in);
-    oh.dtype = "int64";
-    Arg onehot = b.call("torch.nn.functional.one_hot", {*t, Arg::integer(s[1])}, oh);
+    if (s.size() != 2 || metaOf(*t)->dtype != "int64" || (red != "mean" && red != "sum")) decline("cross_entropy other than (N, C) logits with class indices, reduced");
+    // d loss / d logits = (softmax - one_hot(target)) * g, over the rows whose target is not
+    // ignore_index (0 on the others); the mean divides by the number of those rows. The targets
+    // were checked by the forward (eager raises for one outside [0, C) that is not ignored).
+    TensorMeta mi = *metaOf(*t);
+    mi.shape = {graph::Dim::constant(s[1])};
+    Arg classes = b.call("torch.arange", {Arg::integer(s[1])}, mi);
+    Arg tcol = b.reshape(*t, {s[0], 1});
+    Arg onehot = b.compare("eq", classes, tcol);
+    Arg valid = b.compare("ne", tcol, Arg::integer(ignore));
     Arg p = b.call("torch.softmax", {*in, Arg::integer(1)}, *metaOf(*in));
     Arg d = b.sub(p, b.toFloat(onehot, metaOf(*in)->dtype));
-    Arg g = red == "mean" ? b.div(x.g(), Builder::num(double(s[0]))) : x.g();
-    x.give(in, [&] { return b.mul(d, g); });
-    // the guard on ignored targets: a target of -100 makes one_hot fail, and the call's backward errors
+    Arg g = x.g();
+    if (red == "mean") g = b.div(g, b.sum(b.toFloat(valid, metaOf(*in)->dtype), {0, 1}, false));
+    x.give(in, [&] { return b.where(valid, b.mul(d, g), Builder::num(0.0)); });
 }
 
 void ruleEmbedding(Ctx& x) {
