@@ -244,6 +244,23 @@ private:
         return str(e);
     }
 
+    // An offset whose indices read data (an embedding's row numbers, IExpr::Value): each such
+    // index printed first, as a temporary the offset then names.
+    IE readValues(const IE& e, Scope& sc) {
+        if (!hasValue(e)) return e;
+        if (e->kind == IExpr::Value) return ivar(expr(e->v, sc));
+        IE a = readValues(e->a, sc), b = readValues(e->b, sc);
+        switch (e->kind) {
+        case IExpr::Add: return iadd(a, b);
+        case IExpr::Mul: return imul(a, b);
+        case IExpr::Div: return idiv(a, b);
+        case IExpr::Mod: return imod(a, b);
+        case IExpr::Min: return imin(a, b);
+        case IExpr::Max: return imax(a, b);
+        default: return e;
+        }
+    }
+
     std::string emitLine(Scope& sc, DType dt, const std::string& rhs) {
         std::string have = sc.find(rhs);
         if (!have.empty()) return have;
@@ -315,7 +332,7 @@ private:
                 return expr(view::loadedBody(p_, e), sc);
             }
             bufferIndex(m.id, false);
-            return emitLine(sc, m.dtype, m.name + "[" + idx(view::offsetExpr(p_, m.id, e->index)) + "]");
+            return emitLine(sc, m.dtype, m.name + "[" + idx(readValues(view::offsetExpr(p_, m.id, e->index), sc)) + "]");
         }
         case SExpr::Cast: {
             std::string a = expr(e->args[0], sc);

@@ -146,11 +146,12 @@ private:
 
     bool walkLoad(const SE& e, Where w) {
         const Node& m = p_.nodes[e->buffer];
+        for (auto& v : indexValues(*e)) walk(v, w); // an embedding's row number, printed before the load
         if (members_.count(m.id)) {
             if (m.kind == NodeKind::Reduction) return true; // the row's value
             return walk(view::loadedBody(p_, e), w);
         }
-        if (recording_) {
+        if (recording_ && !hasValue(view::offsetExpr(p_, m.id, e->index))) { // gathers are not prefetched
             IE off = view::offsetExpr(p_, m.id, e->index);
             loads_.emplace(m.name + "[" + str(off) + "]", std::make_pair(m.id, off));
         }
@@ -253,7 +254,7 @@ private:
         case SExpr::Index: return false;
         case SExpr::Load: {
             const Node& m = p_.nodes[e->buffer];
-            if (!members_.count(m.id)) return false;
+            if (!members_.count(m.id) || !indexValues(*e).empty()) return false;
             if (m.kind == NodeKind::Reduction) return finished_.count(m.id) > 0;
             return rowFixed(view::loadedBody(p_, e), depth + 1);
         }
@@ -303,6 +304,8 @@ private:
             if (m.kind == NodeKind::Reduction) out.insert(m.id);
             else reductionDeps(m.body, out, depth + 1);
         }
+        if (e->kind == SExpr::Load)
+            for (auto& v : indexValues(*e)) reductionDeps(v, out, depth);
         for (auto& a : e->args) reductionDeps(a, out, depth);
     }
 
@@ -443,6 +446,9 @@ private:
             const KeptValue* kv = plan_.keptValue(view::valueKey(e));
             return !kv || kv->loop >= l;
         }
+        if (e->kind == SExpr::Load)
+            for (auto& v : indexValues(*e))
+                if (computesCostly(v, l, depth)) return true;
         if (e->kind == SExpr::Load && members_.count(e->buffer) && p_.nodes[e->buffer].kind != NodeKind::Reduction)
             return computesCostly(view::loadedBody(p_, e), l, depth + 1);
         for (auto& a : e->args)
@@ -461,6 +467,8 @@ private:
         }
         if (e->kind == SExpr::Load) {
             const Node& m = p_.nodes[e->buffer];
+            for (auto& v : indexValues(*e))
+                if (readsAlongRow(v, l, rl, depth)) return true;
             if (!members_.count(m.id)) return view::unitStride(p_, g_.domain, view::offsetExpr(p_, m.id, e->index), rl);
             if (m.kind == NodeKind::Reduction) return false; // the row's value
             return readsAlongRow(view::loadedBody(p_, e), l, rl, depth + 1);
@@ -603,6 +611,8 @@ private:
         if (depth > 64 || --budget < 0) return false;
         f(e);
         if (e->kind == SExpr::Load) {
+            for (auto& v : indexValues(*e))
+                if (!visit(v, leaf, f, budget, depth)) return false;
             if (e->buffer == leaf || !members_.count(e->buffer) || p_.nodes[e->buffer].kind == NodeKind::Reduction) return true;
             return visit(view::loadedBody(p_, e), leaf, f, budget, depth + 1);
         }

@@ -90,6 +90,7 @@ IE offsetExpr(const Program& p, int n, const std::vector<IE>& coords) {
 }
 
 bool unitStride(const Program& p, const fuse::Domain& d, const IE& off, const std::string& var) {
+    if (hasValue(off)) return false; // a gather: where it reads depends on the data
     std::map<std::string, int64_t> e0, e1;
     for (size_t i = 0; i < d.outer.size(); ++i) e0["x" + std::to_string(i)] = 1;
     for (auto& sym : p.symbols) e0[sym] = 7;

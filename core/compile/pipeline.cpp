@@ -21,7 +21,10 @@ using capture::PhaseSpan;
 namespace {
 
 void loadsOf(const SE& e, std::set<int>& out) {
-    if (e->kind == SExpr::Load) out.insert(e->buffer);
+    if (e->kind == SExpr::Load) {
+        out.insert(e->buffer);
+        for (auto& v : indexValues(*e)) loadsOf(v, out); // an embedding's row numbers
+    }
     if (e->kind == SExpr::Scalar) out.insert(e->buffer);
     for (auto& a : e->args) loadsOf(a, out);
 }
@@ -234,6 +237,9 @@ void dependencyPass(const graph::Graph& g, Artifact& a) {
         graphDeps(a.lowered, graph::Arg::ref(g.nodes()[i].get()), d);
         for (int b : d) a.needsValue[b] = true;
     }
+    // indices checked before the result is used (embedding's rows) are stored whole
+    for (auto& chk : p.indexChecks)
+        if (p.nodes[size_t(chk.buffer)].kind != NodeKind::Input) a.needsValue[size_t(chk.buffer)] = true;
     // backward reruns the graph eagerly: only when running it twice is harmless
     for (auto& n : p.nodes)
         if (n.kind == NodeKind::Fallback && graph::impure(n.callee)) a.recomputable = false;

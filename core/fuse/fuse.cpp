@@ -205,6 +205,9 @@ private:
                 if (!readsOk(ssubstitute(m.body, sub), members, d, why, depth + 1)) return false;
             }
         }
+        if (e->kind == SExpr::Load)
+            for (auto& v : indexValues(*e))
+                if (!readsOk(v, members, d, why, depth)) return false;
         for (auto& a : e->args)
             if (!readsOk(a, members, d, why, depth)) return false;
         return true;
@@ -414,6 +417,9 @@ private:
                         for (size_t i = 0; i < x->index.size(); ++i) sub["x" + std::to_string(i)] = x->index[i];
                         if (!rowsOnly(ssubstitute(p_.nodes[x->buffer].body, sub), depth + 1)) return false;
                     }
+                    if (x->kind == SExpr::Load)
+                        for (auto& v : indexValues(*x))
+                            if (!rowsOnly(v, depth)) return false;
                     for (auto& a : x->args)
                         if (!rowsOnly(a, depth)) return false;
                     return true;

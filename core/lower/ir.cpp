@@ -1,7 +1,9 @@
 #include "core/lower/ir.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace fl::lower {
 
@@ -16,6 +18,11 @@ static IE make(IExpr::Kind k, IE a, IE b) {
 IE iconst(int64_t v) { auto e = std::make_shared<IExpr>(); e->kind = IExpr::Const; e->c = v; return e; }
 IE isym(const std::string& s) { auto e = std::make_shared<IExpr>(); e->kind = IExpr::Sym; e->name = s; return e; }
 IE ivar(const std::string& v) { auto e = std::make_shared<IExpr>(); e->kind = IExpr::Var; e->name = v; return e; }
+IE ivalue(SE v) { auto e = std::make_shared<IExpr>(); e->kind = IExpr::Value; e->v = std::move(v); return e; }
+bool hasValue(const IE& e) {
+    if (!e) return false;
+    return e->kind == IExpr::Value || hasValue(e->a) || hasValue(e->b);
+}
 bool constValue(const IE& e, int64_t& v) {
     if (e->kind != IExpr::Const) return false;
     v = e->c;
@@ -58,6 +65,20 @@ IE imod(IE a, IE b) {
     return make(IExpr::Mod, a, b);
 }
 
+IE imin(IE a, IE b) {
+    int64_t x, y;
+    if (constValue(a, x) && constValue(b, y)) return iconst(std::min(x, y));
+    if (sameExpr(a, b)) return a;
+    return make(IExpr::Min, a, b);
+}
+IE imax(IE a, IE b) {
+    int64_t x, y;
+    if (constValue(a, x) && constValue(b, y)) return iconst(std::max(x, y));
+    if (sameExpr(a, b)) return a;
+    return make(IExpr::Max, a, b);
+}
+IE iclamp(IE a, int64_t lo, IE hi) { return imin(imax(std::move(a), iconst(lo)), std::move(hi)); }
+
 bool sameExpr(const IE& a, const IE& b) {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind) return false;
@@ -65,6 +86,7 @@ bool sameExpr(const IE& a, const IE& b) {
     case IExpr::Const: return a->c == b->c;
     case IExpr::Sym:
     case IExpr::Var: return a->name == b->name;
+    case IExpr::Value: return sstr(a->v) == sstr(b->v);
     default: return sameExpr(a->a, b->a) && sameExpr(a->b, b->b);
     }
 }
@@ -81,6 +103,9 @@ IE substitute(const IE& e, const std::map<std::string, IE>& vars) {
     case IExpr::Mul: return imul(substitute(e->a, vars), substitute(e->b, vars));
     case IExpr::Div: return idiv(substitute(e->a, vars), substitute(e->b, vars));
     case IExpr::Mod: return imod(substitute(e->a, vars), substitute(e->b, vars));
+    case IExpr::Value: return ivalue(ssubstitute(e->v, vars));
+    case IExpr::Min: return imin(substitute(e->a, vars), substitute(e->b, vars));
+    case IExpr::Max: return imax(substitute(e->a, vars), substitute(e->b, vars));
     }
     return e;
 }
@@ -98,6 +123,12 @@ std::string str(const IE& e) {
         std::string rhs = e->b->kind == IExpr::Mul ? "(" + str(e->b) + ")" : str(e->b);
         return "(" + str(e->a) + (e->kind == IExpr::Div ? " / " : " % ") + rhs + ")";
     }
+    case IExpr::Value: return "{" + sstr(e->v) + "}";
+    case IExpr::Min:
+    case IExpr::Max: {
+        std::string a = str(e->a), b = str(e->b);
+        return "(" + a + (e->kind == IExpr::Min ? " < " : " > ") + b + " ? " + a + " : " + b + ")";
+    }
     }
     return "?";
 }
@@ -114,6 +145,9 @@ int64_t evaluate(const IE& e, const std::map<std::string, int64_t>& env) {
     case IExpr::Mul: return evaluate(e->a, env) * evaluate(e->b, env);
     case IExpr::Div: { int64_t d = evaluate(e->b, env); return d ? evaluate(e->a, env) / d : 0; }
     case IExpr::Mod: { int64_t d = evaluate(e->b, env); return d ? evaluate(e->a, env) % d : 0; }
+    case IExpr::Value: throw std::logic_error("an index read from data has no value at compile time");
+    case IExpr::Min: return std::min(evaluate(e->a, env), evaluate(e->b, env));
+    case IExpr::Max: return std::max(evaluate(e->a, env), evaluate(e->b, env));
     }
     return 0;
 }
@@ -215,9 +249,46 @@ SE ssubstitute(const SE& e, const std::map<std::string, IE>& vars) {
     return r;
 }
 
+static void indexValuesOf(const IE& e, std::vector<SE>& out) {
+    if (!e) return;
+    if (e->kind == IExpr::Value) out.push_back(e->v);
+    indexValuesOf(e->a, out);
+    indexValuesOf(e->b, out);
+}
+std::vector<SE> indexValues(const SExpr& load) {
+    std::vector<SE> out;
+    for (auto& i : load.index) indexValuesOf(i, out);
+    return out;
+}
+
 void collectLoads(const SE& e, std::vector<const SExpr*>& out) {
-    if (e->kind == SExpr::Load) out.push_back(e.get());
+    if (e->kind == SExpr::Load) {
+        out.push_back(e.get());
+        for (auto& v : indexValues(*e)) collectLoads(v, out);
+    }
     for (auto& a : e->args) collectLoads(a, out);
+}
+
+std::string sstr(const SE& e) {
+    std::ostringstream o;
+    switch (e->kind) {
+    case SExpr::Load: {
+        o << "b" << e->buffer << "[";
+        for (size_t i = 0; i < e->index.size(); ++i) o << (i ? ", " : "") << str(e->index[i]);
+        o << "]";
+        return o.str();
+    }
+    case SExpr::Const: o << dtypeName(e->dtype) << "(" << e->c << ")"; return o.str();
+    case SExpr::Scalar: return "scalar" + std::to_string(e->buffer);
+    case SExpr::Index: return "index(" + str(e->index[0]) + ")";
+    case SExpr::Call: o << graph::opName(e->op); break;
+    case SExpr::Where: o << "where"; break;
+    case SExpr::Cast: o << "to_" << dtypeName(e->dtype); break;
+    }
+    o << "(";
+    for (size_t i = 0; i < e->args.size(); ++i) o << (i ? ", " : "") << sstr(e->args[i]);
+    o << ")";
+    return o.str();
 }
 
 } // namespace fl::lower

@@ -26,12 +26,17 @@ using graph::Op;
 
 // ------------------------------------------------------------------ integer expressions
 struct IExpr;
+struct SExpr;
 using IE = std::shared_ptr<const IExpr>;
+using SE = std::shared_ptr<const SExpr>;
 struct IExpr {
-    enum Kind : uint8_t { Const, Sym, Var, Add, Mul, Div, Mod } kind = Const;
+    // Value: an index read from data (an embedding's row number): an int64 scalar expression of
+    // the loop variables, `v`. It has no value at compile time: analyses treat it as unknown.
+    enum Kind : uint8_t { Const, Sym, Var, Add, Mul, Div, Mod, Value, Min, Max } kind = Const;
     int64_t c = 0;      // Const
     std::string name;   // Sym ("s0") / Var ("x0")
     IE a, b;
+    SE v;               // Value
 };
 IE iconst(int64_t v);
 IE isym(const std::string& s);
@@ -40,11 +45,17 @@ IE iadd(IE a, IE b);
 IE imul(IE a, IE b);
 IE idiv(IE a, IE b); // floor division of non-negative values
 IE imod(IE a, IE b);
+IE ivalue(SE v);       // an index read from data (IExpr::Value)
+IE imin(IE a, IE b);
+IE imax(IE a, IE b);
+IE iclamp(IE a, int64_t lo, IE hi); // min(max(a, lo), hi)
+bool hasValue(const IE& e); // whether e reads an index from data
 bool isConst(const IE& e, int64_t v);
 bool constValue(const IE& e, int64_t& v);
 bool sameExpr(const IE& a, const IE& b);
 IE substitute(const IE& e, const std::map<std::string, IE>& vars);
-std::string str(const IE& e);           // C++ form: "(x0*1024 + x1)"
+std::string str(const IE& e);           // C++ form: "(x0*1024 + x1)"; a Value as {its expression}
+// Unknown names are 0; a Value has no value (throws std::logic_error: callers check hasValue).
 int64_t evaluate(const IE& e, const std::map<std::string, int64_t>& env);
 IE product(const std::vector<IE>& dims, size_t from = 0, size_t to = SIZE_MAX);
 using Shape = std::vector<IE>;
@@ -52,8 +63,6 @@ std::string shapeStr(const Shape& s); // "[s0, 1024]"
 bool sameShape(const Shape& a, const Shape& b);
 
 // ------------------------------------------------------------------ scalar expressions
-struct SExpr;
-using SE = std::shared_ptr<const SExpr>;
 enum class DType : uint8_t { F32, Bool, I64 };
 const char* ctype(DType d);   // "float", "bool", "long"
 const char* dtypeName(DType d);
@@ -74,7 +83,11 @@ SE swhere(SE c, SE a, SE b);
 SE scast(SE a, DType dt);
 SE sindex(IE i);
 SE ssubstitute(const SE& e, const std::map<std::string, IE>& vars);
+// Every load of e, also those inside the data-read indices (IExpr::Value) of its loads.
 void collectLoads(const SE& e, std::vector<const SExpr*>& out);
+std::string sstr(const SE& e);          // a deterministic text of e: "b3[x0]", "where(...)"
+// The data-read indices (IExpr::Value) in the coordinates of a load, in order.
+std::vector<SE> indexValues(const SExpr& load);
 
 // ------------------------------------------------------------------ buffers and nodes
 enum class NodeKind : uint8_t { Input, Pointwise, Reduction, Extern, Fallback };
@@ -125,6 +138,19 @@ struct Program {
     struct SymBinding { int input; int dim; };
     std::vector<SymBinding> symbolSource;    // where each symbol's value comes from
     std::vector<std::string> fallbackReasons;
+    // Before a graph's result is used: every element of buffer `buffer` (an int64 input, or a
+    // stored kernel result) lies in [0, upper), else the call runs eagerly (and raises what eager
+    // raises). The kernels clamp the indices they read through, so they never read outside a
+    // buffer whatever the data; `what` names the op for messages.
+    // A value equal to `ignored` (when `ignores`: cross_entropy's ignore_index) also passes.
+    struct IndexCheck {
+        int buffer;
+        IE upper;
+        std::string what;
+        bool ignores = false;
+        int64_t ignored = 0;
+    };
+    std::vector<IndexCheck> indexChecks;
 };
 
 // Contiguous strides for a shape.

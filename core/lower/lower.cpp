@@ -801,6 +801,9 @@ private:
             info().value.kind = LoweredValue::Other;
             return;
         }
+        if (n.target == "torch.nn.functional.embedding") return lowerEmbedding(n);
+        if (n.target == "torch.nn.functional.cross_entropy") return lowerCrossEntropy(n);
+        if (n.target == "torch.nn.functional.pad") return lowerPad(n);
         if (graph::baseName(n.target) == "max_pool2d" || n.target == "torch._C._nn.max_pool2d_with_indices")
             return lowerMaxPool2d(n, n.target == "torch._C._nn.max_pool2d_with_indices");
         if (id)
@@ -822,6 +825,138 @@ private:
             case Family::None: break;
             }
         unsupported("no lowering for " + target(n));
+    }
+
+    // embedding as a gather: out[i.., j] = weight[idx[i..], j], the row number read from the data
+    // (IExpr::Value) and clamped into the table, and the whole index tensor checked against the
+    // table's rows before the result is used (Program::indexChecks): eager raises IndexError for
+    // a row outside it, and then the call runs eagerly and raises it. padding_idx changes only
+    // the gradient; max_norm renormalizes the table in place (eager).
+    void lowerEmbedding(const graph::Node& n) {
+        const LoweredValue& idx = tensorArg(arg(n, 0, "input"));
+        const LoweredValue& w = tensorArg(arg(n, 1, "weight"));
+        if (idx.dtype != DType::I64) unsupported("embedding with indices that are not int64");
+        if (w.dtype != DType::F32 || w.shape.size() != 2) unsupported("embedding of a table that is not a float32 matrix");
+        if (const Arg* mn = arg(n, 3, "max_norm"); mn && !mn->isNoneConst()) unsupported("embedding with max_norm (it renormalizes the table in place)");
+        checkIndices(idx, w.shape[0], "embedding");
+        Shape out = idx.shape;
+        out.push_back(w.shape[1]);
+        std::vector<IE> o = vars("x", out.size());
+        SE i = loadValue(idx, std::vector<IE>(o.begin(), o.end() - 1));
+        Node& e = addNode(NodeKind::Pointwise, "embedding", out, DType::F32);
+        e.body = loadValue(w, {ivalue(clampIndex(i, w.shape[0])), o.back()});
+        e.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, e.id, out, DType::F32, {}};
+    }
+
+    // Indices read from data (`idx`, int64) that must lie in [0, upper): checked whole before the
+    // graph's result is used (Program::indexChecks). Computed indices are checked after the graph
+    // ran: only where nothing in it changes a tensor in place, so that running the call again
+    // eagerly repeats nothing.
+    Program::IndexCheck& checkIndices(const LoweredValue& idx, const IE& upper, const std::string& what) {
+        if (idx.buffer < 0) unsupported(what + " of constant indices");
+        const Node& base = out_.program.nodes[idx.buffer];
+        if (base.kind != NodeKind::Input) {
+            for (size_t i = 0; i < count_; ++i)
+                if (mutatesFirstArg(node(int(i)))) unsupported(what + " of computed indices in a graph that changes a tensor in place");
+            if (base.kind == NodeKind::Fallback && base.itemOf >= 0) unsupported(what + " of indices from a tuple");
+        }
+        out_.program.indexChecks.push_back({idx.buffer, upper, what});
+        return out_.program.indexChecks.back();
+    }
+    // i clamped into [0, upper): a gather never reads outside its table, whatever the data (a
+    // value outside fails the check, and the result is not used).
+    static SE clampIndex(const SE& i, const IE& upper) {
+        SE last = sindex(iadd(upper, iconst(-1)));
+        return swhere(scall(Op::Lt, {i, sconst(0, DType::I64)}, DType::Bool), sconst(0, DType::I64),
+                      swhere(scall(Op::Gt, {i, last}, DType::Bool), last, i));
+    }
+
+    // F.pad in constant mode: out[.., i, ..] = x[.., i - lo, ..] where that lies inside x, else
+    // the value. Pads are (lo, hi) pairs from the last dim backwards; negative ones crop. The
+    // load's coordinate is clamped into x, so the element it reads where the value is chosen
+    // exists (kernels compute both sides of a select).
+    void lowerPad(const graph::Node& n) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        const Arg* pa = arg(n, 1, "pad");
+        if (!pa) unsupported("pad without pads");
+        std::vector<int64_t> pads = intsOf(*pa);
+        if (strArg(n, 2, "mode", "constant") != "constant") unsupported("pad in a mode other than constant");
+        const Arg* va = arg(n, 3, "value");
+        if (va && !va->isNoneConst() && !isNumber(va)) unsupported("pad with a non-constant value");
+        const double value = va && !va->isNoneConst() ? number(va) : 0.0;
+        if (x.dtype != DType::F32) unsupported("pad of a non-float32 tensor");
+        if (pads.size() % 2 || pads.size() / 2 > x.shape.size()) unsupported("pad with pads that do not match the tensor");
+        const size_t r = x.shape.size();
+        Shape out = x.shape;
+        std::vector<IE> o = vars("x", r), at = o;
+        SE inside;
+        for (size_t k = 0; k < pads.size() / 2; ++k) {
+            const size_t d = r - 1 - k;
+            const int64_t lo = pads[2 * k], hi = pads[2 * k + 1];
+            IE size = x.shape[d];
+            int64_t sv;
+            out[d] = iadd(size, iconst(lo + hi));
+            if (constValue(out[d], sv) && sv < 0) unsupported("pad to a negative size");
+            at[d] = iadd(o[d], iconst(-lo));
+            if (lo <= 0 && hi <= 0) continue;
+            if (constValue(size, sv) && sv == 0) unsupported("pad of an empty dim");
+            SE in = scall(Op::And, {scall(Op::Ge, {sindex(at[d]), sconst(0, DType::I64)}, DType::Bool),
+                                    scall(Op::Lt, {sindex(at[d]), sindex(size)}, DType::Bool)}, DType::Bool);
+            inside = inside ? scall(Op::And, {inside, in}, DType::Bool) : in;
+            at[d] = iclamp(at[d], 0, iadd(size, iconst(-1)));
+        }
+        Node& p = addNode(NodeKind::Pointwise, "pad", out, DType::F32);
+        SE v = loadValue(x, at);
+        p.body = inside ? swhere(inside, v, sconst(value)) : v;
+        p.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, p.id, out, DType::F32, {}};
+    }
+
+    // cross_entropy of (N, C) logits and class indices: log_softmax's row max and sum of exp, the
+    // target's log-probability gathered (x[n, t[n]] - max - log(sum), eager's order), negated;
+    // 0 where the target is ignore_index; then the sum, or the mean over the rows not ignored
+    // (0 / 0 = NaN when all are, as eager). Targets outside [0, C) that are not ignored fail the
+    // index check (eager raises IndexError).
+    void lowerCrossEntropy(const graph::Node& n) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        const LoweredValue& t = tensorArg(arg(n, 1, "target"));
+        if (x.dtype != DType::F32 || x.shape.size() != 2) unsupported("cross_entropy of logits that are not a float32 (N, C) matrix");
+        if (t.dtype != DType::I64 || t.shape.size() != 1 || !sameExpr(t.shape[0], x.shape[0])) unsupported("cross_entropy with targets that are not N class indices");
+        if (const Arg* w = arg(n, 2, "weight"); w && !w->isNoneConst()) unsupported("cross_entropy with class weights");
+        for (auto [pos, kw] : {std::pair<size_t, const char*>{3, "size_average"}, {5, "reduce"}})
+            if (const Arg* a = arg(n, pos, kw); a && !a->isNoneConst()) unsupported("cross_entropy with size_average or reduce");
+        if (const Arg* ls = arg(n, 7, "label_smoothing"); ls && !(isNumber(ls) && number(ls) == 0)) unsupported("cross_entropy with label smoothing");
+        const Arg* ia = arg(n, 4, "ignore_index");
+        if (ia && !(ia->isConst() && ia->value.isIntLike())) unsupported("cross_entropy with a non-constant ignore_index");
+        const int64_t ignore = ia ? ia->value.i : -100;
+        const std::string red = strArg(n, 6, "reduction", "mean");
+        if (red != "mean" && red != "sum" && red != "none") unsupported("cross_entropy with reduction='" + red + "'");
+        Program::IndexCheck& chk = checkIndices(t, x.shape[1], "cross_entropy");
+        chk.ignores = true;
+        chk.ignored = ignore;
+        LoweredValue m = reduction("amax", Op::Max, x, {1}, true);
+        LoweredValue s = reduction("sum", Op::Sum, x, {1}, true);
+        out_.program.nodes[s.buffer].body =
+            scall(Op::ExpNonpos, {scall(Op::Sub, {loadValue(x, {ivar("x0"), ivar("r0")}), loadValue(m, {ivar("x0"), iconst(0)})})});
+        const Shape rows = {x.shape[0]};
+        SE ti = loadValue(t, {ivar("x0")});
+        SE ignored = scall(Op::Eq, {ti, sconst(double(ignore), DType::I64)}, DType::Bool);
+        SE picked = loadValue(x, {ivar("x0"), ivalue(clampIndex(ti, x.shape[1]))});
+        SE logp = scall(Op::SubOrdered, {scall(Op::Sub, {picked, loadValue(m, {ivar("x0"), iconst(0)})}),
+                                         scall(Op::Log, {loadValue(s, {ivar("x0"), iconst(0)})})});
+        Node& nll = addNode(NodeKind::Pointwise, "cross_entropy", rows, DType::F32);
+        nll.body = swhere(ignored, sconst(0), scall(Op::Neg, {logp}));
+        LoweredValue perRow{LoweredValue::Buffer, nll.id, rows, DType::F32, {}};
+        if (red == "none") return finish(perRow);
+        LoweredValue total = reduction("sum", Op::Sum, perRow, {0}, false);
+        if (red == "sum") return finish(total);
+        Node& cnt = addNode(NodeKind::Reduction, "sum", {}, DType::F32);
+        cnt.body = swhere(scall(Op::Eq, {loadValue(t, {ivar("r0")}), sconst(double(ignore), DType::I64)}, DType::Bool), sconst(0), sconst(1));
+        cnt.reduced = rows;
+        cnt.reduceOp = Op::Sum;
+        LoweredValue count{LoweredValue::Buffer, cnt.id, {}, DType::F32, {}};
+        finish(pointwiseValue("cross_entropy", {opnd(total), opnd(count)}, [](const std::vector<SE>& a) { return scall(Op::Div, {a[0], a[1]}); }));
     }
 
     // max_pool2d as a pointwise loop over the output reading each window's k*k elements, in

@@ -2,7 +2,8 @@
 // Program (see ir.h). Pointwise ops and their decompositions (gelu, silu, layer_norm, softmax,
 // log_softmax, mean/var, rsqrt, masked_fill, where, dropout in eval) become Pointwise and
 // Reduction nodes; generated tensors (int arange, zeros/ones/full, tril/triu) are Pointwise nodes
-// over their own index; views become index expressions; mm/bmm/matmul/linear become Extern nodes
+// over their own index; embedding, cross_entropy and F.pad read through clamped or data-read
+// indices (gathers, with Program::indexChecks); views become index expressions; mm/bmm/matmul/linear become Extern nodes
 // (linear: the matmul, then a pointwise bias add); any other op is a Fallback node that runs
 // eagerly as recorded, with the reason kept.
 #pragma once

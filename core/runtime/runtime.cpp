@@ -370,6 +370,23 @@ struct Run {
         }
     }
 
+    // Program::indexChecks on the buffers that exist now (inputs: before anything runs; computed
+    // indices: after the graph ran, before its result is used). A row outside the table is eager's
+    // IndexError: the call then runs eagerly and raises it there.
+    void checkIndices(bool inputs) {
+        const Program& p = c.lowered.program;
+        for (auto& chk : p.indexChecks) {
+            if ((p.nodes[size_t(chk.buffer)].kind == NodeKind::Input) != inputs) continue;
+            const at::Tensor& t = bufs[size_t(chk.buffer)];
+            if (!t.defined()) throw Mismatch{};
+            if (t.numel() == 0) continue;
+            const int64_t upper = eval(chk.upper);
+            const int64_t* d = t.data_ptr<int64_t>(); // row-major (rowMajor), int64 (lowering)
+            for (int64_t i = 0, n = t.numel(); i < n; ++i)
+                if ((d[i] < 0 || d[i] >= upper) && !(chk.ignores && d[i] == chk.ignored)) throw Mismatch{};
+        }
+    }
+
     void runKernel(size_t k) {
         const codegen::Kernel& kr = c.kernels[k];
         std::vector<void*> ptrs(kr.buffers.size());
@@ -477,6 +494,7 @@ struct Run {
         for (size_t i = 0; i < g.nodes.size(); ++i)
             if (g.nodes[i].placeholder) haveValue[i] = 1;
         bindInputs();
+        checkIndices(true);
         std::set<int> done;
         events::Log& events = capture::session(in).events;
         events::Log* log = events.at(events::Level::Kernels) ? &events : nullptr;
@@ -505,6 +523,7 @@ struct Run {
             }
             runNode(n, done);
         }
+        checkIndices(false);
         for (size_t i = 0; i < g.nodes.size(); ++i)
             if (c.lowered.info[i].needsValue && !haveValue[i]) valueOf(int(i));
     }

@@ -135,6 +135,9 @@ REDUCE = [
     "torch.logsumexp({a}, {d})", "torch.norm({a})", "torch.softmax({a}, {d})", "F.softmax({a}, dim={d})",
     "F.log_softmax({a}, {d})", "torch.log_softmax({a}, dim={d})", "torch.cumsum({a}, {d})", "{a}.cumsum(dim={d})",
     "F.layer_norm({a}, {a}.shape[-1:])", "F.normalize({a}, dim={d})", "torch.count_nonzero({a}, {d})",
+    "F.cross_entropy({a}, torch.arange({a}.shape[0]) % {a}.shape[-1])",
+    "F.cross_entropy({a}, torch.arange({a}.shape[0]) % 3 - 1, ignore_index=-1, reduction='sum')",
+    "F.cross_entropy({a}.t(), torch.arange({a}.shape[1]) % {a}.shape[0], reduction='none')",
 ]
 VIEW = [
     "{a}.t()", "{a}.T", "{a}.transpose(0, {d})", "{a}.transpose({d}, -1)", "{a}.permute(*reversed(range({a}.dim())))",
@@ -148,6 +151,8 @@ VIEW = [
     "{a}.triu(1)", "{a}.diagonal()", "{a}[{a}.shape[0] - 1]", "{a}[:{a}.shape[0] // 2]", "{a}.contiguous().view(-1)",
     "{a}.reshape(-1, 2)", "{a}.index_select(0, torch.tensor([0, 0]))", "{a}[torch.tensor([0, -1])]",
     "torch.gather({a}, {d}, torch.zeros_like({a}, dtype=torch.int64))", "{a}[{a} > 0]", "{a}.masked_select({a} > 0)",
+    "F.embedding(torch.arange({a}.shape[0]) % 3, {a})", "F.embedding(torch.arange(6).view(2, 3) % {a}.shape[0], {a}.t())",
+    "F.pad({a}, (1, 2))", "F.pad({a}, (-1, 1), value=0.5)", "F.pad({a}, (0, 0, 1, 0), value=float('nan'))",
 ]
 INPLACE = [
     "{v}.add_({b})", "{v}.mul_(2)", "{v}.clamp_(min=0)", "{v}.relu_()", "F.relu({v}, True)", "F.relu({v}, inplace=True)",
