@@ -1434,9 +1434,18 @@ static void collectRefs(const ArgT& a, std::vector<ArgT>& out, std::set<std::pai
 
 void Tracer::finishGraph(const std::vector<ArgT*>& exits) {
     CapturedGraph& g = e.graph;
-    if (specializeAll)
+    if (specializeAll) {
         for (auto& gd : e.guards)
             if (gd.kind == GuardKind::Tensor) std::fill(gd.tensor.dynamic.begin(), gd.tensor.dynamic.end(), 0);
+        // every size is pinned now: the meta says so (s0 is the value it had), so that the graph's
+        // shapes agree with the sizes its ops were called with (a view's plain-int sizes)
+        std::map<std::string, int64_t> valueOf;
+        for (auto& [v, name] : symbols) valueOf[name] = v;
+        for (auto& n : g.nodes)
+            for (auto& m : n.meta)
+                for (auto& d : m.shape)
+                    if (d.isSymbolic() && valueOf.count(d.symbol)) d = graph::Dim::constant(valueOf[d.symbol]);
+    }
     std::set<std::pair<int, int>> seen;
     for (auto& o : g.outputs) seen.emplace(o.node, o.index);
     for (auto* x : exits) collectRefs(*x, g.outputs, seen, g.nodes);

@@ -641,6 +641,127 @@ private:
         info().viewOp = true;
     }
 
+    // A size as a monomial: a constant times symbolic sizes (s0*s1*8), which is what products
+    // and quotients of dims are while every dim is a constant or a symbol.
+    struct Mono {
+        int64_t c = 1;
+        std::multiset<std::string> syms;
+        bool operator==(const Mono& o) const { return c == o.c && syms == o.syms; }
+        Mono operator*(const Mono& o) const {
+            Mono r{c * o.c, syms};
+            r.syms.insert(o.syms.begin(), o.syms.end());
+            return r;
+        }
+        // this / o when o divides it
+        bool dividedBy(const Mono& o, Mono& q) const {
+            if (o.c == 0 || c % o.c) return false;
+            q = Mono{c / o.c, syms};
+            for (auto& sym : o.syms) {
+                auto it = q.syms.find(sym);
+                if (it == q.syms.end()) return false;
+                q.syms.erase(it);
+            }
+            return true;
+        }
+        IE expr() const {
+            IE e = iconst(c);
+            for (auto& sym : syms) e = imul(e, isym(sym));
+            return e;
+        }
+    };
+    static Mono monoOf(const IE& e) {
+        if (e->kind == IExpr::Const) return Mono{e->c, {}};
+        if (e->kind == IExpr::Sym) return Mono{1, {e->name}};
+        if (e->kind == IExpr::Mul) return monoOf(e->a) * monoOf(e->b);
+        unsupported("a reshape of a dim that is not a product of sizes");
+    }
+    // Sizes of `x.view(b, t, -1)` where some are symbolic sizes read into locals (Tensor.size
+    // nodes); null for -1.
+    void addSizes(const Arg& a, std::vector<IE>& r) {
+        if (a.kind == Arg::Kind::List || a.kind == Arg::Kind::Tuple) {
+            for (auto& x : a.items) addSizes(x, r);
+            return;
+        }
+        if (a.isConst()) {
+            std::vector<int64_t> v;
+            addInts(a, v);
+            for (auto i : v) r.push_back(i == -1 ? nullptr : iconst(i));
+            return;
+        }
+        r.push_back(sizeExpr(a));
+    }
+    std::vector<IE> sizeList(const graph::Node& n, size_t from, const char* kw) {
+        std::vector<IE> r;
+        if (n.args.size() > from) {
+            for (size_t i = from; i < n.args.size(); ++i) addSizes(n.args[i], r);
+        } else if (const Arg* a = arg(n, SIZE_MAX, kw)) {
+            addSizes(*a, r);
+        }
+        return r;
+    }
+    // A reshape where sizes are symbolic: dims grouped by equal products (monomials), each group's
+    // new coordinates flattened and split into the old ones with / and % by symbolic sizes.
+    LoweredValue reshapeSymbolic(const LoweredValue& x, std::vector<IE> sizes) {
+        std::vector<Mono> in, out;
+        Mono total, known;
+        for (auto& d : x.shape) {
+            in.push_back(monoOf(d));
+            total = total * in.back();
+        }
+        int infer = -1;
+        for (size_t i = 0; i < sizes.size(); ++i) {
+            if (!sizes[i]) {
+                if (infer >= 0) unsupported("a reshape with two -1 sizes");
+                infer = int(i);
+                continue;
+            }
+            int64_t v;
+            if (constValue(sizes[i], v) && v < 0) unsupported("a reshape to a negative size");
+            known = known * monoOf(sizes[i]);
+        }
+        if (infer >= 0) {
+            Mono q;
+            if (!total.dividedBy(known, q)) unsupported("a reshape whose -1 is not a product of sizes");
+            sizes[infer] = q.expr();
+        }
+        for (auto& d : sizes) out.push_back(monoOf(d));
+        Mono check;
+        for (auto& m : out) check = check * m;
+        if (!(check == total)) unsupported("a reshape to an incompatible size");
+        for (auto& m : in)
+            if (m.c == 0) unsupported("a reshape of an empty tensor");
+        Shape shape(sizes.begin(), sizes.end());
+        std::vector<IE> map(in.size());
+        size_t i = 0, j = 0;
+        const Mono one;
+        while (i < in.size() || j < out.size()) {
+            size_t i2 = i, j2 = j;
+            Mono pi, pj, q;
+            if (i2 < in.size()) pi = pi * in[i2++];
+            if (j2 < out.size()) pj = pj * out[j2++];
+            while (!(pi == pj)) {
+                if (pj.dividedBy(pi, q) && i2 < in.size()) pi = pi * in[i2++];
+                else if (pi.dividedBy(pj, q) && j2 < out.size()) pj = pj * out[j2++];
+                else unsupported("a reshape whose dims do not group into equal products");
+            }
+            while (i2 < in.size() && in[i2] == one && (j2 >= out.size() || !(out[j2] == one))) ++i2;
+            while (j2 < out.size() && out[j2] == one && (i2 >= in.size() || !(in[i2] == one))) ++j2;
+            IE flat = iconst(0);
+            for (size_t t = j; t < j2; ++t) flat = iadd(imul(flat, sizes[t]), ivar("v" + std::to_string(t)));
+            for (size_t t = i2; t-- > i;) {
+                IE inner = iconst(1);
+                for (size_t u = t + 1; u < i2; ++u) inner = imul(inner, x.shape[u]);
+                map[t] = t == i ? idiv(flat, inner) : imod(idiv(flat, inner), x.shape[t]); // the leading dim needs no modulo
+            }
+            if (i2 == i && j2 == j) break;
+            i = i2;
+            j = j2;
+        }
+        for (auto& m : map)
+            if (!m) m = iconst(0);
+        return reindex(x, shape, map);
+    }
+
     LoweredValue reshape(const LoweredValue& x, std::vector<int64_t> sizes) {
         // known input sizes only, except for dims carried over unchanged
         int infer = -1;
@@ -729,7 +850,7 @@ private:
             if (it.isBool() && (bools > 1 || !it.truth())) unsupported("indexing with False or several bools (an empty or merged dim)");
         Shape shape;
         std::vector<IE> map;
-        int in = 0, outDim = 0;
+        int in = 0, outDim = 0, lists = 0;
         for (auto& it : items) {
             if (it.kind == Const::Kind::Ellipsis) {
                 size_t rest = x.shape.size() - consumed;
@@ -776,6 +897,32 @@ private:
                 if (len <= 1) step = 1; // one element: the step is never multiplied into an index
                 shape.push_back(iconst(len));
                 map.push_back(iadd(imul(ivar("v" + std::to_string(outDim++)), iconst(step)), iconst(a)));
+                ++in;
+                continue;
+            }
+            if (it.kind == Const::Kind::Tuple) { // a list of ints (`x[:, [-1]]`): one advanced index, its dim in place
+                if (++lists > 1) unsupported("indexing with several lists");
+                if (it.items.empty() || it.items.size() > 16) unsupported("indexing with a list of this length");
+                IE n = x.shape[in];
+                int64_t nv = -1;
+                constValue(n, nv);
+                std::vector<IE> at;
+                for (auto& e : it.items) {
+                    if (!e.isIntLike() || e.isBool()) unsupported("indexing with a list that is not of ints");
+                    if (nv >= 0 && (e.i < -nv || e.i >= nv)) unsupported("an index out of range");
+                    if (nv < 0 && e.i >= 0) unsupported("a list index into a symbolic dim");
+                    at.push_back(e.i < 0 ? iadd(n, iconst(e.i)) : iconst(e.i));
+                }
+                IE v = ivar("v" + std::to_string(outDim++));
+                shape.push_back(iconst(int64_t(at.size())));
+                if (at.size() == 1) {
+                    map.push_back(at[0]);
+                } else { // the list's element at the new coordinate, a select per element
+                    SE pick = sindex(at.back());
+                    for (size_t k = at.size() - 1; k-- > 0;)
+                        pick = swhere(scall(Op::Eq, {sindex(v), sconst(double(k), DType::I64)}, DType::Bool), sindex(at[k]), pick);
+                    map.push_back(ivalue(pick));
+                }
                 ++in;
                 continue;
             }
@@ -1376,6 +1523,11 @@ private:
         const std::string op = graph::opName(id);
         if (id == Op::View || id == Op::Reshape) {
             const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            std::vector<IE> sizes = sizeList(n, 1, "shape");
+            bool constant = true;
+            for (auto& d : x.shape) constant = constant && d->kind == IExpr::Const;
+            for (auto& d : sizes) constant = constant && (!d || d->kind == IExpr::Const);
+            if (!constant) return setView(reshapeSymbolic(x, sizes));
             return setView(reshape(x, intList(n, 1, "shape")));
         }
         if (id == Op::Flatten) {
@@ -1475,9 +1627,19 @@ private:
         const std::string op = graph::opName(id);
         if (id == Op::Getitem) {
             const Arg* ia = arg(n, 1, nullptr);
-            if (ia && ia->kind == Arg::Kind::Tuple) {
+            if (ia && (ia->kind == Arg::Kind::Tuple || ia->kind == Arg::Kind::List)) {
                 std::vector<Const> items;
-                for (auto& x : ia->items) {
+                const std::vector<Arg> one = {*ia}; // x[[0, 2]]: the list is the one index
+                for (auto& x : ia->kind == Arg::Kind::List ? one : ia->items) {
+                    if (x.kind == Arg::Kind::List) { // a list of constant ints, as a tuple const (getitem)
+                        std::vector<Const> ints;
+                        for (auto& e : x.items) {
+                            if (!e.isConst()) unsupported("indexing with a list of tensors or sizes");
+                            ints.push_back(e.value);
+                        }
+                        items.push_back(Const::tuple(std::move(ints)));
+                        continue;
+                    }
                     if (!x.isConst()) unsupported("indexing with a tensor");
                     items.push_back(x.value);
                 }
