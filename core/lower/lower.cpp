@@ -951,6 +951,7 @@ private:
         if (n.target == "torch.nn.functional.embedding") return lowerEmbedding(n);
         if (n.target == "torch.nn.functional.cross_entropy") return lowerCrossEntropy(n);
         if (n.target == "torch.nn.functional.pad") return lowerPad(n);
+        if (n.target == "torch.nn.functional.batch_norm") return lowerBatchNormEval(n);
         if (graph::baseName(n.target) == "max_pool2d" || n.target == "torch._C._nn.max_pool2d_with_indices")
             return lowerMaxPool2d(n, n.target == "torch._C._nn.max_pool2d_with_indices");
         if (id)
@@ -1017,6 +1018,39 @@ private:
         SE last = sindex(iadd(upper, iconst(-1)));
         return swhere(scall(Op::Lt, {i, sconst(0, DType::I64)}, DType::Bool), sconst(0, DType::I64),
                       swhere(scall(Op::Gt, {i, last}, DType::Bool), last, i));
+    }
+
+    // batch_norm in eval mode, per channel (dim 1) as eager computes it: alpha = (1 / sqrt(var +
+    // eps)) * weight, beta = bias - mean * alpha, then x * alpha + beta (rounded apart: kernels do
+    // not contract). Training mode (batch statistics, running stats updated in place) runs eagerly.
+    void lowerBatchNormEval(const graph::Node& n) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        const Arg* tr = arg(n, 5, "training");
+        if (tr && !(tr->isConst() && tr->value.isBool() && !tr->value.truth())) unsupported("batch_norm in training mode");
+        if (x.dtype != DType::F32 || x.shape.size() < 2) unsupported("batch_norm of a tensor that is not float32 with channels");
+        const Arg* ea = arg(n, 7, "eps");
+        double eps = isNumber(ea) ? number(ea) : 1e-5;
+        auto param = [&](size_t pos, const char* kw, bool required) -> const LoweredValue* {
+            const Arg* a = arg(n, pos, kw);
+            if (!a || a->isNoneConst()) {
+                if (required) unsupported("batch_norm in eval mode without running statistics");
+                return nullptr;
+            }
+            const LoweredValue& v = tensorArg(a);
+            if (v.dtype != DType::F32 || v.shape.size() != 1 || !sameExpr(v.shape[0], x.shape[1])) unsupported("batch_norm with parameters that are not one per channel");
+            return &v;
+        };
+        const LoweredValue *mean = param(1, "running_mean", true), *var = param(2, "running_var", true);
+        const LoweredValue *w = param(3, "weight", false), *b = param(4, "bias", false);
+        std::vector<IE> o = vars("x", x.shape.size());
+        const std::vector<IE> c = {o[1]};
+        SE invstd = scall(Op::Div, {sconst(1), scall(Op::Sqrt, {scall(Op::Add, {loadValue(*var, c), sconst(float(eps))})})});
+        SE alpha = w ? scall(Op::Mul, {invstd, loadValue(*w, c)}) : invstd;
+        SE beta = scall(Op::Sub, {b ? loadValue(*b, c) : sconst(0), scall(Op::Mul, {loadValue(*mean, c), alpha})});
+        Node& y = addNode(NodeKind::Pointwise, "batch_norm", x.shape, DType::F32);
+        y.body = scall(Op::Add, {scall(Op::Mul, {loadValue(x, o), alpha}), beta});
+        y.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, y.id, x.shape, DType::F32, {}};
     }
 
     // F.pad in constant mode: out[.., i, ..] = x[.., i - lo, ..] where that lies inside x, else
