@@ -214,7 +214,7 @@ void dependencyPass(const graph::Graph& g, Artifact& a) {
     // an op that changes a tensor in place is a barrier: what comes before it runs before it,
     // what comes after runs after it
     for (auto& n : p.nodes) {
-        if (n.kind != NodeKind::Fallback || !graph::mutatesInPlace(n.callee, false)) continue;
+        if ((n.kind != NodeKind::Fallback && n.kind != NodeKind::Extern) || !graph::mutatesInPlace(n.callee, false)) continue;
         for (auto& m : p.nodes) {
             if (m.kind == NodeKind::Input || m.id == n.id) continue;
             auto& d = m.id < n.id ? a.deps[n.id] : a.deps[m.id];
@@ -240,9 +240,17 @@ void dependencyPass(const graph::Graph& g, Artifact& a) {
     // indices checked before the result is used (embedding's rows) are stored whole
     for (auto& chk : p.indexChecks)
         if (p.nodes[size_t(chk.buffer)].kind != NodeKind::Input) a.needsValue[size_t(chk.buffer)] = true;
-    // backward reruns the graph eagerly: only when running it twice is harmless
-    for (auto& n : p.nodes)
-        if (n.kind == NodeKind::Fallback && graph::impure(n.callee)) a.recomputable = false;
+    // random draws (dropout noise, eager ops that draw or keep state) run in program order: the
+    // generator's stream is eager's only so
+    int lastDraw = -1;
+    for (auto& n : p.nodes) {
+        bool draws = (n.kind == NodeKind::Extern && (n.callee == kDropoutNoise || graph::impure(n.callee))) || (isEagerOp(n) && graph::impure(n.callee));
+        if (!draws) continue;
+        if (lastDraw >= 0 && std::find(a.deps[n.id].begin(), a.deps[n.id].end(), lastDraw) == a.deps[n.id].end()) a.deps[n.id].push_back(lastDraw);
+        lastDraw = n.id;
+        // backward reruns the graph eagerly: only when running it twice is harmless
+        a.recomputable = false;
+    }
 }
 
 void fusePass(Artifact& a) {

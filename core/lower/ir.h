@@ -119,6 +119,9 @@ struct Node {
     // returns (made where a kernel reads it; filled when itemOf runs, no op of its own)
     int itemOf = -1;
     int item = -1;
+    // Extern dropout_noise: the dims outermost first as eager lays the noise out (empty_like of
+    // the dropout's input); empty: row-major. The buffer itself is row-major.
+    std::vector<int> drawOrder;
     // provenance
     std::vector<int> fromGraphNodes; // graph nodes this node lowers
     int line = 0;
@@ -127,6 +130,9 @@ struct Node {
     std::string opText;      // the op it lowers, as recorded: "torch.nn.functional.gelu", "Tensor.sum"
     std::string note;        // why a node is a fallback
 };
+
+// The callee of a dropout's noise (an Extern: LibTorch's generator draws it, see lower.cpp).
+inline constexpr const char* kDropoutNoise = "dropout_noise";
 
 // An eager op of the graph (an item of a tuple result is no op of its own).
 inline bool isEagerOp(const Node& n) { return n.kind == NodeKind::Fallback && n.itemOf < 0; }

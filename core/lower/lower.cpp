@@ -97,6 +97,15 @@ bool mutatesFirstArg(const graph::Node& n) {
     return graph::mutatesInPlace(recordedTarget(n), flag);
 }
 
+// Ops the compiled graph calls in LibTorch by design, as it calls mm (lower::isLibraryCall).
+bool libraryTarget(const std::string& t) {
+    static const std::set<std::string> ops = {
+        "torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
+        "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.conv2d", "torch.conv1d",
+        "torch._C._nn.convolution_backward", "Tensor.index_add", "torch.index_add", "torch.baddbmm", "Tensor.baddbmm"};
+    return ops.count(t) > 0;
+}
+
 // The graph's nodes before its output: lowering keeps one GraphNodeInfo for each, by node id.
 size_t operandNodes(const graph::Graph& g) {
     size_t n = 0;
@@ -171,6 +180,7 @@ private:
     GraphNodeInfo& info() { return out_.info[cur_]; }
     const graph::Node& node(int id) const { return *g_.nodes()[id]; }
     const std::string& target(const graph::Node& n) const { return targets_[n.id]; }
+    static bool isLibraryCall(const std::string& t) { return libraryTarget(t); }
 
     // The value a lowering made has the shape and dtype eager's op gave at trace time: a lowering
     // that binds an argument wrongly (x[True] read as x[1], sum(dim=[]) as no reduction) runs
@@ -259,11 +269,15 @@ private:
                 if (d.isSymbolic() && !symbolIndex_.count(d.symbol)) { tensor = false; break; }
                 shape.push_back(d.isSymbolic() ? isym(d.symbol) : iconst(d.value));
             }
-        Node& f = addNode(NodeKind::Fallback, baseName(target(n)), tensor ? shape : Shape{}, dt);
+        // ops that are library calls by design (convolutions and their gradients, a scatter-add
+        // whose indices repeat, batched GEMMs): LibTorch's kernels run them inside the compiled
+        // graph, as for mm; any other op without a lowering is an eager op, with its reason
+        const bool library = isLibraryCall(target(n));
+        Node& f = addNode(library ? NodeKind::Extern : NodeKind::Fallback, baseName(target(n)), tensor ? shape : Shape{}, dt);
         f.graphNode = cur_;
         f.callee = target(n);
-        f.note = why;
-        out_.program.fallbackReasons.push_back(target(n) + ": " + why);
+        f.note = library ? std::string() : why;
+        if (!library) out_.program.fallbackReasons.push_back(target(n) + ": " + why);
         info().needsValue = true;
         if (tensor) info().value = LoweredValue{LoweredValue::Buffer, f.id, shape, dt, {}};
         else info().value = LoweredValue{LoweredValue::Other, f.id, {}, dt, {}}; // what reads its items runs after it
@@ -279,7 +293,8 @@ private:
         const graph::Node& n = node(graphNode);
         const GraphNodeInfo& gi = out_.info[graphNode];
         if (gi.value.kind != LoweredValue::Other || gi.value.buffer < 0 || index >= int(n.meta.size()) ||
-            out_.program.nodes[gi.value.buffer].kind != NodeKind::Fallback)
+            (out_.program.nodes[gi.value.buffer].kind != NodeKind::Fallback && !(out_.program.nodes[gi.value.buffer].kind == NodeKind::Extern &&
+                                                                                 isLibraryCall(out_.program.nodes[gi.value.buffer].callee))))
             unsupported("an element of a tuple result the compiler does not lower");
         DType dt;
         if (!dtypeOf(n.meta[index].dtype, dt)) unsupported("an element of a tuple result of dtype " + n.meta[index].dtype);
@@ -952,6 +967,9 @@ private:
         if (n.target == "torch.nn.functional.cross_entropy") return lowerCrossEntropy(n);
         if (n.target == "torch.nn.functional.pad") return lowerPad(n);
         if (n.target == "torch.nn.functional.batch_norm") return lowerBatchNormEval(n);
+        if (n.target == "torch.ops.fuselab.dropout_with_noise") return lowerDropoutWithNoise(n);
+        if (target(n) == "Tensor.unbind" || n.target == "torch.unbind") return lowerUnbind(n);
+        if (n.target == "torch.stack") return lowerStack(n);
         if (graph::baseName(n.target) == "max_pool2d" || n.target == "torch._C._nn.max_pool2d_with_indices")
             return lowerMaxPool2d(n, n.target == "torch._C._nn.max_pool2d_with_indices");
         if (id)
@@ -1018,6 +1036,98 @@ private:
         SE last = sindex(iadd(upper, iconst(-1)));
         return swhere(scall(Op::Lt, {i, sconst(0, DType::I64)}, DType::Bool), sconst(0, DType::I64),
                       swhere(scall(Op::Gt, {i, last}, DType::Bool), last, i));
+    }
+
+    // Dropout in training mode (0 < p < 1) is x * noise, noise drawn as eager's CPU dropout draws
+    // it (bernoulli_(1 - p) on a tensor laid out as x, divided by 1 - p): a library call on
+    // LibTorch's generator (runtime: at::dropout of ones), in program order with every other
+    // draw, and a multiply that fuses with what is around it. The noise is stored row-major.
+    LoweredValue dropoutNoise(const graph::Node& n, const LoweredValue& x, double p) {
+        if (x.dtype != DType::F32) unsupported("dropout of a non-float32 tensor");
+        if (!(p > 0 && p < 1)) unsupported("dropout with p outside (0, 1)");
+        // eager draws on empty_like(input): the input's layout where it is dense, else row-major
+        std::vector<int> order;
+        if (const Arg* xa = arg(n, 0, "input"); xa && xa->kind == Arg::Kind::NodeRef && xa->index < 0 && xa->node->meta.size() == 1) {
+            const graph::TensorMeta& m = xa->node->meta[0];
+            const size_t r = m.shape.size();
+            if (m.strides.size() == r) {
+                for (size_t d = 0; d < r; ++d) order.push_back(int(d));
+                std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.strides[a] > m.strides[b]; });
+                bool identity = true, constant = true;
+                for (size_t d = 0; d < r; ++d) {
+                    identity = identity && order[d] == int(d);
+                    constant = constant && !m.shape[d].isSymbolic();
+                }
+                if (identity) {
+                    order.clear();
+                } else {
+                    if (!constant) unsupported("dropout of a permuted tensor under dynamic sizes");
+                    int64_t expect = 1;
+                    for (size_t k = r; k-- > 0;) {
+                        const int d = order[k];
+                        if (m.shape[d].value != 1 && m.strides[d] != expect) unsupported("dropout of a tensor that is not dense");
+                        expect *= m.shape[d].value;
+                    }
+                }
+            }
+        }
+        Node& e = addNode(NodeKind::Extern, "dropout_noise", x.shape, DType::F32);
+        e.callee = kDropoutNoise;
+        e.graphNode = cur_;
+        e.drawOrder = order;
+        return LoweredValue{LoweredValue::Buffer, e.id, x.shape, DType::F32, {}};
+    }
+    // torch.ops.fuselab.dropout_with_noise(x, p), compiled training's forward dropout: the tuple
+    // (x * noise, noise), both buffers.
+    void lowerDropoutWithNoise(const graph::Node& n) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        const Arg* pa = arg(n, 1, "p");
+        if (!isNumber(pa)) unsupported("dropout with a non-constant p");
+        const LoweredValue noise = dropoutNoise(n, x, number(pa));
+        pointwise("dropout", {opnd(x), opnd(noise)}, DType::F32, [](const std::vector<SE>& a) { return scall(Op::Mul, {a[0], a[1]}); });
+        const LoweredValue out = info().value;
+        info().value = LoweredValue{LoweredValue::Other, -1, {}, DType::F32, {}};
+        info().items = {out, noise};
+    }
+
+    // unbind: a tuple of views, one per index along the dim (select).
+    void lowerUnbind(const graph::Node& n) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        int d = normDims({intArg(n, 1, "dim", 0)}, x.shape.size())[0];
+        int64_t size = constDim(x, d);
+        if (size > 64) unsupported("unbind into more than 64 tensors");
+        Shape shape = x.shape;
+        shape.erase(shape.begin() + d);
+        for (int64_t i = 0; i < size; ++i) {
+            std::vector<IE> map;
+            for (size_t k = 0, v = 0; k < x.shape.size(); ++k) map.push_back(int(k) == d ? iconst(i) : ivar("v" + std::to_string(v++)));
+            info().items.push_back(reindex(x, shape, map));
+        }
+        info().viewOp = true;
+        info().value.kind = LoweredValue::Other;
+    }
+    // stack: a new dim; each element reads the tensor its index along that dim names (a select
+    // per tensor: all of them have the same shape, so every load is in range).
+    void lowerStack(const graph::Node& n) {
+        const Arg* ta = arg(n, 0, "tensors");
+        if (!ta || (ta->kind != Arg::Kind::List && ta->kind != Arg::Kind::Tuple) || ta->items.empty() || ta->items.size() > 16) unsupported("stack of this list");
+        std::vector<const LoweredValue*> xs;
+        for (auto& a : ta->items) xs.push_back(&tensorArg(&a));
+        for (auto* x : xs)
+            if (x->dtype != xs[0]->dtype || !sameShape(x->shape, xs[0]->shape)) unsupported("stack of tensors of different shapes or dtypes");
+        const size_t r = xs[0]->shape.size();
+        int d = normDims({intArg(n, 1, "dim", 0)}, r + 1)[0];
+        Shape out = xs[0]->shape;
+        out.insert(out.begin() + d, iconst(int64_t(xs.size())));
+        std::vector<IE> o = vars("x", r + 1), at = o;
+        at.erase(at.begin() + d);
+        SE body = loadValue(*xs.back(), at);
+        for (size_t k = xs.size() - 1; k-- > 0;)
+            body = swhere(scall(Op::Eq, {sindex(o[size_t(d)]), sconst(double(k), DType::I64)}, DType::Bool), loadValue(*xs[k], at), body);
+        Node& e = addNode(NodeKind::Pointwise, "stack", out, xs[0]->dtype);
+        e.body = body;
+        e.graphNode = cur_;
+        info().value = LoweredValue{LoweredValue::Buffer, e.id, out, xs[0]->dtype, {}};
     }
 
     // batch_norm in eval mode, per channel (dim 1) as eager computes it: alpha = (1 / sqrt(var +
@@ -1253,8 +1363,14 @@ private:
             return unaryOp(n, op, outDt, [slope](SE x) { return swhere(scall(Op::Gt, {x, sconst(0)}, DType::Bool), x, scall(Op::Mul, {x, sconst(slope)})); });
         }
         if (id == Op::Dropout) {
-            if (boolArg(n, 2, "training", true) && !(isNumber(arg(n, 1, "p")) && number(arg(n, 1, "p")) == 0)) unsupported("dropout in training mode");
-            return unaryOp(n, op, outDt, [](SE x) { return x; });
+            const Arg* pa = arg(n, 1, "p");
+            if (pa && !pa->isNoneConst() && !isNumber(pa)) unsupported("dropout with a non-constant p");
+            const double p = pa && !pa->isNoneConst() ? number(pa) : 0.5;
+            if (!boolArg(n, 2, "training", true) || p == 0) return unaryOp(n, op, outDt, [](SE x) { return x; });
+            if (boolArg(n, 3, "inplace", false)) unsupported("dropout in place in training mode");
+            const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+            const LoweredValue noise = dropoutNoise(n, x, p);
+            return finish(pointwiseValue("dropout", {opnd(x), opnd(noise)}, [](const std::vector<SE>& a) { return scall(Op::Mul, {a[0], a[1]}); }));
         }
         if (id == Op::Clamp || id == Op::ClampMin || id == Op::ClampMax) {
             const Arg* lo = id == Op::ClampMax ? nullptr : arg(n, 1, id == Op::Clamp ? "min" : "min");
@@ -1877,6 +1993,8 @@ private:
 };
 
 } // namespace
+
+bool isLibraryCall(const std::string& target) { return libraryTarget(target); }
 
 Lowered lowerGraph(const graph::Graph& g) {
     Lowerer first(g, {});

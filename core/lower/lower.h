@@ -43,6 +43,10 @@ struct Lowered {
 // dtypes, eager's strides; a placeholder without meta is a symbolic scalar) and source spans.
 Lowered lowerGraph(const graph::Graph& g);
 
+// Whether an op the compiler does not lower is a library call by design (an Extern that runs the
+// op as recorded: convolutions and their gradients, index_add, baddbmm) rather than an eager op.
+bool isLibraryCall(const std::string& target);
+
 // Loads `v` at the given coordinates of its own shape (broadcasting is the caller's business).
 SE loadValue(const LoweredValue& v, const std::vector<IE>& at);
 

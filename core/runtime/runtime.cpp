@@ -409,8 +409,43 @@ struct Run {
         Pool::get().run(rows, parts, [&](int64_t b, int64_t e) { fn(ptrs.data(), sym, sc, b, e); });
     }
 
+    // A dropout's noise (lower::kDropoutNoise): at::dropout of ones laid out as eager's input
+    // draws what eager's dropout draws (bernoulli_(1 - p) on empty_like(x), divided by 1 - p), on
+    // the same generator; stored row-major.
+    void runDropoutNoise(const Node& n) {
+        const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
+        const capture::ArgT* pa = op.pos.size() > 1 ? &op.pos[1] : nullptr;
+        if (!pa)
+            for (auto& [k, x] : op.kw)
+                if (k == "p") pa = &x;
+        double p = 0.5;
+        if (pa) {
+            Value v = instantiate(*pa);
+            if (!v.isNumber()) throw Mismatch{};
+            p = v.num();
+        }
+        std::vector<int64_t> sz = sizes(n.shape), st(sz.size());
+        std::vector<int> order = n.drawOrder;
+        if (order.empty())
+            for (size_t d = 0; d < sz.size(); ++d) order.push_back(int(d));
+        if (order.size() != sz.size()) throw Mismatch{};
+        int64_t acc = 1;
+        for (size_t k = order.size(); k-- > 0;) {
+            st[size_t(order[k])] = acc;
+            acc *= std::max<int64_t>(sz[size_t(order[k])], 1);
+        }
+        at::Tensor ones = at::empty_strided(sz, st, at::kFloat).fill_(1);
+        bufs[n.id] = rowMajor(at::dropout(ones, p, true));
+    }
+
     // mm / matmul, then its pointwise epilogue when the schedule made one.
     void runExtern(const Node& n, int epilogueKernel) {
+        if (n.callee == lower::kDropoutNoise || (n.callee != "linear" && n.callee != "matmul")) {
+            if (n.callee == lower::kDropoutNoise) runDropoutNoise(n);
+            else runFallback(n); // a library call by design (lower::isLibraryCall): the op as recorded
+            if (epilogueKernel >= 0) runKernel(size_t(epilogueKernel));
+            return;
+        }
         const capture::OpNode& op = g.nodes[n.fromGraphNodes[0]];
         at::Tensor a = script::tensorOf(instantiate(op.pos[0]));
         const capture::ArgT* bArg = op.pos.size() > 1 ? &op.pos[1] : nullptr;
