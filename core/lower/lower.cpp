@@ -970,6 +970,7 @@ private:
         if (n.target == "torch.ops.fuselab.dropout_with_noise") return lowerDropoutWithNoise(n);
         if (target(n) == "Tensor.unbind" || n.target == "torch.unbind") return lowerUnbind(n);
         if (n.target == "torch.stack") return lowerStack(n);
+        if (n.target == "torch.pixel_shuffle" || n.target == "torch.nn.functional.pixel_shuffle") return lowerPixelShuffle(n);
         if (graph::baseName(n.target) == "max_pool2d" || n.target == "torch._C._nn.max_pool2d_with_indices")
             return lowerMaxPool2d(n, n.target == "torch._C._nn.max_pool2d_with_indices");
         if (id)
@@ -1088,6 +1089,26 @@ private:
         const LoweredValue out = info().value;
         info().value = LoweredValue{LoweredValue::Other, -1, {}, DType::F32, {}};
         info().items = {out, noise};
+    }
+
+    // pixel_shuffle(x, r): (.., C*r*r, H, W) -> (.., C, H*r, W*r), a view:
+    // out[.., c, h, w] = x[.., c*r*r + (h % r)*r + w % r, h / r, w / r].
+    void lowerPixelShuffle(const graph::Node& n) {
+        const LoweredValue& x = tensorArg(arg(n, 0, "input"));
+        const int64_t r = intArg(n, 1, "upscale_factor", 0);
+        const size_t k = x.shape.size();
+        int64_t ch;
+        if (k < 3 || r < 1 || !constValue(x.shape[k - 3], ch) || ch % (r * r)) unsupported("pixel_shuffle of this shape");
+        Shape shape = x.shape;
+        shape[k - 3] = iconst(ch / (r * r));
+        shape[k - 2] = imul(x.shape[k - 2], iconst(r));
+        shape[k - 1] = imul(x.shape[k - 1], iconst(r));
+        std::vector<IE> map = vars("v", k);
+        const IE c = map[k - 3], h = map[k - 2], w = map[k - 1], R = iconst(r);
+        map[k - 3] = iadd(iadd(imul(c, iconst(r * r)), imul(imod(h, R), R)), imod(w, R));
+        map[k - 2] = idiv(h, R);
+        map[k - 1] = idiv(w, R);
+        setView(reindex(x, shape, map));
     }
 
     // unbind: a tuple of views, one per index along the dim (select).
