@@ -379,16 +379,20 @@ private:
         addInts(a, r);
         return r;
     }
-    // Integer list from `x.view(2, 3)` (positions from..), `x.view((2, 3))` or a keyword.
-    std::vector<int64_t> intList(const graph::Node& n, size_t from, const char* kw) {
-        std::vector<int64_t> r;
+    // A list argument as `x.view(2, 3)` (positions from..), `x.view((2, 3))` or a keyword pass
+    // it, each item added by `add`.
+    template <class T>
+    std::vector<T> listArg(const graph::Node& n, size_t from, const char* kw, void (Lowerer::*add)(const Arg&, std::vector<T>&)) {
+        std::vector<T> r;
         if (n.args.size() > from) {
-            for (size_t i = from; i < n.args.size(); ++i) addInts(n.args[i], r);
+            for (size_t i = from; i < n.args.size(); ++i) (this->*add)(n.args[i], r);
         } else if (const Arg* a = arg(n, SIZE_MAX, kw)) {
-            addInts(*a, r);
+            (this->*add)(*a, r);
         }
         return r;
     }
+    // Integer list from `x.view(2, 3)`, `x.view((2, 3))` or a keyword.
+    std::vector<int64_t> intList(const graph::Node& n, size_t from, const char* kw) { return listArg<int64_t>(n, from, kw, &Lowerer::addInts); }
 
     const LoweredValue& tensorArg(const Arg* a) {
         if (!a || a->kind != Arg::Kind::NodeRef) unsupported("a tensor argument that is not a graph value");
@@ -705,15 +709,7 @@ private:
         }
         r.push_back(sizeExpr(a));
     }
-    std::vector<IE> sizeList(const graph::Node& n, size_t from, const char* kw) {
-        std::vector<IE> r;
-        if (n.args.size() > from) {
-            for (size_t i = from; i < n.args.size(); ++i) addSizes(n.args[i], r);
-        } else if (const Arg* a = arg(n, SIZE_MAX, kw)) {
-            addSizes(*a, r);
-        }
-        return r;
-    }
+    std::vector<IE> sizeList(const graph::Node& n, size_t from, const char* kw) { return listArg<IE>(n, from, kw, &Lowerer::addSizes); }
     // A reshape where sizes are symbolic: dims grouped by equal products (monomials), each group's
     // new coordinates flattened and split into the old ones with / and % by symbolic sizes.
     LoweredValue reshapeSymbolic(const LoweredValue& x, std::vector<IE> sizes) {
@@ -763,15 +759,23 @@ private:
             while (j2 < out.size() && out[j2] == one && (i2 >= in.size() || !(in[i2] == one))) ++j2;
             IE flat = iconst(0);
             for (size_t t = j; t < j2; ++t) flat = iadd(imul(flat, sizes[t]), ivar("v" + std::to_string(t)));
-            for (size_t t = i2; t-- > i;) {
-                IE inner = iconst(1);
-                for (size_t u = t + 1; u < i2; ++u) inner = imul(inner, x.shape[u]);
-                map[t] = t == i ? idiv(flat, inner) : imod(idiv(flat, inner), x.shape[t]); // the leading dim needs no modulo
-            }
+            splitFlat(map, flat, x.shape, i, i2);
             if (i2 == i && j2 == j) break;
             i = i2;
             j = j2;
         }
+        return reshaped(x, shape, map);
+    }
+    // The coordinates of dims [i, i2) of `dims` that a flat index over them names (the leading
+    // one needs no modulo).
+    static void splitFlat(std::vector<IE>& map, const IE& flat, const Shape& dims, size_t i, size_t i2) {
+        for (size_t t = i2; t-- > i;) {
+            IE inner = iconst(1);
+            for (size_t u = t + 1; u < i2; ++u) inner = imul(inner, dims[u]);
+            map[t] = t == i ? idiv(flat, inner) : imod(idiv(flat, inner), dims[t]);
+        }
+    }
+    LoweredValue reshaped(const LoweredValue& x, const Shape& shape, std::vector<IE> map) {
         for (auto& m : map)
             if (!m) m = iconst(0);
         return reindex(x, shape, map);
@@ -816,19 +820,12 @@ private:
             while (j2 < sizes.size() && sizes[j2] == 1 && (i2 >= in.size() || in[i2] != 1)) ++j2;
             IE flat = iconst(0);
             for (size_t t = j; t < j2; ++t) flat = iadd(imul(flat, iconst(sizes[t])), ivar("v" + std::to_string(t)));
-            for (size_t t = i2; t-- > i;) {
-                int64_t inner = 1;
-                for (size_t u = t + 1; u < i2; ++u) inner *= in[u];
-                map[t] = imod(idiv(flat, iconst(inner)), iconst(in[t]));
-                if (t == i) map[t] = idiv(flat, iconst(inner)); // the leading dim needs no modulo
-            }
+            splitFlat(map, flat, x.shape, i, i2); // x's sizes are the constants `in`
             if (i2 == i && j2 == j) break;
             i = i2;
             j = j2;
         }
-        for (auto& m : map)
-            if (!m) m = iconst(0);
-        return reindex(x, shape, map);
+        return reshaped(x, shape, map);
     }
 
     LoweredValue permute(const LoweredValue& x, const std::vector<int>& perm) {
