@@ -244,7 +244,7 @@ void dependencyPass(const graph::Graph& g, Artifact& a) {
     // generator's stream is eager's only so
     int lastDraw = -1;
     for (auto& n : p.nodes) {
-        bool draws = (n.kind == NodeKind::Extern && (n.callee == kDropoutNoise || graph::impure(n.callee))) || (isEagerOp(n) && graph::impure(n.callee));
+        const bool draws = n.callee == kDropoutNoise || ((n.kind == NodeKind::Extern || isEagerOp(n)) && graph::impure(n.callee));
         if (!draws) continue;
         if (lastDraw >= 0 && std::find(a.deps[n.id].begin(), a.deps[n.id].end(), lastDraw) == a.deps[n.id].end()) a.deps[n.id].push_back(lastDraw);
         lastDraw = n.id;

@@ -135,13 +135,15 @@ void fillCompiled(SnapEntry& se, size_t graphNodes, const Compiled& c, const std
                 std::string args;
                 for (int g : n.inputs)
                     if (g >= 0 && size_t(g) < se.nodes.size()) args += (args.empty() ? "" : ", ") + se.nodes[size_t(g)].name;
-                const bool draw = n.callee == lower::kDropoutNoise, gemm = n.callee == "linear" || n.callee == "matmul";
-                k.source = std::string(draw ? "// library call: LibTorch's generator draws the dropout's noise as eager's dropout draws it\n"
-                                              "// (the same masks for the same seed, in program order); the kernels multiply by it\n"
-                                       : gemm ? "// library call: LibTorch (OpenBLAS underneath) computes it; a kernel that follows may run\n"
-                                                "// on each block of its rows as they are produced (an epilogue)\n"
-                                              : "// library call: LibTorch runs the op as recorded (a library call by design, as mm is);\n"
-                                                "// the kernels before and after it are compiled\n") +
+                const char* what = n.callee == lower::kDropoutNoise
+                                       ? "// library call: LibTorch's generator draws the dropout's noise as eager's dropout draws it\n"
+                                         "// (the same masks for the same seed, in program order); the kernels multiply by it\n"
+                                   : lower::isLibraryCall(n.callee)
+                                       ? "// library call: LibTorch runs the op as recorded (a library call by design, as mm is);\n"
+                                         "// the kernels before and after it are compiled\n"
+                                       : "// library call: LibTorch (OpenBLAS underneath) computes it; a kernel that follows may run\n"
+                                         "// on each block of its rows as they are produced (an epilogue)\n";
+                k.source = std::string(what) +
                            n.name + " = " + n.callee + "(" + args + ")  # " + n.opText + (n.line ? " at line " + std::to_string(n.line) : "") + "\n";
             } else {
                 k.name = "eager " + n.opText, k.kind = "eager";

@@ -271,6 +271,7 @@ void collectLoads(const SE& e, std::vector<const SExpr*>& out) {
 
 std::string sstr(const SE& e) {
     std::ostringstream o;
+    o.precision(17); // constants told apart to the last bit (sameExpr compares these texts)
     switch (e->kind) {
     case SExpr::Load: {
         o << "b" << e->buffer << "[";

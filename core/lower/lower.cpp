@@ -21,6 +21,14 @@ SE loadValue(const LoweredValue& v, const std::vector<IE>& at) {
     return sload(v.buffer, std::move(idx), v.dtype);
 }
 
+bool isLibraryCall(const std::string& target) {
+    static const std::set<std::string> ops = {
+        "torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
+        "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.conv2d", "torch.conv1d",
+        "torch._C._nn.convolution_backward", "Tensor.index_add", "torch.index_add", "torch.baddbmm", "Tensor.baddbmm"};
+    return ops.count(target) > 0;
+}
+
 namespace {
 
 // The strides eager gave a kernel's result, as expressions of its shape: LibTorch lays a pointwise
@@ -97,15 +105,6 @@ bool mutatesFirstArg(const graph::Node& n) {
     return graph::mutatesInPlace(recordedTarget(n), flag);
 }
 
-// Ops the compiled graph calls in LibTorch by design, as it calls mm (lower::isLibraryCall).
-bool libraryTarget(const std::string& t) {
-    static const std::set<std::string> ops = {
-        "torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
-        "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d", "torch.conv2d", "torch.conv1d",
-        "torch._C._nn.convolution_backward", "Tensor.index_add", "torch.index_add", "torch.baddbmm", "Tensor.baddbmm"};
-    return ops.count(t) > 0;
-}
-
 // The graph's nodes before its output: lowering keeps one GraphNodeInfo for each, by node id.
 size_t operandNodes(const graph::Graph& g) {
     size_t n = 0;
@@ -180,7 +179,6 @@ private:
     GraphNodeInfo& info() { return out_.info[cur_]; }
     const graph::Node& node(int id) const { return *g_.nodes()[id]; }
     const std::string& target(const graph::Node& n) const { return targets_[n.id]; }
-    static bool isLibraryCall(const std::string& t) { return libraryTarget(t); }
 
     // The value a lowering made has the shape and dtype eager's op gave at trace time: a lowering
     // that binds an argument wrongly (x[True] read as x[1], sum(dim=[]) as no reduction) runs
@@ -292,9 +290,9 @@ private:
         if (auto it = items_.find(key); it != items_.end()) return it->second;
         const graph::Node& n = node(graphNode);
         const GraphNodeInfo& gi = out_.info[graphNode];
-        if (gi.value.kind != LoweredValue::Other || gi.value.buffer < 0 || index >= int(n.meta.size()) ||
-            (out_.program.nodes[gi.value.buffer].kind != NodeKind::Fallback && !(out_.program.nodes[gi.value.buffer].kind == NodeKind::Extern &&
-                                                                                 isLibraryCall(out_.program.nodes[gi.value.buffer].callee))))
+        // the op ran as recorded (an eager op, or a library call by design) and returned the tuple
+        auto asRecorded = [](const Node& p) { return p.kind == NodeKind::Fallback || (p.kind == NodeKind::Extern && isLibraryCall(p.callee)); };
+        if (gi.value.kind != LoweredValue::Other || gi.value.buffer < 0 || index >= int(n.meta.size()) || !asRecorded(out_.program.nodes[gi.value.buffer]))
             unsupported("an element of a tuple result the compiler does not lower");
         DType dt;
         if (!dtypeOf(n.meta[index].dtype, dt)) unsupported("an element of a tuple result of dtype " + n.meta[index].dtype);
@@ -929,11 +927,10 @@ private:
                 shape.push_back(iconst(int64_t(at.size())));
                 if (at.size() == 1) {
                     map.push_back(at[0]);
-                } else { // the list's element at the new coordinate, a select per element
-                    SE pick = sindex(at.back());
-                    for (size_t k = at.size() - 1; k-- > 0;)
-                        pick = swhere(scall(Op::Eq, {sindex(v), sconst(double(k), DType::I64)}, DType::Bool), sindex(at[k]), pick);
-                    map.push_back(ivalue(pick));
+                } else { // the list's element at the new coordinate
+                    std::vector<SE> elems;
+                    for (auto& e : at) elems.push_back(sindex(e));
+                    map.push_back(ivalue(selectByIndex(v, elems)));
                 }
                 ++in;
                 continue;
@@ -1028,6 +1025,14 @@ private:
         out_.program.indexChecks.push_back({idx.buffer, upper, what});
         return out_.program.indexChecks.back();
     }
+    // choices[i] where i == k: a select per choice, the last one where no other matches (kernels
+    // compute every choice, so each must be safe to compute).
+    static SE selectByIndex(const IE& i, const std::vector<SE>& choices) {
+        SE r = choices.back();
+        for (size_t k = choices.size() - 1; k-- > 0;)
+            r = swhere(scall(Op::Eq, {sindex(i), sconst(double(k), DType::I64)}, DType::Bool), choices[k], r);
+        return r;
+    }
     // i clamped into [0, upper): a gather never reads outside its table, whatever the data (a
     // value outside fails the check, and the result is not used).
     static SE clampIndex(const SE& i, const IE& upper) {
@@ -1043,37 +1048,37 @@ private:
     LoweredValue dropoutNoise(const graph::Node& n, const LoweredValue& x, double p) {
         if (x.dtype != DType::F32) unsupported("dropout of a non-float32 tensor");
         if (!(p > 0 && p < 1)) unsupported("dropout with p outside (0, 1)");
-        // eager draws on empty_like(input): the input's layout where it is dense, else row-major
-        std::vector<int> order;
-        if (const Arg* xa = arg(n, 0, "input"); xa && xa->kind == Arg::Kind::NodeRef && xa->index < 0 && xa->node->meta.size() == 1) {
-            const graph::TensorMeta& m = xa->node->meta[0];
-            const size_t r = m.shape.size();
-            if (m.strides.size() == r) {
-                for (size_t d = 0; d < r; ++d) order.push_back(int(d));
-                std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.strides[a] > m.strides[b]; });
-                bool identity = true, constant = true;
-                for (size_t d = 0; d < r; ++d) {
-                    identity = identity && order[d] == int(d);
-                    constant = constant && !m.shape[d].isSymbolic();
-                }
-                if (identity) {
-                    order.clear();
-                } else {
-                    if (!constant) unsupported("dropout of a permuted tensor under dynamic sizes");
-                    int64_t expect = 1;
-                    for (size_t k = r; k-- > 0;) {
-                        const int d = order[k];
-                        if (m.shape[d].value != 1 && m.strides[d] != expect) unsupported("dropout of a tensor that is not dense");
-                        expect *= m.shape[d].value;
-                    }
-                }
-            }
-        }
+        const Arg* xa = arg(n, 0, "input");
+        const bool known = xa && xa->kind == Arg::Kind::NodeRef && xa->index < 0 && xa->node->meta.size() == 1;
+        std::vector<int> order = known ? drawOrder(xa->node->meta[0]) : std::vector<int>{};
         Node& e = addNode(NodeKind::Extern, "dropout_noise", x.shape, DType::F32);
         e.callee = kDropoutNoise;
         e.graphNode = cur_;
-        e.drawOrder = order;
+        e.drawOrder = std::move(order);
         return LoweredValue{LoweredValue::Buffer, e.id, x.shape, DType::F32, {}};
+    }
+    // The dims outermost first of empty_like(x) for x of trace meta m (eager draws dropout noise
+    // there): x's layout where it is dense, else row-major (empty: row-major).
+    static std::vector<int> drawOrder(const graph::TensorMeta& m) {
+        const size_t r = m.shape.size();
+        if (m.strides.size() != r) return {};
+        std::vector<int> order(r);
+        for (size_t d = 0; d < r; ++d) order[d] = int(d);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return m.strides[a] > m.strides[b]; });
+        bool identity = true, constant = true;
+        for (size_t d = 0; d < r; ++d) {
+            identity = identity && order[d] == int(d);
+            constant = constant && !m.shape[d].isSymbolic();
+        }
+        if (identity) return {};
+        if (!constant) unsupported("dropout of a permuted tensor under dynamic sizes");
+        int64_t expect = 1;
+        for (size_t k = r; k-- > 0;) {
+            const int d = order[k];
+            if (m.shape[d].value != 1 && m.strides[d] != expect) unsupported("dropout of a tensor that is not dense");
+            expect *= m.shape[d].value;
+        }
+        return order;
     }
     // torch.ops.fuselab.dropout_with_noise(x, p), compiled training's forward dropout: the tuple
     // (x * noise, noise), both buffers.
@@ -1139,11 +1144,10 @@ private:
         out.insert(out.begin() + d, iconst(int64_t(xs.size())));
         std::vector<IE> o = vars("x", r + 1), at = o;
         at.erase(at.begin() + d);
-        SE body = loadValue(*xs.back(), at);
-        for (size_t k = xs.size() - 1; k-- > 0;)
-            body = swhere(scall(Op::Eq, {sindex(o[size_t(d)]), sconst(double(k), DType::I64)}, DType::Bool), loadValue(*xs[k], at), body);
+        std::vector<SE> loads;
+        for (auto* x : xs) loads.push_back(loadValue(*x, at));
         Node& e = addNode(NodeKind::Pointwise, "stack", out, xs[0]->dtype);
-        e.body = body;
+        e.body = selectByIndex(o[size_t(d)], loads);
         e.graphNode = cur_;
         info().value = LoweredValue{LoweredValue::Buffer, e.id, out, xs[0]->dtype, {}};
     }
@@ -1249,19 +1253,19 @@ private:
         out_.program.nodes[s.buffer].body =
             scall(Op::ExpNonpos, {scall(Op::Sub, {loadValue(x, {ivar("x0"), ivar("r0")}), loadValue(m, {ivar("x0"), iconst(0)})})});
         const Shape rows = {x.shape[0]};
+        auto ignored = [&](const SE& target) { return scall(Op::Eq, {target, sconst(double(ignore), DType::I64)}, DType::Bool); };
+        const std::vector<IE> row = {ivar("x0"), iconst(0)};
         SE ti = loadValue(t, {ivar("x0")});
-        SE ignored = scall(Op::Eq, {ti, sconst(double(ignore), DType::I64)}, DType::Bool);
         SE picked = loadValue(x, {ivar("x0"), ivalue(clampIndex(ti, x.shape[1]))});
-        SE logp = scall(Op::SubOrdered, {scall(Op::Sub, {picked, loadValue(m, {ivar("x0"), iconst(0)})}),
-                                         scall(Op::Log, {loadValue(s, {ivar("x0"), iconst(0)})})});
+        SE logp = scall(Op::SubOrdered, {scall(Op::Sub, {picked, loadValue(m, row)}), scall(Op::Log, {loadValue(s, row)})});
         Node& nll = addNode(NodeKind::Pointwise, "cross_entropy", rows, DType::F32);
-        nll.body = swhere(ignored, sconst(0), scall(Op::Neg, {logp}));
+        nll.body = swhere(ignored(ti), sconst(0), scall(Op::Neg, {logp}));
         LoweredValue perRow{LoweredValue::Buffer, nll.id, rows, DType::F32, {}};
         if (red == "none") return finish(perRow);
         LoweredValue total = reduction("sum", Op::Sum, perRow, {0}, false);
         if (red == "sum") return finish(total);
         Node& cnt = addNode(NodeKind::Reduction, "sum", {}, DType::F32);
-        cnt.body = swhere(scall(Op::Eq, {loadValue(t, {ivar("r0")}), sconst(double(ignore), DType::I64)}, DType::Bool), sconst(0), sconst(1));
+        cnt.body = swhere(ignored(loadValue(t, {ivar("r0")})), sconst(0), sconst(1));
         cnt.reduced = rows;
         cnt.reduceOp = Op::Sum;
         LoweredValue count{LoweredValue::Buffer, cnt.id, {}, DType::F32, {}};
@@ -2011,8 +2015,6 @@ private:
 };
 
 } // namespace
-
-bool isLibraryCall(const std::string& target) { return libraryTarget(target); }
 
 Lowered lowerGraph(const graph::Graph& g) {
     Lowerer first(g, {});

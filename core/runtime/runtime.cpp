@@ -381,7 +381,7 @@ struct Run {
             if (!t.defined()) throw Mismatch{};
             if (t.numel() == 0) continue;
             const int64_t upper = eval(chk.upper);
-            const int64_t* d = t.data_ptr<int64_t>(); // row-major (rowMajor), int64 (lowering)
+            const int64_t* d = t.data_ptr<int64_t>(); // dense (inputs and fallbacks row-major), int64 (lowering)
             for (int64_t i = 0, n = t.numel(); i < n; ++i)
                 if ((d[i] < 0 || d[i] >= upper) && !(chk.ignores && d[i] == chk.ignored)) throw Mismatch{};
         }
@@ -438,11 +438,12 @@ struct Run {
         bufs[n.id] = rowMajor(at::dropout(ones, p, true));
     }
 
-    // mm / matmul, then its pointwise epilogue when the schedule made one.
+    // A library call (mm / matmul, a dropout's noise, or an op that is a library call by design,
+    // run as recorded), then its pointwise epilogue when the schedule made one.
     void runExtern(const Node& n, int epilogueKernel) {
-        if (n.callee == lower::kDropoutNoise || (n.callee != "linear" && n.callee != "matmul")) {
+        if (n.callee == lower::kDropoutNoise || lower::isLibraryCall(n.callee)) {
             if (n.callee == lower::kDropoutNoise) runDropoutNoise(n);
-            else runFallback(n); // a library call by design (lower::isLibraryCall): the op as recorded
+            else runFallback(n);
             if (epilogueKernel >= 0) runKernel(size_t(epilogueKernel));
             return;
         }
