@@ -275,6 +275,13 @@ private:
         f.graphNode = cur_;
         f.callee = target(n);
         f.note = library ? std::string() : why;
+        if (library) { // its tensor operands, as an mm names its two (the Kernels pane shows the call)
+            std::function<void(const Arg&)> operands = [&](const Arg& a) {
+                if (a.kind == Arg::Kind::NodeRef && a.node) f.inputs.push_back(a.node->id);
+                for (auto& x : a.items) operands(x);
+            };
+            for (auto& a : n.args) operands(a);
+        }
         if (!library) out_.program.fallbackReasons.push_back(target(n) + ": " + why);
         info().needsValue = true;
         if (tensor) info().value = LoweredValue{LoweredValue::Buffer, f.id, shape, dt, {}};
